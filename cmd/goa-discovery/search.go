@@ -1,12 +1,151 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
-// runSearch is replaced by the search implementation.
+// searchFlags are the arguments of the search command.
+type searchFlags struct {
+	tools   string
+	queries string
+	limit   int
+	passes  int
+	json    bool
+	words   []string
+}
+
+// runSearch ranks a catalog's tools for a query, or evaluates search on a
+// query set.
 func runSearch(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "goa-discovery search: not implemented")
-	return 1
+	f, err := parseSearchFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
+		return 2
+	}
+	if err := search(f, stdout); err != nil {
+		fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
+	var f searchFlags
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.tools, "tools", "", "tool catalog: JSON lines of {name, description, parameters} or an MCP tools/list result")
+	fs.StringVar(&f.queries, "queries", "", "query set to evaluate: JSON lines of {query, gold}")
+	fs.IntVar(&f.limit, "limit", toolsearch.DefaultLimit, "number of tools to print for a query")
+	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating")
+	fs.BoolVar(&f.json, "json", false, "print the evaluation as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: goa-discovery search --tools FILE [--limit N] QUERY...")
+		fmt.Fprintln(stderr, "       goa-discovery search --tools FILE --queries FILE [--passes N] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	f.words = fs.Args()
+	switch {
+	case f.tools == "":
+		return f, errors.New("--tools is required")
+	case f.limit < 1:
+		return f, fmt.Errorf("--limit must be at least 1, got %d", f.limit)
+	case f.passes < 1:
+		return f, fmt.Errorf("--passes must be at least 1, got %d", f.passes)
+	case f.queries == "" && len(f.words) == 0:
+		return f, errors.New("give a QUERY or --queries FILE")
+	case f.queries != "" && len(f.words) > 0:
+		return f, errors.New("give a QUERY or --queries FILE, not both")
+	case f.queries == "" && f.json:
+		return f, errors.New("--json applies to --queries evaluation")
+	}
+	return f, nil
+}
+
+func search(f searchFlags, stdout io.Writer) error {
+	docs, err := readToolsFile(f.tools)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	ix, err := toolsearch.NewIndexFromDocuments(docs)
+	build := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.tools, err)
+	}
+	if f.queries == "" {
+		return printRanking(stdout, ix.Search(strings.Join(f.words, " "), f.limit))
+	}
+	queries, err := readQueriesFile(f.queries, ix)
+	if err != nil {
+		return err
+	}
+	report := evaluate(ix, queries, f.passes)
+	report.Tools = ix.Len()
+	report.BuildMS = float64(build.Microseconds()) / 1000
+	if f.json {
+		return report.writeJSON(stdout)
+	}
+	return report.writeText(stdout)
+}
+
+func readToolsFile(path string) ([]toolsearch.Document, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	docs, err := catalogfile.ReadTools(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return docs, nil
+}
+
+func readQueriesFile(path string, ix *toolsearch.Index) ([]catalogfile.Query, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	known := func(name string) bool { _, err := ix.Lookup(name); return err == nil }
+	queries, err := catalogfile.ReadQueries(file, known)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return queries, nil
+}
+
+// printRanking prints one ranked tool a line: rank, name, score and the
+// fields that matched.
+func printRanking(w io.Writer, results []toolsearch.Result) error {
+	if len(results) == 0 {
+		_, err := fmt.Fprintln(w, "no tools found")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, r := range results {
+		fields := r.Fields.String()
+		if r.Exact {
+			fields = strings.TrimPrefix("exact name,"+fields, ",")
+			fields = strings.TrimSuffix(fields, ",")
+		}
+		fmt.Fprintf(tw, "%d.\t%s\t%.3f\t%s\n", i+1, r.Name, r.Score, fields)
+	}
+	return tw.Flush()
 }

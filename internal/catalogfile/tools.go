@@ -1,0 +1,170 @@
+package catalogfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+)
+
+// ErrMalformed is wrapped by every error about the content of a file.
+var ErrMalformed = errors.New("malformed file")
+
+// lineTool is one line of a JSON lines catalog.
+type lineTool struct {
+	Name        *string         `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Source      string          `json:"source"` // provenance; not searched
+}
+
+// mcpList is an MCP tools/list result.
+type mcpList struct {
+	Tools      *[]mcpTool      `json:"tools"`
+	NextCursor string          `json:"nextCursor"`
+	Meta       json.RawMessage `json:"_meta"`
+}
+
+// mcpTool is an MCP tool definition. Fields other than the name, title,
+// description and input schema are accepted and not searched.
+type mcpTool struct {
+	Name         *string         `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  json.RawMessage `json:"annotations"`
+	Icons        json.RawMessage `json:"icons"`
+	Meta         json.RawMessage `json:"_meta"`
+}
+
+// ReadTools reads a tool catalog in either format, telling them apart by
+// whether the file is a single JSON object with a "tools" member. Tools keep
+// the file's order.
+func ReadTools(r io.Reader) ([]toolsearch.Document, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading tools: %w", err)
+	}
+	if isMCPList(data) {
+		return readMCP(data)
+	}
+	return readLines(data)
+}
+
+// isMCPList reports whether data holds one JSON object with a "tools" key.
+func isMCPList(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var top map[string]json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return false
+	}
+	if _, ok := top["tools"]; !ok {
+		return false
+	}
+	_, err := dec.Token()
+	return err == io.EOF
+}
+
+func readMCP(data []byte) ([]toolsearch.Document, error) {
+	var list mcpList
+	if err := decodeStrict(data, &list); err != nil {
+		return nil, fmt.Errorf("%w: tools/list result: %w", ErrMalformed, err)
+	}
+	if list.Tools == nil {
+		return nil, fmt.Errorf("%w: tools/list result: \"tools\" is null", ErrMalformed)
+	}
+	docs := make([]toolsearch.Document, 0, len(*list.Tools))
+	seen := make(map[string]int, len(*list.Tools))
+	for i, t := range *list.Tools {
+		where := fmt.Sprintf("tools[%d]", i)
+		if err := checkName(t.Name, seen, i, func(j int) string { return fmt.Sprintf("tools[%d]", j) }); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrMalformed, where, err)
+		}
+		doc := toolsearch.Document{Name: *t.Name, Title: t.Title, Description: t.Description, Parameters: t.InputSchema}
+		if _, err := toolsearch.Count(doc); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrMalformed, where, err)
+		}
+		docs = append(docs, doc)
+	}
+	return docs, nil
+}
+
+func readLines(data []byte) ([]toolsearch.Document, error) {
+	var docs []toolsearch.Document
+	seen := make(map[string]int)
+	err := eachLine(data, func(line int, text []byte) error {
+		var t lineTool
+		if err := decodeStrict(text, &t); err != nil {
+			return err
+		}
+		if err := checkName(t.Name, seen, line, func(j int) string { return fmt.Sprintf("line %d", j) }); err != nil {
+			return err
+		}
+		doc := toolsearch.Document{Name: *t.Name, Title: t.Title, Description: t.Description, Parameters: t.Parameters}
+		if _, err := toolsearch.Count(doc); err != nil {
+			return err
+		}
+		docs = append(docs, doc)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("%w: no tools", ErrMalformed)
+	}
+	return docs, nil
+}
+
+// checkName checks that a tool has a non-empty name that no earlier tool has;
+// at says where an earlier tool was.
+func checkName(name *string, seen map[string]int, here int, at func(int) string) error {
+	switch {
+	case name == nil:
+		return errors.New("missing \"name\"")
+	case *name == "":
+		return errors.New("empty \"name\"")
+	}
+	if prev, ok := seen[*name]; ok {
+		return fmt.Errorf("name %q repeats the tool at %s", *name, at(prev))
+	}
+	seen[*name] = here
+	return nil
+}
+
+// eachLine calls fn with every non-blank line of data and its 1-based
+// number, stopping at the first error, which it returns with the line number.
+func eachLine(data []byte, fn func(line int, text []byte) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
+	for line := 1; sc.Scan(); line++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		if err := fn(line, text); err != nil {
+			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
+		}
+	}
+	return sc.Err()
+}
+
+// decodeStrict decodes exactly one JSON value into v, rejecting unknown
+// fields and trailing data.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the JSON value")
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package toolsearch
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// DefaultLimit is the number of results a search returns when its limit is
+// zero or negative.
+const DefaultLimit = 5
+
+// Result is a tool found by a search or a lookup.
+type Result struct {
+	// Name is the tool's catalog name.
+	Name string
+	// Score is the tool's BM25F score for the query; higher ranks first.
+	// A lookup leaves it zero.
+	Score float64
+	// Fields are the fields in which query terms matched.
+	Fields FieldSet
+	// Exact reports that the query contained the tool's exact name or
+	// model-facing name (or, for a lookup, that it was named).
+	Exact bool
+}
+
+// exactBit marks, in a search's per-tool field set, a tool named exactly by
+// the query; it is outside the bits of the fields.
+const exactBit FieldSet = 1 << 7
+
+// ErrUnknownTool is wrapped by the error of [Index.Lookup] when a name is not
+// in the index.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// Search returns the tools that best match query, at most limit of them
+// ([DefaultLimit] when limit <= 0), best first. Tools whose exact name or
+// model-facing name the query contains come first; the rest are ranked by
+// score, and equal scores keep registration order. A tool is found only by a
+// query term that is neither a stop word nor too common in the catalog, so a
+// query without such terms (empty, blank, ".*") finds nothing but exact names.
+func (ix *Index) Search(query string, limit int) []Result {
+	return ix.AppendSearch(nil, query, limit)
+}
+
+// AppendSearch is [Index.Search] that appends its results to dst and returns
+// the extended slice. It allocates only when dst lacks room.
+func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	st := ix.states.Get().(*searchState)
+	defer ix.states.Put(st)
+	ix.matchNames(st, query)
+	ix.matchTerms(st, query)
+	top := st.selectTop(limit)
+	for _, c := range top {
+		dst = append(dst, Result{
+			Name:   ix.names[c.tool],
+			Score:  float64(st.scores[c.tool]),
+			Fields: st.fields[c.tool] &^ exactBit,
+			Exact:  c.exact,
+		})
+	}
+	st.clear()
+	return dst
+}
+
+// matchNames marks the tools whose exact name or model-facing name is a word
+// of the query. A word here is a run of characters other than white space,
+// quotes, brackets and clause punctuation; a trailing full stop or colon is
+// also tried without.
+func (ix *Index) matchNames(st *searchState, query string) {
+	for len(query) > 0 {
+		i := strings.IndexFunc(query, isNameRune)
+		if i < 0 {
+			return
+		}
+		query = query[i:]
+		end := strings.IndexFunc(query, func(r rune) bool { return !isNameRune(r) })
+		if end < 0 {
+			end = len(query)
+		}
+		word := query[:end]
+		query = query[end:]
+		for {
+			if tool, ok := ix.byName[word]; ok {
+				st.touch(tool, exactBit)
+				break
+			}
+			trimmed := strings.TrimRight(word, ".:")
+			if trimmed == word || trimmed == "" {
+				break
+			}
+			word = trimmed
+		}
+	}
+}
+
+// isNameRune reports whether r may be part of a tool name as a query
+// mentions it.
+func isNameRune(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\v', '\f', '"', '\'', '`', '(', ')', '[', ']', '{', '}', '<', '>',
+		',', ';', '!', '?', 0x85, 0xA0:
+		return false
+	}
+	return true
+}
+
+// matchTerms adds the score of every informative query term to the tools it
+// occurs in; each distinct term counts once.
+func (ix *Index) matchTerms(st *searchState, query string) {
+	st.scan.reset(query)
+	st.queryTerms = st.queryTerms[:0]
+	for st.scan.next() {
+		t, ok := ix.terms[string(st.scan.term)]
+		if !ok || ix.common[t] || containsTerm(st.queryTerms, t) {
+			continue
+		}
+		st.queryTerms = append(st.queryTerms, t)
+		for p := ix.postStart[t]; p < ix.postStart[t+1]; p++ {
+			tool := ix.postTool[p]
+			st.touch(tool, ix.postFields[p])
+			st.scores[tool] += ix.postScore[p]
+		}
+	}
+}
+
+func containsTerm(terms []int32, t int32) bool {
+	for _, u := range terms {
+		if u == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Lookup returns exactly the named tools, each once, in the order first
+// named; a name may be a catalog name or a model-facing name. When names
+// include tools that are not in the index it returns the others and an error
+// wrapping [ErrUnknownTool] that lists the missing names.
+func (ix *Index) Lookup(names ...string) ([]Result, error) {
+	results := make([]Result, 0, len(names))
+	var missing []string
+	for _, name := range names {
+		tool, ok := ix.byName[name]
+		if !ok {
+			missing = append(missing, name)
+			continue
+		}
+		dup := false
+		for _, r := range results {
+			if r.Name == ix.names[tool] {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			results = append(results, Result{Name: ix.names[tool], Exact: true})
+		}
+	}
+	if len(missing) > 0 {
+		return results, fmt.Errorf("%w: %s", ErrUnknownTool, quoteAll(missing))
+	}
+	return results, nil
+}
+
+func quoteAll(names []string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	return b.String()
+}

@@ -1,0 +1,122 @@
+package toolsearch
+
+// stem reduces a lower-cased English word to a stem in place, so that
+// inflected and derived forms of a word share one term: "queries" and "query",
+// "calculating", "calculated" and "calculation". It is a small suffix
+// stripper, not a full morphological analyzer; it leaves short words, words
+// with digits and words outside ASCII letters as they are. Both sides of a
+// search go through it, so a stem only has to be consistent, not a real word.
+func stem(w []byte) []byte {
+	if len(w) < 4 || !asciiLetters(w) {
+		return w
+	}
+	w = stemPlural(w)
+	w = stemInflection(w)
+	w = stemDerivation(w)
+	// A final e is dropped so that "compute" meets "computing" and "computed".
+	if len(w) > 3 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// stemPlural removes a plural or third-person s.
+func stemPlural(w []byte) []byte {
+	switch {
+	case hasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case hasSuffix(w, "ies"):
+		if len(w) > 4 {
+			w = w[:len(w)-2]
+			w[len(w)-1] = 'y'
+			return w
+		}
+		return w[:len(w)-1]
+	case hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// stemInflection removes -ing and -ed when what is left still has a vowel
+// and at least three letters, then undoubles a final consonant
+// ("running" -> "run").
+func stemInflection(w []byte) []byte {
+	var n int
+	switch {
+	case hasSuffix(w, "eed"):
+		return w
+	case hasSuffix(w, "ing"):
+		n = 3
+	case hasSuffix(w, "ed"):
+		n = 2
+	default:
+		return w
+	}
+	rest := w[:len(w)-n]
+	if len(rest) < 3 || !hasVowel(rest) {
+		return w
+	}
+	if l := len(rest); rest[l-1] == rest[l-2] && !isVowel(rest[l-1]) {
+		switch rest[l-1] {
+		case 'l', 's', 'z':
+		default:
+			rest = rest[:l-1]
+		}
+	}
+	return rest
+}
+
+// derivations maps derivational suffixes to the suffix of their base word.
+var derivations = [...]struct{ suffix, base string }{
+	{"ational", "ate"},
+	{"ization", "ize"},
+	{"ation", "ate"},
+	{"ator", "ate"},
+	{"izer", "ize"},
+	{"ical", "ic"},
+	{"ness", ""},
+}
+
+// stemDerivation maps a few derived forms to their base ("calculation" and
+// "calculator" to "calculate"), keeping at least four letters of stem.
+func stemDerivation(w []byte) []byte {
+	for _, d := range derivations {
+		if !hasSuffix(w, d.suffix) || len(w)-len(d.suffix) < 4 {
+			continue
+		}
+		w = append(w[:len(w)-len(d.suffix)], d.base...)
+		break
+	}
+	return w
+}
+
+func hasSuffix(w []byte, s string) bool {
+	return len(w) >= len(s) && string(w[len(w)-len(s):]) == s
+}
+
+func hasVowel(w []byte) bool {
+	for _, c := range w {
+		if isVowel(c) || c == 'y' {
+			return true
+		}
+	}
+	return false
+}
+
+func isVowel(c byte) bool {
+	switch c {
+	case 'a', 'e', 'i', 'o', 'u':
+		return true
+	}
+	return false
+}
+
+func asciiLetters(w []byte) bool {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}

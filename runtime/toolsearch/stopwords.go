@@ -1,0 +1,24 @@
+package toolsearch
+
+// isStopWord reports whether a lower-cased word is an English function word
+// (article, pronoun, preposition, conjunction, auxiliary verb) that carries no
+// meaning for finding a tool. The list is general English; it knows nothing
+// about any catalog.
+func isStopWord(w []byte) bool {
+	switch string(w) {
+	case "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any",
+		"are", "as", "at", "be", "because", "been", "before", "being", "below", "between",
+		"both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during",
+		"each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her",
+		"here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into",
+		"is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor",
+		"not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves",
+		"out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that",
+		"the", "their", "theirs", "them", "themselves", "then", "there", "these", "they",
+		"this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we",
+		"were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
+		"with", "would", "you", "your", "yours", "yourself", "yourselves":
+		return true
+	}
+	return false
+}
