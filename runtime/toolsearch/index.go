@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unicode"
 )
 
 // ErrDuplicateName is wrapped by the error of an index constructor when two
@@ -16,7 +17,7 @@ var ErrDuplicateName = errors.New("duplicate tool name")
 type Index struct {
 	names   []string // catalog name of each tool, in registration order
 	aliases []string // model-facing name of each tool, or ""
-	byName  map[string]int32
+	byName  map[string]toolName
 
 	terms map[string]int32 // term -> term id
 	// Postings of term t are post*[postStart[t]:postStart[t+1]], in tool
@@ -44,7 +45,7 @@ func NewIndex(counts []Counts) (*Index, error) {
 	ix := &Index{
 		names:   make([]string, n),
 		aliases: make([]string, n),
-		byName:  make(map[string]int32, n),
+		byName:  make(map[string]toolName, n),
 	}
 	occurrences := 0
 	for i := range counts {
@@ -154,11 +155,31 @@ func (ix *Index) addName(i int32, c *Counts) error {
 			continue
 		}
 		if other, ok := ix.byName[name]; ok {
-			return fmt.Errorf("%w: %q names tools %q and %q", ErrDuplicateName, name, ix.names[other], c.Name)
+			return fmt.Errorf("%w: %q names tools %q and %q", ErrDuplicateName, name, ix.names[other.tool], c.Name)
 		}
-		ix.byName[name] = i
+		ix.byName[name] = toolName{tool: i, word: isPlainWord(name)}
 	}
 	return nil
+}
+
+// toolName is a tool that a name or model-facing name refers to.
+type toolName struct {
+	tool int32
+	// word marks a name that is one ordinary word ("help", "translate"):
+	// inside a sentence it is that word, not the tool, so only a query
+	// that is the name alone names the tool exactly.
+	word bool
+}
+
+// isPlainWord reports whether name is letters only, with no capital after
+// the first: a word that no separator or case change splits.
+func isPlainWord(name string) bool {
+	for i, r := range name {
+		if !unicode.IsLetter(r) || i > 0 && unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTermCounts checks term j of c: non-empty, after the previous term,

@@ -23,7 +23,7 @@ var (
 		FieldTitle:            2,
 		FieldDescription:      1,
 		FieldParamName:        1,
-		FieldParamDescription: 0.5,
+		FieldParamDescription: 1,
 		FieldExtra:            1.5,
 	}
 	fieldB = [numFields]float64{

@@ -65,11 +65,15 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	return dst
 }
 
-// matchNames marks the tools whose exact name or model-facing name is a word
-// of the query. A word here is a run of characters other than white space,
-// quotes, brackets and clause punctuation; a trailing full stop or colon is
-// also tried without.
+// matchNames marks the tools whose exact name or model-facing name the query
+// contains. A name that is one ordinary word must be the whole query (in a
+// sentence it is just that word); any other name may be a word of the query:
+// a run of characters other than white space, quotes, brackets and clause
+// punctuation, tried also without a trailing full stop or colon.
 func (ix *Index) matchNames(st *searchState, query string) {
+	if name, ok := ix.byName[strings.TrimSpace(query)]; ok && name.word {
+		st.touch(name.tool, exactBit)
+	}
 	for len(query) > 0 {
 		i := strings.IndexFunc(query, isNameRune)
 		if i < 0 {
@@ -83,8 +87,8 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		word := query[:end]
 		query = query[end:]
 		for {
-			if tool, ok := ix.byName[word]; ok {
-				st.touch(tool, exactBit)
+			if name, ok := ix.byName[word]; ok && !name.word {
+				st.touch(name.tool, exactBit)
 				break
 			}
 			trimmed := strings.TrimRight(word, ".:")
@@ -143,11 +147,12 @@ func (ix *Index) Lookup(names ...string) ([]Result, error) {
 	results := make([]Result, 0, len(names))
 	var missing []string
 	for _, name := range names {
-		tool, ok := ix.byName[name]
+		entry, ok := ix.byName[name]
 		if !ok {
 			missing = append(missing, name)
 			continue
 		}
+		tool := entry.tool
 		dup := false
 		for _, r := range results {
 			if r.Name == ix.names[tool] {
