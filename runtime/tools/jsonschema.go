@@ -2,8 +2,10 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -78,12 +80,17 @@ func (s *Schema) validateValue(doc any) error {
 	if !errors.As(err, &verr) {
 		return fmt.Errorf("%w: %w", ErrPayloadInvalid, err)
 	}
-	return &ValidationError{Violations: flatten(verr, nil)}
+	violations := flatten(verr, nil)
+	slices.SortStableFunc(violations, func(a, b Violation) int {
+		return cmp.Or(strings.Compare(a.Location, b.Location), strings.Compare(a.Keyword, b.Keyword), strings.Compare(a.Message, b.Message))
+	})
+	return &ValidationError{Violations: violations}
 }
 
 // ValidationError lists every way a JSON value violates its schema.
 type ValidationError struct {
-	// Violations are the individual failures, in schema evaluation order.
+	// Violations are the individual failures, sorted by location, keyword
+	// and message so that the same value always yields the same error.
 	Violations []Violation
 }
 
