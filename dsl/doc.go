@@ -1,0 +1,25 @@
+// Package dsl is the goa-discovery design language. Dot-import it next to
+// goa.design/goa/v3/dsl: no name collides, and Goa's own Description, Title,
+// Meta, URL and Version work on its expressions.
+//
+//	var Records = Toolset("records", func() {
+//	    Description("Customer records")
+//	    Tool("lookup", "Look up a record by id", func() { Args(LookupArgs); Return(Record) })
+//	    Tool("search", "Search records by keywords", func() { Args(SearchArgs); Return(Records) })
+//	})
+//
+//	var Company = Registry("company", func() { URL("https://registry.example") })
+//	var Remote = Toolset(FromRegistry(Company, "records"), func() { Version("1.2.3") })
+//
+//	var _ = Service("assistant", func() {
+//	    Agent("assistant", "Find records.", func() {
+//	        Use(Records, func() { Deferred("search") }) // lookup stays immediate
+//	        Use(Remote, func() { Deferred() })
+//	    })
+//	})
+//
+// The functions only check where they are called and record what the design
+// says. Misplaced calls and bad arguments are recorded too and reported with
+// every validation error of the design in one run, each against the design
+// file and line that made it.
+package dsl

@@ -1,0 +1,138 @@
+package dsl
+
+import (
+	"goa.design/goa/v3/eval"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/expr"
+)
+
+// Tool declares a tool in the current Toolset, or in the toolset of the
+// current Export. The name is what the model sees; the description tells it
+// what the tool does. The optional DSL declares Args, Return, Tags, and Goa's
+// Title and Meta.
+//
+//	Tool("search", "Search records by keywords", func() {
+//	    Args(func() { Attribute("query", String); Required("query") })
+//	    Return(ArrayOf(Record))
+//	})
+func Tool(name, description string, fn ...func()) {
+	at := expr.DesignLocation()
+	body := bodyOf("Tool", fn)
+	var ts *expr.ToolsetExpr
+	switch e := eval.Current().(type) {
+	case *expr.ToolsetExpr:
+		ts = e
+	case *expr.ExportExpr:
+		if e.Toolset == nil {
+			misuse("Tool %q cannot be declared in an Export of a registry", name)
+			return
+		}
+		ts = e.Toolset
+	default:
+		misuse("Tool %q must be declared in a Toolset or an Export", name)
+		return
+	}
+	tool := &expr.ToolExpr{Name: name, Description: description, Toolset: ts, At: at}
+	ts.Tools = append(ts.Tools, tool)
+	eval.Execute(body, tool)
+}
+
+// Args describes the arguments of the current tool, the way Goa's Payload
+// does: a Goa user type or primitive, optionally followed by a description
+// and a DSL function that refines it, or a DSL function that declares the
+// attributes inline.
+//
+//	Args(LookupArgs)
+//	Args(func() { Attribute("id", String); Required("id") })
+func Args(val any, args ...any) {
+	setToolType("Args", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Args })
+}
+
+// Return describes the result of the current tool; it accepts the same forms
+// as Args.
+func Return(val any, args ...any) {
+	setToolType("Return", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Return })
+}
+
+// setToolType builds the attribute of Args or Return and stores it in the
+// field of the current tool that field selects.
+func setToolType(word string, val any, args []any, field func(*expr.ToolExpr) **goaexpr.AttributeExpr) {
+	tool, ok := eval.Current().(*expr.ToolExpr)
+	if !ok {
+		misuse("%s must appear in a Tool", word)
+		return
+	}
+	dst := field(tool)
+	if *dst != nil {
+		misuse("%s is already set for tool %q", word, tool.Name)
+		return
+	}
+	att, ok := toolAttribute(word, val, args)
+	if ok {
+		*dst = att
+	}
+}
+
+// toolAttribute mirrors Goa's Payload and Result arguments: (type), (func),
+// (type, desc), (type, func) and (type, desc, func). A user type refined by a
+// function is duplicated so that the shared type stays unchanged.
+func toolAttribute(word string, val any, args []any) (*goaexpr.AttributeExpr, bool) {
+	const forms = "(type), (func), (type, description), (type, func) or (type, description, func)"
+	var (
+		desc string
+		fn   func()
+	)
+	switch {
+	case len(args) > 2:
+		misuse("%s accepts %s, got %d arguments", word, forms, len(args)+1)
+		return nil, false
+	case len(args) == 2:
+		d, dok := args[0].(string)
+		f, fok := args[1].(func())
+		if !dok || !fok {
+			misuse("%s accepts %s", word, forms)
+			return nil, false
+		}
+		desc, fn = d, f
+	case len(args) == 1:
+		switch a := args[0].(type) {
+		case string:
+			desc = a
+		case func():
+			fn = a
+		default:
+			misuse("%s cannot use %#v (type %T) after the type: accepted forms are %s", word, a, a, forms)
+			return nil, false
+		}
+	}
+	var att *goaexpr.AttributeExpr
+	switch v := val.(type) {
+	case func():
+		if len(args) > 0 {
+			misuse("%s with a DSL function accepts no other argument", word)
+			return nil, false
+		}
+		att = &goaexpr.AttributeExpr{Type: &goaexpr.Object{}}
+		fn = v
+	case goaexpr.UserType:
+		if fn != nil {
+			att = &goaexpr.AttributeExpr{Type: goaexpr.Dup(v)}
+		} else {
+			att = &goaexpr.AttributeExpr{Type: v}
+		}
+	case goaexpr.DataType:
+		att = &goaexpr.AttributeExpr{Type: v}
+	default:
+		misuse("%s cannot use %#v (type %T): give a Goa type or a DSL function", word, val, val)
+		return nil, false
+	}
+	att.Description = desc
+	if fn != nil {
+		eval.Execute(fn, att)
+		if obj, ok := att.Type.(*goaexpr.Object); ok && len(*obj) == 0 {
+			att.Type = goaexpr.Empty
+		}
+	}
+	return att, true
+}

@@ -1,0 +1,68 @@
+package expr
+
+import (
+	"fmt"
+
+	goaexpr "goa.design/goa/v3/expr"
+)
+
+// ToolExpr is one tool of a local toolset: a name a model sees, a description,
+// and typed arguments and result.
+type ToolExpr struct {
+	metaHolder
+	strayVersion
+	// Name is the authored tool name, unique in its toolset.
+	Name string
+	// Title is a human-readable title (Goa's Title).
+	Title string
+	// Description tells the model what the tool does.
+	Description string
+	// Tags are the tool tags in declaration order.
+	Tags []Tag
+	// Args describes the tool arguments; nil when the tool takes none. It is a
+	// Goa attribute so that code generation derives JSON Schema and Go types
+	// from it.
+	Args *goaexpr.AttributeExpr
+	// Return describes the tool result; nil when the tool returns nothing.
+	Return *goaexpr.AttributeExpr
+	// Toolset is the toolset the tool belongs to.
+	Toolset *ToolsetExpr
+	// At is where the tool is declared.
+	At Location
+}
+
+// EvalName returns the tool and toolset names for error messages.
+func (t *ToolExpr) EvalName() string {
+	return fmt.Sprintf("tool %q of toolset %q", t.Name, t.Toolset.Name)
+}
+
+// SetTitle implements goaexpr.TitleHolder.
+func (t *ToolExpr) SetTitle(s string) { t.Title = s }
+
+// TagValues returns the tool tags in declaration order.
+func (t *ToolExpr) TagValues() []string { return tagValues(t.Tags) }
+
+// validate checks the tool name, description, tags and types.
+func (t *ToolExpr) validate(p *problems) {
+	if err := CheckName(t.Name); err != nil {
+		p.add(t, t.At, "tool name: %v", err)
+	}
+	if t.Description == "" {
+		p.add(t, t.At, "tool %q has an empty description: models choose tools by their description", t.Name)
+	}
+	validateTags(p, t, t.Tags)
+	t.strayVersion.validate(p, t)
+	for _, att := range []struct {
+		name string
+		att  *goaexpr.AttributeExpr
+	}{{"Args", t.Args}, {"Return", t.Return}} {
+		if att.att == nil {
+			continue
+		}
+		if verr := att.att.Validate(att.name, t); verr != nil && len(verr.Errors) > 0 {
+			for _, err := range verr.Errors {
+				p.add(t, t.At, "%s: %w", att.name, err)
+			}
+		}
+	}
+}

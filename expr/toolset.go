@@ -1,0 +1,160 @@
+package expr
+
+import (
+	"fmt"
+
+	"goa.design/goa/v3/eval"
+)
+
+// ToolsetExpr is a named set of tools. A local toolset declares its tools in
+// the design; a registry-sourced toolset (Source set) refers to a toolset
+// published in a registry, whose tools are only known at run time.
+type ToolsetExpr struct {
+	eval.DSLFunc
+	metaHolder
+	// Name is the toolset name, unique in the design.
+	Name string
+	// Title is a human-readable title (Goa's Title).
+	Title string
+	// Description describes the toolset (Goa's Description).
+	Description string
+	// Tags are the toolset tags in declaration order.
+	Tags []Tag
+	// Tools are the toolset's tools in declaration order, including the tools
+	// that an agent's Export adds.
+	Tools []*ToolExpr
+	// Source is the registry toolset this toolset refers to; nil for a local
+	// toolset.
+	Source *RegistrySource
+	// Publications are the registries the toolset is published to.
+	Publications []*Publication
+	// ExportedBy is the agent that exports the toolset (agent as tool); nil
+	// when no agent exports it. Set by Root.Prepare.
+	ExportedBy *AgentExpr
+	// At is where the toolset is declared.
+	At Location
+
+	versions []versionDecl
+}
+
+// Publication is one PublishTo declaration of a local toolset.
+type Publication struct {
+	// Registry is the registry the toolset is published to.
+	Registry *RegistryExpr
+	// At is where PublishTo was called.
+	At Location
+}
+
+// EvalName returns the toolset name for error messages.
+func (t *ToolsetExpr) EvalName() string { return fmt.Sprintf("toolset %q", t.Name) }
+
+// SetDescription implements goaexpr.DescriptionHolder.
+func (t *ToolsetExpr) SetDescription(d string) { t.Description = d }
+
+// SetTitle implements goaexpr.TitleHolder.
+func (t *ToolsetExpr) SetTitle(s string) { t.Title = s }
+
+// SetVersion implements goaexpr.VersionHolder: Version pins the version of a
+// registry-sourced toolset. Validation rejects it on local toolsets.
+func (t *ToolsetExpr) SetVersion(v string) {
+	t.versions = append(t.versions, versionDecl{value: v, at: DesignLocation()})
+}
+
+// Version returns the pinned version of a registry-sourced toolset, "" when
+// none is pinned.
+func (t *ToolsetExpr) Version() string {
+	if len(t.versions) == 0 {
+		return ""
+	}
+	return t.versions[0].value
+}
+
+// IsRegistrySourced reports whether the toolset refers to a registry toolset.
+func (t *ToolsetExpr) IsRegistrySourced() bool { return t.Source != nil }
+
+// TagValues returns the toolset tags in declaration order.
+func (t *ToolsetExpr) TagValues() []string { return tagValues(t.Tags) }
+
+// Tool returns the tool with the given authored name, nil if there is none.
+func (t *ToolsetExpr) Tool(name string) *ToolExpr {
+	for _, tool := range t.Tools {
+		if tool.Name == name {
+			return tool
+		}
+	}
+	return nil
+}
+
+// validate checks the toolset and its tools.
+func (t *ToolsetExpr) validate(p *problems) {
+	if err := CheckName(t.Name); err != nil {
+		p.add(t, t.At, "toolset name: %v", err)
+	}
+	validateTags(p, t, t.Tags)
+	if t.Source != nil {
+		t.validateRegistrySourced(p)
+	} else {
+		t.validateLocal(p)
+	}
+	seen := make(map[string]*ToolExpr, len(t.Tools))
+	for _, tool := range t.Tools {
+		tool.validate(p)
+		if first, dup := seen[tool.Name]; dup && tool.Name != "" {
+			p.add(tool, tool.At, "duplicate tool %q in toolset %q (first declared at %s)", tool.Name, t.Name, first.At)
+			continue
+		}
+		seen[tool.Name] = tool
+	}
+}
+
+// validateLocal checks the rules of a toolset declared in the design.
+func (t *ToolsetExpr) validateLocal(p *problems) {
+	for _, v := range t.versions {
+		p.add(t, v.at, "Version(%q) in local toolset %q: Version only pins a toolset declared with FromRegistry", v.value, t.Name)
+	}
+	if len(t.Tools) == 0 {
+		p.add(t, t.At, "toolset %q declares no tools", t.Name)
+	}
+	seen := make(map[*RegistryExpr]Location, len(t.Publications))
+	for _, pub := range t.Publications {
+		if pub.Registry == nil {
+			p.add(t, pub.At, "PublishTo of toolset %q needs a registry declared with Registry, got nil", t.Name)
+			continue
+		}
+		if first, dup := seen[pub.Registry]; dup {
+			p.add(t, pub.At, "toolset %q is already published to registry %q (at %s)", t.Name, pub.Registry.Name, first)
+			continue
+		}
+		seen[pub.Registry] = pub.At
+	}
+}
+
+// validateRegistrySourced checks the rules of a registry reference: its tools,
+// tags and publications belong to the registry, not to this design.
+func (t *ToolsetExpr) validateRegistrySourced(p *problems) {
+	src := t.Source
+	if src.Registry == nil {
+		p.add(t, src.At, "FromRegistry for toolset %q needs a registry declared with Registry, got nil", t.Name)
+	}
+	if err := CheckName(src.Toolset); err != nil {
+		p.add(t, src.At, "registry toolset name in FromRegistry: %v", err)
+	}
+	for _, tool := range t.Tools {
+		p.add(t, tool.At, "inline Tool %q on registry toolset %q: its tools come from the registry", tool.Name, t.Name)
+	}
+	for _, tag := range t.Tags {
+		p.add(t, tag.At, "Tags(%q) on registry toolset %q: tags come from the registry and cannot be overridden", tag.Value, t.Name)
+	}
+	for _, pub := range t.Publications {
+		p.add(t, pub.At, "PublishTo on registry toolset %q: only a local toolset can be published", t.Name)
+	}
+	for i, v := range t.versions {
+		if i > 0 {
+			p.add(t, v.at, "Version(%q) repeats the version of toolset %q (first set to %q at %s)", v.value, t.Name, t.versions[0].value, t.versions[0].at)
+			continue
+		}
+		if err := CheckVersion(v.value); err != nil {
+			p.add(t, v.at, "toolset %q: %v", t.Name, err)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package expr
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// UseExpr is an agent's use of a toolset or of a whole registry, with the
+// Deferred declarations that choose which tools load through search.
+// Deferral changes how tool definitions load, never what the agent may call.
+type UseExpr struct {
+	strayVersion
+	// Agent is the agent that uses the source.
+	Agent *AgentExpr
+	// Toolset is the used toolset; nil for a whole-registry use.
+	Toolset *ToolsetExpr
+	// Registry is the registry used as a whole; nil for a toolset use.
+	Registry *RegistryExpr
+	// Deferrals are the Deferred declarations in declaration order.
+	Deferrals []*Deferral
+	// At is where Use was called.
+	At Location
+
+	deferAll bool
+	deferred []*ToolExpr
+}
+
+// Deferral is one Deferred call: no names selects every tool of the use.
+type Deferral struct {
+	// Names are the selected authored tool names, empty to select all.
+	Names []string
+	// At is where Deferred was called.
+	At Location
+}
+
+// String renders the call as written, e.g. Deferred("search", "analyze").
+func (d *Deferral) String() string {
+	quoted := make([]string, len(d.Names))
+	for i, n := range d.Names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return "Deferred(" + strings.Join(quoted, ", ") + ")"
+}
+
+// EvalName returns the used source and the agent for error messages.
+func (u *UseExpr) EvalName() string {
+	if u.Registry != nil {
+		return fmt.Sprintf("Use of registry %q in agent %q", u.Registry.Name, u.Agent.Name)
+	}
+	return fmt.Sprintf("Use of toolset %q in agent %q", u.Toolset.Name, u.Agent.Name)
+}
+
+// DeferAll reports whether every tool of the source loads through search
+// (a Deferred() without names). Valid after finalization.
+func (u *UseExpr) DeferAll() bool { return u.deferAll }
+
+// DeferredTools returns the local tools that load through search, in the
+// order of their first selection: every tool of the toolset for Deferred(),
+// the named ones otherwise. It is nil for registry sources, whose tools are
+// only known at run time. Valid after finalization.
+func (u *UseExpr) DeferredTools() []*ToolExpr { return u.deferred }
+
+// isRegistrySource reports whether the use's tools come from a registry.
+func (u *UseExpr) isRegistrySource() bool {
+	return u.Registry != nil || u.Toolset.Source != nil
+}
+
+// sourceName names the used source in messages.
+func (u *UseExpr) sourceName() string {
+	if u.Registry != nil {
+		return fmt.Sprintf("registry %q", u.Registry.Name)
+	}
+	if u.Toolset.Source != nil {
+		return fmt.Sprintf("registry toolset %q", u.Toolset.Name)
+	}
+	return fmt.Sprintf("toolset %q", u.Toolset.Name)
+}
+
+// validate checks the Deferred declarations of the use.
+func (u *UseExpr) validate(p *problems) {
+	u.strayVersion.validate(p, u)
+	if u.Toolset != nil && u.Toolset.ExportedBy == u.Agent {
+		p.add(u, u.At, "agent %q cannot use toolset %q that it exports itself", u.Agent.Name, u.Toolset.Name)
+	}
+	var firstAll, firstNamed *Deferral
+	seen := map[string]*Deferral{}
+	for _, d := range u.Deferrals {
+		if len(d.Names) == 0 {
+			if firstNamed != nil {
+				p.add(u, d.At, "Deferred() cannot be combined with the named selection %s at %s in the same Use: Deferred() selects every tool of %s", firstNamed, firstNamed.At, u.sourceName())
+			}
+			if firstAll == nil {
+				firstAll = d
+			}
+			continue
+		}
+		if firstAll != nil {
+			p.add(u, d.At, "%s cannot be combined with Deferred() at %s in the same Use: Deferred() already selects every tool of %s", d, firstAll.At, u.sourceName())
+		}
+		if firstNamed == nil {
+			firstNamed = d
+		}
+		if u.isRegistrySource() {
+			p.add(u, d.At, "named selection %s is not allowed on %s: its tools are only known at run time; use Deferred() to defer all of them", d, u.sourceName())
+			continue
+		}
+		for _, name := range d.Names {
+			u.validateName(p, d, name, seen)
+		}
+	}
+}
+
+// validateName checks one name of a named Deferred on a local or exported
+// toolset.
+func (u *UseExpr) validateName(p *problems, d *Deferral, name string, seen map[string]*Deferral) {
+	if name == "" {
+		p.add(u, d.At, "empty tool name in %s", d)
+		return
+	}
+	if first, dup := seen[name]; dup {
+		p.add(u, d.At, "duplicate tool %q in %s: already selected by %s at %s", name, d, first, first.At)
+		return
+	}
+	seen[name] = d
+	if u.Toolset.Tool(name) != nil {
+		return
+	}
+	if meant := u.Toolset.meantTool(name); meant != "" {
+		p.add(u, d.At, "unknown tool %q in %s: toolset %q has no tool %q; did you mean %q? (use the authored tool name exactly)", name, d, u.Toolset.Name, name, meant)
+		return
+	}
+	p.add(u, d.At, "unknown tool %q in %s: toolset %q has tools %s", name, d, u.Toolset.Name, u.Toolset.toolList())
+}
+
+// meantTool returns the authored name of the tool that name refers to in
+// another form (qualified "toolset.tool", a Go name like "Search", another
+// case or separator), or "" when no tool matches.
+func (t *ToolsetExpr) meantTool(name string) string {
+	if _, local, ok := strings.Cut(name, "."); ok {
+		if t.Tool(local) != nil {
+			return local
+		}
+		name = local
+	}
+	key := looseKey(name)
+	for _, tool := range t.Tools {
+		if looseKey(tool.Name) == key {
+			return tool.Name
+		}
+	}
+	return ""
+}
+
+// looseKey folds case and drops '_' and '-' so that "Search", "SEARCH" and
+// "find_records" ~ "FindRecords" compare equal.
+func looseKey(s string) string {
+	return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(s))
+}
+
+// toolList renders the toolset's tool names sorted, for error messages.
+func (t *ToolsetExpr) toolList() string {
+	if len(t.Tools) == 0 {
+		return "none"
+	}
+	names := make([]string, len(t.Tools))
+	for i, tool := range t.Tools {
+		names[i] = strconv.Quote(tool.Name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// finalize resolves the deferred tools of the use.
+func (u *UseExpr) finalize() {
+	u.deferred = nil
+	u.deferAll = false
+	for _, d := range u.Deferrals {
+		if len(d.Names) == 0 {
+			u.deferAll = true
+		}
+	}
+	if u.isRegistrySource() {
+		return
+	}
+	if u.deferAll {
+		u.deferred = slices.Clone(u.Toolset.Tools)
+		return
+	}
+	for _, d := range u.Deferrals {
+		for _, name := range d.Names {
+			if tool := u.Toolset.Tool(name); tool != nil && !slices.Contains(u.deferred, tool) {
+				u.deferred = append(u.deferred, tool)
+			}
+		}
+	}
+}
