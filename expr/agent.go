@@ -39,14 +39,14 @@ func (a *AgentExpr) validate(p *problems) {
 		p.add(a, a.At, "agent name: %v", err)
 	}
 	if a.Description == "" {
-		p.add(a, a.At, "agent %q has an empty description", a.Name)
+		p.add(a, a.At, "empty description")
 	}
 	a.strayVersion.validate(p, a)
 	exported := make(map[*ToolsetExpr]*ExportExpr, len(a.Exports))
 	for _, e := range a.Exports {
 		if e.Toolset != nil {
 			if first, dup := exported[e.Toolset]; dup {
-				p.add(e, e.At, "toolset %q is already exported by agent %q (at %s)", e.Toolset.Name, a.Name, first.At)
+				p.add(e, e.At, "toolset %q is already exported by this agent (at %s)", e.Toolset.Name, first.At)
 				continue
 			}
 			exported[e.Toolset] = e
@@ -86,7 +86,7 @@ func (a *AgentExpr) validateSources(p *problems) {
 	for _, u := range a.Uses {
 		if reg := u.Registry; reg != nil {
 			if first, dup := seen.whole[reg]; dup {
-				p.add(u, u.At, "registry %q is already used by agent %q (at %s)", reg.Name, a.Name, first.At)
+				p.add(u, u.At, "registry %q is already used by this agent (at %s)", reg.Name, first.At)
 				continue
 			}
 			for _, other := range seen.ordered {
@@ -99,7 +99,7 @@ func (a *AgentExpr) validateSources(p *problems) {
 		}
 		ts := u.Toolset
 		if first, dup := seen.toolsets[ts]; dup {
-			p.add(u, u.At, "toolset %q is already used by agent %q (at %s)", ts.Name, a.Name, first.At)
+			p.add(u, u.At, "toolset %q is already used by this agent (at %s)", ts.Name, first.At)
 			continue
 		}
 		seen.toolsets[ts] = u
@@ -150,9 +150,9 @@ func (e *ExportExpr) validate(p *problems) {
 	e.strayVersion.validate(p, e)
 	switch {
 	case e.Registry != nil:
-		p.add(e, e.At, "agent %q cannot export registry %q: an export is a toolset whose tools run the agent", e.Agent.Name, e.Registry.Name)
+		p.add(e, e.At, "registry %q cannot be exported: an export is a local toolset whose tools run the agent", e.Registry.Name)
 	case e.Toolset.Source != nil:
-		p.add(e, e.At, "agent %q cannot export registry toolset %q: an export is a local toolset whose tools run the agent", e.Agent.Name, e.Toolset.Name)
+		p.add(e, e.At, "registry toolset %q cannot be exported: an export is a local toolset whose tools run the agent", e.Toolset.Name)
 	case e.Toolset.ExportedBy != nil && e.Toolset.ExportedBy != e.Agent:
 		p.add(e, e.At, "toolset %q is already exported by agent %q (at %s)", e.Toolset.Name, e.Toolset.ExportedBy.Name, exportAt(e.Toolset))
 	}

@@ -48,11 +48,11 @@ func (r *RegistryExpr) SetURL(u string) { r.URL = u }
 func (r *RegistryExpr) validate(p *problems) {
 	r.strayVersion.validate(p, r)
 	if r.URL == "" {
-		p.add(r, r.At, "registry %q has no URL: declare URL(\"https://...\") in its DSL", r.Name)
+		p.add(r, r.At, "no URL: declare URL(\"https://...\") in the registry DSL")
 		return
 	}
 	if err := checkRegistryURL(r.URL); err != nil {
-		p.add(r, r.At, "registry %q: %v", r.Name, err)
+		p.add(r, r.At, "%v", err)
 	}
 }
 

@@ -48,7 +48,7 @@ func (t *ToolExpr) validate(p *problems) {
 		p.add(t, t.At, "tool name: %v", err)
 	}
 	if t.Description == "" {
-		p.add(t, t.At, "tool %q has an empty description: models choose tools by their description", t.Name)
+		p.add(t, t.At, "empty description: models choose tools by their description")
 	}
 	validateTags(p, t, t.Tags)
 	t.strayVersion.validate(p, t)

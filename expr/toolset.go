@@ -100,7 +100,7 @@ func (t *ToolsetExpr) validate(p *problems) {
 	for _, tool := range t.Tools {
 		tool.validate(p)
 		if first, dup := seen[tool.Name]; dup && tool.Name != "" {
-			p.add(tool, tool.At, "duplicate tool %q in toolset %q (first declared at %s)", tool.Name, t.Name, first.At)
+			p.add(tool, tool.At, "duplicate tool %q (first declared at %s)", tool.Name, first.At)
 			continue
 		}
 		seen[tool.Name] = tool
@@ -110,19 +110,19 @@ func (t *ToolsetExpr) validate(p *problems) {
 // validateLocal checks the rules of a toolset declared in the design.
 func (t *ToolsetExpr) validateLocal(p *problems) {
 	for _, v := range t.versions {
-		p.add(t, v.at, "Version(%q) in local toolset %q: Version only pins a toolset declared with FromRegistry", v.value, t.Name)
+		p.add(t, v.at, "Version(%q) in a local toolset: Version only pins a toolset declared with FromRegistry", v.value)
 	}
 	if len(t.Tools) == 0 {
-		p.add(t, t.At, "toolset %q declares no tools", t.Name)
+		p.add(t, t.At, "declares no tools")
 	}
 	seen := make(map[*RegistryExpr]Location, len(t.Publications))
 	for _, pub := range t.Publications {
 		if pub.Registry == nil {
-			p.add(t, pub.At, "PublishTo of toolset %q needs a registry declared with Registry, got nil", t.Name)
+			p.add(t, pub.At, "PublishTo needs a registry declared with Registry, got nil")
 			continue
 		}
 		if first, dup := seen[pub.Registry]; dup {
-			p.add(t, pub.At, "toolset %q is already published to registry %q (at %s)", t.Name, pub.Registry.Name, first)
+			p.add(t, pub.At, "already published to registry %q (at %s)", pub.Registry.Name, first)
 			continue
 		}
 		seen[pub.Registry] = pub.At
@@ -134,27 +134,27 @@ func (t *ToolsetExpr) validateLocal(p *problems) {
 func (t *ToolsetExpr) validateRegistrySourced(p *problems) {
 	src := t.Source
 	if src.Registry == nil {
-		p.add(t, src.At, "FromRegistry for toolset %q needs a registry declared with Registry, got nil", t.Name)
+		p.add(t, src.At, "FromRegistry needs a registry declared with Registry, got nil")
 	}
 	if err := CheckName(src.Toolset); err != nil {
 		p.add(t, src.At, "registry toolset name in FromRegistry: %v", err)
 	}
 	for _, tool := range t.Tools {
-		p.add(t, tool.At, "inline Tool %q on registry toolset %q: its tools come from the registry", tool.Name, t.Name)
+		p.add(t, tool.At, "inline Tool %q on a registry toolset: its tools come from the registry", tool.Name)
 	}
 	for _, tag := range t.Tags {
-		p.add(t, tag.At, "Tags(%q) on registry toolset %q: tags come from the registry and cannot be overridden", tag.Value, t.Name)
+		p.add(t, tag.At, "Tags(%q) on a registry toolset: its tags come from the registry and cannot be overridden", tag.Value)
 	}
 	for _, pub := range t.Publications {
-		p.add(t, pub.At, "PublishTo on registry toolset %q: only a local toolset can be published", t.Name)
+		p.add(t, pub.At, "PublishTo on a registry toolset: only a local toolset can be published")
 	}
 	for i, v := range t.versions {
 		if i > 0 {
-			p.add(t, v.at, "Version(%q) repeats the version of toolset %q (first set to %q at %s)", v.value, t.Name, t.versions[0].value, t.versions[0].at)
+			p.add(t, v.at, "Version(%q) repeats the version (first set to %q at %s)", v.value, t.versions[0].value, t.versions[0].at)
 			continue
 		}
 		if err := CheckVersion(v.value); err != nil {
-			p.add(t, v.at, "toolset %q: %v", t.Name, err)
+			p.add(t, v.at, "%v", err)
 		}
 	}
 }

@@ -82,7 +82,7 @@ func (u *UseExpr) sourceName() string {
 func (u *UseExpr) validate(p *problems) {
 	u.strayVersion.validate(p, u)
 	if u.Toolset != nil && u.Toolset.ExportedBy == u.Agent {
-		p.add(u, u.At, "agent %q cannot use toolset %q that it exports itself", u.Agent.Name, u.Toolset.Name)
+		p.add(u, u.At, "an agent cannot use toolset %q that it exports itself", u.Toolset.Name)
 	}
 	var firstAll, firstNamed *Deferral
 	seen := map[string]*Deferral{}

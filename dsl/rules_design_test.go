@@ -1,0 +1,233 @@
+package dsl_test
+
+import (
+	"strings"
+	"testing"
+
+	. "goa.design/goa/v3/dsl"
+
+	. "github.com/goa-discovery/goa-discovery/dsl"
+)
+
+func TestSourceRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 8: same toolset used twice", func() {
+			records := recordsToolset()
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(records)
+					Use(records, func() { Deferred() }) // ERR used-twice
+				})
+			})
+		}, []wantErr{{`toolset "records" is already used by this agent (at`, "used-twice"}}},
+		{"rule 8: whole registry next to one of its toolsets", func() {
+			company := companyRegistry()
+			remote := Toolset(FromRegistry(company, "records"))
+			billing := Toolset(FromRegistry(company, "billing"))
+			Service("svc", func() {
+				Agent("whole-first", "An agent.", func() {
+					Use(company)
+					Use(remote) // ERR whole-first
+				})
+				Agent("whole-last", "An agent.", func() {
+					Use(billing)
+					Use(company) // ERR whole-last
+				})
+			})
+		}, []wantErr{
+			{`Use of toolset "records" overlaps the Use of its whole registry "company"`, "whole-first"},
+			{`Use of registry "company" as a whole overlaps the Use of its toolset "billing"`, "whole-last"},
+		}},
+		{"rule 8: same registry toolset through two declarations", func() {
+			company := companyRegistry()
+			remote := Toolset(FromRegistry(company, "records"))
+			alias := Toolset("records-v2", FromRegistry(company, "records"), func() { Version("2.0.0") })
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(remote)
+					Use(alias) // ERR alias
+				})
+			})
+		}, []wantErr{{`toolset "records-v2" reaches registry toolset "records" of registry "company", already used through toolset "records"`, "alias"}}},
+		{"rule 8: same registry used whole twice", func() {
+			company := companyRegistry()
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(company)
+					Use(company) // ERR registry-twice
+				})
+			})
+		}, []wantErr{{`registry "company" is already used by this agent`, "registry-twice"}}},
+		{"rule 9: registry references stay references", func() {
+			company := companyRegistry()
+			remote := Toolset(FromRegistry(company, "records"), func() {
+				Tool("search", "Search records") // ERR inline-tool
+				Tags("crm")                      // ERR tags
+				PublishTo(company)               // ERR publish
+			})
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Export(remote)  // ERR export-toolset
+					Export(company) // ERR export-registry
+				})
+			})
+		}, []wantErr{
+			{`toolset "records": inline Tool "search" on a registry toolset: its tools come from the registry`, "inline-tool"},
+			{`toolset "records": Tags("crm") on a registry toolset: its tags come from the registry and cannot be overridden`, "tags"},
+			{`toolset "records": PublishTo on a registry toolset: only a local toolset can be published`, "publish"},
+			{`Export of toolset "records" in agent "agent": registry toolset "records" cannot be exported`, "export-toolset"},
+			{`Export of registry "company" in agent "agent": registry "company" cannot be exported`, "export-registry"},
+		}},
+		{"rule 10: Version placement and syntax", func() {
+			company := companyRegistry()
+			Toolset(FromRegistry(company, "records"), func() {
+				Version("v1.2") // ERR bad-version
+			})
+			Toolset(FromRegistry(company, "billing"), func() {
+				Version("1.2.3")
+				Version("1.2.4") // ERR twice
+			})
+			records := Toolset("local", func() {
+				Tool("search", "Search records")
+				Version("1.0.0") // ERR local
+			})
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Version("1.0.0") // ERR agent
+					Use(records, func() {
+						Version("1.0.0") // ERR use
+					})
+				})
+			})
+		}, []wantErr{
+			{`toolset "records": invalid semantic version: "v1.2" must have the form MAJOR.MINOR.PATCH`, "bad-version"},
+			{`toolset "billing": Version("1.2.4") repeats the version (first set to "1.2.3"`, "twice"},
+			{`toolset "local": Version("1.0.0") in a local toolset: Version only pins a toolset declared with FromRegistry`, "local"},
+			{`agent "agent" of service "svc": Version("1.0.0") is only valid in a Toolset declared with FromRegistry`, "agent"},
+			{`Use of toolset "local" in agent "agent": Version("1.0.0") is only valid in a Toolset declared with FromRegistry`, "use"},
+		}},
+	})
+}
+
+func TestNameRules(t *testing.T) {
+	long := strings.Repeat("a", 65)
+	runDesignCases(t, []designCase{
+		{"rule 11: duplicate names", func() {
+			Registry("company", func() { URL("https://a.example") })
+			Registry("company", func() { URL("https://b.example") }) // ERR dup-registry
+			recordsToolset()
+			Toolset("records", func() { // ERR dup-toolset
+				Tool("search", "Search records")
+				Tool("search", "Search records again") // ERR dup-tool
+			})
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {})
+				Agent("agent", "The same agent.", func() {}) // ERR dup-agent
+			})
+			Service("other", func() {
+				Agent("agent", "Same name, other service.", func() {})
+			})
+		}, []wantErr{
+			{`duplicate registry "company" (first declared at`, "dup-registry"},
+			{`duplicate toolset "records" (first declared at`, "dup-toolset"},
+			{`tool "search" of toolset "records": duplicate tool "search" (first declared at`, "dup-tool"},
+			{`duplicate agent "agent" in service "svc" (first declared at`, "dup-agent"},
+		}},
+		{"rule 11: names a model sees", func() {
+			Registry("the company", func() { URL("https://a.example") }) // ERR registry-name
+			Toolset("", func() {                                         // ERR empty-toolset
+				Tool("1search", "Search records") // ERR digit-tool
+				Tool(long, "A long name")         // ERR long-tool
+				Tool("records.find", "Find")      // ERR dotted-tool
+				Tool("_ok-name_2", "Fine")
+			})
+			Service("svc", func() {
+				Agent("my agent", "An agent.", func() {}) // ERR agent-name
+			})
+		}, []wantErr{
+			{`registry name: invalid name: "the company" contains ' ' at byte 3`, "registry-name"},
+			{`toolset name: invalid name: the name is empty`, "empty-toolset"},
+			{`tool name: invalid name: "1search" must start with a letter or '_'`, "digit-tool"},
+			{`tool name: invalid name: "` + long + `" is 65 bytes long, the limit is 64`, "long-tool"},
+			{`tool name: invalid name: "records.find" contains '.' at byte 7`, "dotted-tool"},
+			{`agent name: invalid name: "my agent" contains ' '`, "agent-name"},
+		}},
+	})
+}
+
+func TestDeclarationRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"registry URL", func() {
+			Registry("none", func() {})                            // ERR no-url
+			Registry("relative", func() { URL("/registry") })      // ERR relative
+			Registry("ftp", func() { URL("ftp://files.example") }) // ERR ftp
+		}, []wantErr{
+			{`registry "none": no URL`, "no-url"},
+			{`registry "relative": URL "/registry" must be absolute with scheme http or https`, "relative"},
+			{`registry "ftp": URL "ftp://files.example" must be absolute with scheme http or https`, "ftp"},
+		}},
+		{"misplaced declarations", func() {
+			Tool("search", "Search records") // ERR tool-top
+			Use(nil)                         // ERR use-top
+			Agent("agent", "An agent.", nil) // ERR agent-top
+			Toolset("records", func() {
+				Tool("search", "")        // ERR no-description
+				Toolset("inner", func() { // ERR toolset-nested
+					Tool("x", "X")
+				})
+			})
+			Toolset("empty", func() {}) // ERR no-tools
+			Toolset(42)                 // ERR bad-toolset-arg
+		}, []wantErr{
+			{`top-level: Tool "search" must be declared in a Toolset or an Export`, "tool-top"},
+			{`top-level: Use must appear in an Agent`, "use-top"},
+			{`top-level: Agent "agent" must be declared in a Service`, "agent-top"},
+			{`tool "search" of toolset "records": empty description`, "no-description"},
+			{`toolset "records": Toolset "inner" must be declared at the top level`, "toolset-nested"},
+			{`toolset "empty": declares no tools`, "no-tools"},
+			{`Toolset cannot use 42 (type int)`, "bad-toolset-arg"},
+		}},
+		{"tool types and tags", func() {
+			Toolset("records", func() {
+				Tags("crm", "crm") // ERR dup-tag
+				Tool("search", "Search records", func() {
+					Args(String)
+					Args(Int)  // ERR args-twice
+					Return(42) // ERR bad-return
+					Tags("")   // ERR empty-tag
+				})
+			})
+		}, []wantErr{
+			{`duplicate tag "crm"`, "dup-tag"},
+			{`Args is already set for tool "search"`, "args-twice"},
+			{`Return cannot use 42 (type int): give a Goa type or a DSL function`, "bad-return"},
+			{`empty tag in Tags`, "empty-tag"},
+		}},
+		{"rule 12: every error of a design in one run", func() {
+			company := Registry("company", func() {}) // ERR all-url
+			records := recordsToolset()
+			remote := Toolset(FromRegistry(company, "records-remote"), func() {
+				Version("1.2") // ERR all-version
+			})
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Deferred() // ERR all-misplaced
+					Use(records, func() {
+						Deferred("serch") // ERR all-unknown
+					})
+					Use(remote, func() {
+						Deferred("x") // ERR all-named
+					})
+					Use(records) // ERR all-twice
+				})
+			})
+		}, []wantErr{
+			{`registry "company": no URL`, "all-url"},
+			{`invalid semantic version: "1.2"`, "all-version"},
+			{`Deferred must appear in a Use`, "all-misplaced"},
+			{`unknown tool "serch"`, "all-unknown"},
+			{`named selection Deferred("x") is not allowed`, "all-named"},
+			{`toolset "records" is already used by this agent`, "all-twice"},
+		}},
+	})
+}
