@@ -1,7 +1,6 @@
 package dsl_test
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -58,7 +57,7 @@ func checkErrors(t *testing.T, file, report string, want []wantErr) {
 		t.Errorf("got %d errors, want %d:\n%s", len(lines), len(want), report)
 	}
 	for _, w := range want {
-		loc := "[" + filepath.Base(file) + ":" + strconv.Itoa(markerLine(t, file, w.marker)) + "] "
+		loc := "[" + filepath.Base(file) + ":" + strconv.Itoa(designtest.MarkerLine(t, file, w.marker)) + "] "
 		found := false
 		for _, line := range lines {
 			if strings.Contains(line, w.msg) {
@@ -72,26 +71,4 @@ func checkErrors(t *testing.T, file, report string, want []wantErr) {
 			t.Errorf("no error contains %q in:\n%s", w.msg, report)
 		}
 	}
-}
-
-// markerLine returns the line of file that ends with "// ERR <marker>".
-func markerLine(t *testing.T, file, marker string) int {
-	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("read design source: %v", err)
-	}
-	line := 0
-	for i, l := range strings.Split(string(src), "\n") {
-		if strings.HasSuffix(strings.TrimSpace(l), "// ERR "+marker) {
-			if line != 0 {
-				t.Fatalf("marker %q appears twice in %s", marker, file)
-			}
-			line = i + 1
-		}
-	}
-	if line == 0 {
-		t.Fatalf("marker %q not found in %s", marker, file)
-	}
-	return line
 }

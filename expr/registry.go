@@ -19,6 +19,8 @@ type RegistryExpr struct {
 	Description string
 	// URL is the registry endpoint (Goa's URL), absolute http or https.
 	URL string
+	// URLAt is where URL was called.
+	URLAt Location
 	// At is where the registry is declared.
 	At Location
 }
@@ -42,7 +44,7 @@ func (r *RegistryExpr) EvalName() string { return fmt.Sprintf("registry %q", r.N
 func (r *RegistryExpr) SetDescription(d string) { r.Description = d }
 
 // SetURL implements goaexpr.URLHolder.
-func (r *RegistryExpr) SetURL(u string) { r.URL = u }
+func (r *RegistryExpr) SetURL(u string) { r.URL, r.URLAt = u, DesignLocation() }
 
 // validate checks the registry URL and Version misuse.
 func (r *RegistryExpr) validate(p *problems) {
@@ -52,7 +54,7 @@ func (r *RegistryExpr) validate(p *problems) {
 		return
 	}
 	if err := checkRegistryURL(r.URL); err != nil {
-		p.add(r, r.At, "%v", err)
+		p.add(r, r.URLAt, "%v", err)
 	}
 }
 
