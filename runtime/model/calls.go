@@ -1,0 +1,54 @@
+package model
+
+import "encoding/json"
+
+// ToolCall is an assistant's call of a declared tool.
+type ToolCall struct {
+	// ID identifies the call within the conversation; its result names it.
+	ID string `json:"id"`
+	// Name is the declared name of the called tool.
+	Name string `json:"name"`
+	// Arguments is the JSON value the model produced, kept verbatim (as
+	// encoding/json keeps raw JSON: compact). Empty when the model produced
+	// text that is not JSON.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// MalformedArguments holds, verbatim, argument text that is not valid
+	// JSON, so the call can be answered with an error result and sent back
+	// as the model wrote it. Set exactly when Arguments is empty.
+	MalformedArguments string `json:"malformed_arguments,omitempty"`
+}
+
+// DiscoveryCall is an assistant's request to discover tools: by exact Names,
+// by a keyword Query, or both. It is never a ToolCall.
+type DiscoveryCall struct {
+	// ID identifies the call; its result names it.
+	ID string `json:"id"`
+	// Names lists exact tool names to load.
+	Names []string `json:"names,omitempty"`
+	// Query is a keyword query for tool search.
+	Query string `json:"query,omitempty"`
+}
+
+// ToolResult answers a ToolCall.
+type ToolResult struct {
+	// CallID is the ID of the answered call.
+	CallID string `json:"call_id"`
+	// Name is the name of the called tool.
+	Name string `json:"name"`
+	// Content is what the model reads: the tool's encoded result or an
+	// error message.
+	Content string `json:"content"`
+	// IsError marks a result that reports a failure.
+	IsError bool `json:"is_error,omitempty"`
+}
+
+// DiscoveryResult answers exactly one DiscoveryCall: the discovered tools,
+// or none with an optional note explaining the empty result.
+type DiscoveryResult struct {
+	// CallID is the ID of the answered call.
+	CallID string `json:"call_id"`
+	// Tools are the discovered tools' snapshots, in the order returned.
+	Tools []ToolSnapshot `json:"tools,omitempty"`
+	// Note explains an empty result; allowed only without Tools.
+	Note string `json:"note,omitempty"`
+}
