@@ -1,12 +1,71 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 )
 
-// runGen is replaced by the gen implementation.
+// runGen implements "goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH":
+// it evaluates and validates the design and generates its packages under DIR.
+// Design errors are printed verbatim on stderr with exit status 1.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "goa-discovery gen: not implemented")
-	return 1
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", ".", "output `DIR` of the generated packages")
+	debug := fs.Bool("debug", false, "keep the temporary generator program and print where it is")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	outDir, err := filepath.Abs(*out)
+	if err != nil {
+		fmt.Fprintf(stderr, "goa-discovery gen: output directory: %v\n", err)
+		return 1
+	}
+	if err := gen(fs.Arg(0), outDir, *debug, stdout, stderr); err != nil {
+		if !errors.Is(err, errDesign) {
+			fmt.Fprintf(stderr, "goa-discovery gen: %v\n", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// gen resolves, writes, builds and runs the generator program for the design,
+// and removes it unless debug is set.
+func gen(designPath, outDir string, debug bool, stdout, stderr io.Writer) (err error) {
+	d, err := resolveDesign(designPath)
+	if err != nil {
+		return err
+	}
+	g := &generatorRun{design: d, outDir: outDir, stdout: stdout, stderr: stderr}
+	defer func() {
+		if debug {
+			if g.dir != "" {
+				fmt.Fprintf(stderr, "goa-discovery gen: kept generator program in %s\n", g.dir)
+			}
+			return
+		}
+		err = errors.Join(err, g.remove())
+	}()
+	if err := g.write(); err != nil {
+		return err
+	}
+	if err := g.build(); err != nil {
+		return err
+	}
+	return g.run()
 }

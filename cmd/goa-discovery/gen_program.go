@@ -1,0 +1,141 @@
+package main
+
+// This file runs a design the way "goa gen" does: it resolves the design
+// package, writes a temporary main package that imports it inside the
+// design's module (so that the module's go.mod and go.sum decide every
+// dependency version, and neither is modified), builds it, runs it and
+// removes it.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// tempDirPrefix prefixes the temporary directory of the generator program.
+const tempDirPrefix = "goa-discovery-gen-"
+
+// errDesign reports that the design was evaluated and found invalid; the
+// program already wrote the design errors.
+var errDesign = errors.New("design has errors")
+
+// design is a resolved design package.
+type design struct {
+	// importPath is the design package import path.
+	importPath string
+	// moduleDir is the root directory of the main module that holds the
+	// design.
+	moduleDir string
+}
+
+// resolveDesign loads the design package with go/packages and checks that it
+// belongs to the main module, where the generator program is built.
+func resolveDesign(importPath string) (*design, error) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule}
+	pkgs, err := packages.Load(cfg, importPath)
+	if err != nil {
+		return nil, fmt.Errorf("load design package %q: %w", importPath, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("design %q matches %d packages, want exactly one", importPath, len(pkgs))
+	}
+	pkg := pkgs[0]
+	if len(pkg.Errors) > 0 {
+		msgs := make([]string, len(pkg.Errors))
+		for i, e := range pkg.Errors {
+			msgs[i] = e.Error()
+		}
+		return nil, fmt.Errorf("load design package %q:\n%s", importPath, strings.Join(msgs, "\n"))
+	}
+	if pkg.Module == nil || !pkg.Module.Main {
+		return nil, fmt.Errorf("design package %q is not in the main module: run gen from the module that holds the design", importPath)
+	}
+	return &design{importPath: pkg.PkgPath, moduleDir: pkg.Module.Dir}, nil
+}
+
+// generatorRun is one run of the generator program.
+type generatorRun struct {
+	design *design
+	// outDir is the absolute output directory.
+	outDir string
+	// dir is the temporary directory of the program, inside the module.
+	dir string
+	// stdout receives the paths of the generated files, stderr the design
+	// errors.
+	stdout, stderr io.Writer
+}
+
+// write creates the temporary directory and the program's main.go.
+func (g *generatorRun) write() error {
+	src, err := generatorMain(g.design.importPath)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp(g.design.moduleDir, tempDirPrefix)
+	if err != nil {
+		return fmt.Errorf("create generator directory: %w", err)
+	}
+	g.dir = dir
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+		return fmt.Errorf("write generator program: %w", err)
+	}
+	return nil
+}
+
+// binary returns the path of the built program.
+func (g *generatorRun) binary() string {
+	name := "generator"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(g.dir, name)
+}
+
+// build compiles the program with the module's go.mod in read-only mode, so
+// that a missing requirement is an error rather than a go.mod change.
+func (g *generatorRun) build() error {
+	cmd := exec.Command("go", "build", "-mod=readonly", "-o", g.binary(), ".")
+	cmd.Dir = g.dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("build generator program: %w\n%s", err, bytes.TrimSpace(out))
+	}
+	return nil
+}
+
+// run runs the program in the current directory, so that design error
+// locations are relative to it, copying its output verbatim. It returns
+// errDesign when the program reports design errors.
+func (g *generatorRun) run() error {
+	cmd := exec.Command(g.binary(), "--output="+g.outDir)
+	cmd.Stdout = g.stdout
+	cmd.Stderr = g.stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return errDesign
+	}
+	if err != nil {
+		return fmt.Errorf("run generator program: %w", err)
+	}
+	return nil
+}
+
+// remove deletes the temporary directory.
+func (g *generatorRun) remove() error {
+	if g.dir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(g.dir); err != nil {
+		return fmt.Errorf("remove generator directory: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/internal/designtest"
+)
+
+const designsPath = "github.com/goa-discovery/goa-discovery/testdata/designs/"
+
+// moduleRoot is the module root relative to this package directory.
+const moduleRoot = "../.."
+
+func TestGenDesigns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator program")
+	}
+	badFile, err := filepath.Abs(filepath.Join(moduleRoot, "testdata/designs/bad/design.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErrs []struct{ msg, marker string }
+		kept     bool
+	}{
+		{name: "valid design", args: []string{designsPath + "good"}},
+		{name: "invalid design reports every error", args: []string{designsPath + "bad"}, wantCode: 1,
+			wantErrs: []struct{ msg, marker string }{
+				{`toolset "records": Deferred must appear in a Use`, "toolset-deferred"},
+				{`registry "company": URL "registry.example" must be absolute`, "url"},
+				{`toolset "billing": invalid semantic version: "1.2"`, "version"},
+				{`unknown tool "Search" in Deferred("Search"): toolset "records" has no tool "Search"; did you mean "search"?`, "go-name"},
+				{`named selection Deferred("invoice") is not allowed on registry toolset "billing"`, "registry-named"},
+				{`Use of registry "company" as a whole overlaps the Use of its toolset "billing"`, "overlap"},
+			}},
+		{name: "debug keeps the generator program", args: []string{"--debug", designsPath + "good"}, kept: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := moduleFiles(t)
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"-o", t.TempDir()}, tc.args...)
+			code := runGen(args, &stdout, &stderr)
+			if code != tc.wantCode {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, tc.wantCode, stderr.String())
+			}
+			if tc.wantErrs != nil {
+				checkDesignErrors(t, stderr.String(), badFile, tc.wantErrs)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout lists generated files, want none yet:\n%s", stdout.String())
+			}
+			kept := generatorDirs(t)
+			if tc.kept {
+				if len(kept) != 1 || !strings.Contains(stderr.String(), "kept generator program in "+kept[0]) {
+					t.Fatalf("--debug kept %v, stderr:\n%s", kept, stderr.String())
+				}
+				if _, err := os.Stat(filepath.Join(kept[0], "main.go")); err != nil {
+					t.Errorf("kept generator has no main.go: %v", err)
+				}
+				if err := os.RemoveAll(kept[0]); err != nil {
+					t.Fatal(err)
+				}
+			} else if len(kept) != 0 {
+				t.Errorf("generator directories left behind: %v", kept)
+			}
+			if after := moduleFiles(t); !bytes.Equal(before, after) {
+				t.Error("go.mod or go.sum changed")
+			}
+		})
+	}
+}
+
+// checkDesignErrors checks that stderr holds exactly the wanted errors, each
+// located at its marker line of the design file.
+func checkDesignErrors(t *testing.T, stderr, designFile string, want []struct{ msg, marker string }) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, designFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != len(want) {
+		t.Errorf("got %d error lines, want %d:\n%s", len(lines), len(want), stderr)
+	}
+	for _, w := range want {
+		loc := "[" + rel + ":" + strconv.Itoa(designtest.MarkerLine(t, designFile, w.marker)) + "] "
+		found := false
+		for _, line := range lines {
+			if strings.Contains(line, w.msg) {
+				found = true
+				if !strings.HasPrefix(line, loc) {
+					t.Errorf("error %q\n  is not located at %s", line, loc)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no error contains %q in:\n%s", w.msg, stderr)
+		}
+	}
+}
+
+// moduleFiles returns the bytes of go.mod and go.sum.
+func moduleFiles(t *testing.T) []byte {
+	t.Helper()
+	var all []byte
+	for _, name := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(moduleRoot, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, b...), 0)
+	}
+	return all
+}
+
+// generatorDirs returns the absolute paths of generator directories in the
+// module root.
+func generatorDirs(t *testing.T) []string {
+	t.Helper()
+	root, err := filepath.Abs(moduleRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := filepath.Glob(filepath.Join(root, tempDirPrefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
+}
+
+func TestGenUsage(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"no design", nil, 2},
+		{"two designs", []string{"a", "b"}, 2},
+		{"unknown flag", []string{"--nope", "a"}, 2},
+		{"help", []string{"-h"}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if got := runGen(tc.args, &stdout, &stderr); got != tc.want {
+				t.Fatalf("exit code %d, want %d", got, tc.want)
+			}
+			if !strings.Contains(stderr.String(), "usage: goa-discovery gen") {
+				t.Errorf("stderr has no usage:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+func TestGenUnknownDesign(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if got := runGen([]string{"-o", t.TempDir(), designsPath + "missing"}, &stdout, &stderr); got != 1 {
+		t.Fatalf("exit code %d, want 1", got)
+	}
+	if !strings.Contains(stderr.String(), `load design package "`+designsPath+`missing"`) {
+		t.Errorf("stderr does not name the design:\n%s", stderr.String())
+	}
+	if dirs := generatorDirs(t); len(dirs) != 0 {
+		t.Errorf("generator directories left behind: %v", dirs)
+	}
+}
+
+func TestGeneratorMain(t *testing.T) {
+	src, err := generatorMain(designsPath + "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", src, parser.ImportsOnly)
+	if err != nil {
+		t.Fatalf("generator program does not parse: %v\n%s", err, src)
+	}
+	imports := map[string]string{}
+	for _, imp := range f.Imports {
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		imports[strings.Trim(imp.Path.Value, `"`)] = name
+	}
+	if name := imports[designsPath+"good"]; name != "_" {
+		t.Errorf("design import name %q, want a blank import", name)
+	}
+	for _, path := range []string{evalPkg, codegenPkg} {
+		if _, ok := imports[path]; !ok {
+			t.Errorf("generator program does not import %q", path)
+		}
+	}
+}
