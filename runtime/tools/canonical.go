@@ -110,20 +110,23 @@ func (p *canonParser) value(out *bytes.Buffer, depth int) error {
 	}
 }
 
+// canonMember is an object member whose canonical value was written at
+// out[start:end] while parsing, before the members were sorted.
 type canonMember struct {
-	key   string
-	value []byte
+	key        string
+	start, end int
 }
 
 func (p *canonParser) object(out *bytes.Buffer, depth int) error {
 	p.pos++ // '{'
-	var members []canonMember
 	p.skipSpace()
 	if p.pos < len(p.in) && p.in[p.pos] == '}' {
 		p.pos++
 		out.WriteString("{}")
 		return nil
 	}
+	region := out.Len()
+	var members []canonMember
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
@@ -139,11 +142,11 @@ func (p *canonParser) object(out *bytes.Buffer, depth int) error {
 		}
 		p.pos++
 		p.skipSpace()
-		var v bytes.Buffer
-		if err := p.value(&v, depth+1); err != nil {
+		start := out.Len()
+		if err := p.value(out, depth+1); err != nil {
 			return err
 		}
-		members = append(members, canonMember{key: key, value: v.Bytes()})
+		members = append(members, canonMember{key: key, start: start - region, end: out.Len() - region})
 		p.skipSpace()
 		if p.pos >= len(p.in) {
 			return p.errorf("unexpected end of input in object")
@@ -158,6 +161,8 @@ func (p *canonParser) object(out *bytes.Buffer, depth int) error {
 		p.pos++
 	}
 	slices.SortFunc(members, func(a, b canonMember) int { return strings.Compare(a.key, b.key) })
+	values := bytes.Clone(out.Bytes()[region:])
+	out.Truncate(region)
 	out.WriteByte('{')
 	for i, m := range members {
 		if i > 0 {
@@ -168,7 +173,7 @@ func (p *canonParser) object(out *bytes.Buffer, depth int) error {
 		}
 		writeCanonicalString(out, m.key)
 		out.WriteByte(':')
-		out.Write(m.value)
+		out.Write(values[m.start:m.end])
 	}
 	out.WriteByte('}')
 	return nil
@@ -211,6 +216,18 @@ func (p *canonParser) array(out *bytes.Buffer, depth int) error {
 // decoded value.
 func (p *canonParser) str() (string, error) {
 	p.pos++ // opening quote
+	// Fast path: printable ASCII without escapes is its own value.
+	for i := p.pos; i < len(p.in); i++ {
+		c := p.in[i]
+		if c == '"' {
+			s := string(p.in[p.pos:i])
+			p.pos = i + 1
+			return s, nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
 	var sb strings.Builder
 	for {
 		if p.pos >= len(p.in) {

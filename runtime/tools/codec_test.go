@@ -66,6 +66,7 @@ func TestTypedCodecDecode(t *testing.T) {
 		{name: "extra property", in: `{"id":"r1","x":true}`, violations: []Violation{{Location: "", Keyword: "additionalProperties", Message: "additional properties 'x' not allowed"}}},
 		{name: "fractional integer", in: `{"id":"r1","limit":1.5}`, violations: []Violation{{Location: "/limit", Keyword: "type", Message: "got number, want integer"}}},
 		{name: "malformed", in: `{"id":`, errPart: "invalid JSON"},
+		{name: "duplicate key", in: `{"id":1,"id":"r1"}`, errPart: `duplicate object key "id"`},
 		{name: "trailing data", in: `{"id":"r1"} {}`, errPart: "invalid JSON"},
 	}
 	for _, tc := range cases {

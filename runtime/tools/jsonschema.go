@@ -63,7 +63,14 @@ func (s *Schema) Raw() []byte { return bytes.Clone(s.raw) }
 // Validate checks the JSON document data against the schema. A malformed
 // document is an error matching ErrInvalidJSON; a document that violates the
 // schema is a *ValidationError. Both match ErrPayloadInvalid.
+//
+// Duplicate object keys are rejected: parsers disagree on which one wins, so
+// a document that passed validation could mean something else to the code
+// that executes it.
 func (s *Schema) Validate(data []byte) error {
+	if _, err := Canonicalize(data); err != nil {
+		return fmt.Errorf("%w: %w", ErrPayloadInvalid, err)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("%w: %w: %w", ErrPayloadInvalid, ErrInvalidJSON, err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/template"
 )
 
 // ErrInvalidSchema is matched by every error that rejects a ToolSchema or a
@@ -64,6 +63,11 @@ func checkObjectSchema(raw json.RawMessage, wantObjectType bool) error {
 	if len(raw) == 0 {
 		return errors.New("schema is missing")
 	}
+	// Canonicalize rejects what encoding/json would quietly accept and
+	// fingerprints could not cover: duplicate keys, unpaired surrogates.
+	if _, err := Canonicalize(raw); err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return fmt.Errorf("schema is not a JSON object: %w", err)
@@ -115,23 +119,4 @@ func (c *Contract) validate() error {
 		}
 	}
 	return nil
-}
-
-// ParseConfirmation parses a confirmation template with the functions that
-// templates may use: "json" (the JSON encoding of a value) besides the
-// text/template built-ins such as "index".
-func ParseConfirmation(text string) (*template.Template, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, errors.New("confirmation template is empty")
-	}
-	t, err := template.New("confirmation").Option("missingkey=error").Funcs(template.FuncMap{
-		"json": func(v any) (string, error) {
-			b, err := json.Marshal(v)
-			return string(b), err
-		},
-	}).Parse(text)
-	if err != nil {
-		return nil, fmt.Errorf("confirmation template: %w", err)
-	}
-	return t, nil
 }
