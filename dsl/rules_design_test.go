@@ -231,3 +231,23 @@ func TestDeclarationRules(t *testing.T) {
 		}},
 	})
 }
+
+// Goa's own DSL words report their misuse while the design runs, before
+// validation, at the design line of the call.
+func TestGoaWordMisuse(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"Description in a Tool", func() {
+			Toolset("records", func() {
+				Tool("search", "Search records", func() {
+					Description("Tools take their description as an argument") // ERR goa-description
+				})
+			})
+		}, []wantErr{{`invalid use of Description in tool "search" of toolset "records"`, "goa-description"}}},
+		{"URL in a Toolset", func() {
+			Toolset("records", func() {
+				Tool("search", "Search records")
+				URL("https://records.example") // ERR goa-url
+			})
+		}, []wantErr{{`invalid use of URL in toolset "records"`, "goa-url"}}},
+	})
+}

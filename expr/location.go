@@ -50,7 +50,7 @@ func (l Location) String() string {
 // DSL package, nor to Goa. Frames in _test.go files always count as design
 // code so that tests can declare designs inline.
 func DesignLocation() Location {
-	pcs := make([]uintptr, 64)
+	pcs := make([]uintptr, 16) // design code is a few frames above; see isDesignFrame
 	n := runtime.Callers(2, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
 	for {

@@ -99,10 +99,11 @@ func (g *generatorRun) binary() string {
 	return filepath.Join(g.dir, name)
 }
 
-// build compiles the program with the module's go.mod in read-only mode, so
-// that a missing requirement is an error rather than a go.mod change.
+// build compiles the program with the go command's defaults: the module's
+// go.mod is read-only (or its vendor directory is used), so a missing
+// requirement is an error rather than a go.mod or go.sum change.
 func (g *generatorRun) build() error {
-	cmd := exec.Command("go", "build", "-mod=readonly", "-o", g.binary(), ".")
+	cmd := exec.Command("go", "build", "-o", g.binary(), ".")
 	cmd.Dir = g.dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
