@@ -6,16 +6,20 @@ import (
 	"strings"
 )
 
-// MaxIdentLength is the longest identifier accepted, in bytes.
-const MaxIdentLength = 128
+// MaxNameLength is the longest toolset or tool name, in bytes; it matches
+// the design rule for every name a model sees.
+const MaxNameLength = 64
+
+// MaxIdentLength is the longest identifier, in bytes: two names and a dot.
+const MaxIdentLength = 2*MaxNameLength + 1
 
 // ErrInvalidIdent is matched by every error that rejects a tool identifier.
 var ErrInvalidIdent = errors.New("invalid tool identifier")
 
 // Ident identifies a tool as "toolset.tool". Both segments start with an
-// ASCII letter or '_' and continue with ASCII letters, digits, '_' or '-';
-// the whole identifier is at most MaxIdentLength bytes. The segments never
-// contain a dot, so the split is unambiguous.
+// ASCII letter or '_', continue with ASCII letters, digits, '_' or '-', and
+// are at most MaxNameLength bytes long. The segments never contain a dot, so
+// the split is unambiguous.
 type Ident string
 
 // NewIdent joins a toolset and a tool name into a validated Ident.
@@ -76,6 +80,9 @@ func ValidateName(name string) error {
 func validateSegment(s string) error {
 	if s == "" {
 		return errors.New("name is empty")
+	}
+	if len(s) > MaxNameLength {
+		return fmt.Errorf("name %q is longer than %d bytes", truncate(s), MaxNameLength)
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -25,7 +25,10 @@ func TestParseIdent(t *testing.T) {
 		{in: "records.-x", wantErr: `starts with '-'`},
 		{in: "rec ords.lookup", wantErr: `has byte ' ' at offset 3`},
 		{in: "récords.lookup", wantErr: "has byte"},
-		{in: "a." + strings.Repeat("b", MaxIdentLength), wantErr: "longer than 128 bytes"},
+		{in: strings.Repeat("a", 64) + "." + strings.Repeat("b", 64), toolset: strings.Repeat("a", 64), tool: strings.Repeat("b", 64)},
+		{in: "a." + strings.Repeat("b", 65), wantErr: "is longer than 64 bytes"},
+		{in: strings.Repeat("a", 65) + ".b", wantErr: "is longer than 64 bytes"},
+		{in: "a." + strings.Repeat("b", MaxIdentLength), wantErr: "longer than 129 bytes"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
