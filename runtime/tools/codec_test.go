@@ -47,6 +47,31 @@ func TestCompileSchemaRejects(t *testing.T) {
 	}
 }
 
+func TestCompileSchemaAccepts(t *testing.T) {
+	cases := []struct {
+		name, schema, valid, invalid string
+	}{
+		{"draft 2020-12 default", `{"type":"object","prefixItems":[]}`, `{}`, `[]`},
+		{"draft-07 declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":1}`, `{"n":"1"}`},
+		{"internal ref", `{"type":"object","$defs":{"id":{"type":"string"}},"properties":{"id":{"$ref":"#/$defs/id"}}}`, `{"id":"a"}`, `{"id":1}`},
+		{"recursive ref", `{"type":"array","items":{"$ref":"#"}}`, `[[[]]]`, `[[1]]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustCompile(t, tc.schema)
+			if err := s.Validate([]byte(tc.valid)); err != nil {
+				t.Fatalf("Validate(%s): %v", tc.valid, err)
+			}
+			if err := s.Validate([]byte(tc.invalid)); !errors.Is(err, ErrPayloadInvalid) {
+				t.Fatalf("Validate(%s) = %v, want ErrPayloadInvalid", tc.invalid, err)
+			}
+			if string(s.Raw()) != tc.schema {
+				t.Fatalf("Raw() = %s, want the schema as given", s.Raw())
+			}
+		})
+	}
+}
+
 func TestTypedCodecDecode(t *testing.T) {
 	codec := NewTypedCodec[lookupArgs](mustCompile(t, lookupPayload))
 	cases := []struct {

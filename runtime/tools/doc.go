@@ -4,6 +4,14 @@
 // toolset shared by generated code, the registry, its clients and the
 // contract compiler.
 //
+// Schemas are JSON Schema 2020-12 (or the draft a schema declares), compiled
+// once with github.com/santhosh-tekuri/jsonschema/v6 and self-contained: a
+// reference to another document is an error, never a file or network read.
+// Payloads with duplicate object keys are rejected before validation.
+//
+// The wire records decode exactly: a key that is not one of the record's
+// JSON names, spelled exactly, or a key given twice is an error.
+//
 // Fingerprints are SHA-256 digests over canonical JSON (see Canonicalize):
 // SchemaFingerprint covers a registration name and its tool schemas, and
 // ToolsetFingerprint covers a whole toolset record except its registration
