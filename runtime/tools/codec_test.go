@@ -51,7 +51,7 @@ func TestCompileSchemaAccepts(t *testing.T) {
 	cases := []struct {
 		name, schema, valid, invalid string
 	}{
-		{"draft 2020-12 default", `{"type":"object","prefixItems":[]}`, `{}`, `[]`},
+		{"draft 2020-12 default", `{"type":"array","prefixItems":[{"type":"string"}]}`, `["a",1]`, `[1]`},
 		{"draft-07 declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":1}`, `{"n":"1"}`},
 		{"internal ref", `{"type":"object","$defs":{"id":{"type":"string"}},"properties":{"id":{"$ref":"#/$defs/id"}}}`, `{"id":"a"}`, `{"id":1}`},
 		{"recursive ref", `{"type":"array","items":{"$ref":"#"}}`, `[[[]]]`, `[[1]]`},
