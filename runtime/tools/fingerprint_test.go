@@ -21,7 +21,7 @@ func TestSchemaFingerprint(t *testing.T) {
 		t.Fatalf("fingerprint %q is not sha256:<hex>", want)
 	}
 	reformatted := lookupSchema()
-	reformatted.Payload = json.RawMessage(`{"additionalProperties":false,"required":["id"],"type":"object","properties":{"limit":{"maximum":100,"minimum":1.0,"type":"integer"},"id":{"minLength":1,"type":"string"}}}`)
+	reformatted.Payload = json.RawMessage(`{"additionalProperties":false,"required":["id"],"type":"object","properties":{"tenant_id":{"type":"string"},"limit":{"maximum":100,"minimum":1.0,"type":"integer"},"id":{"minLength":1,"type":"string"}}}`)
 	changedDesc := searchSchema()
 	changedDesc.Description = "Search records"
 	changedSchema := searchSchema()

@@ -7,7 +7,8 @@ const lookupPayload = `{
   "type": "object",
   "properties": {
     "id": {"type": "string", "minLength": 1},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 100}
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+    "tenant_id": {"type": "string"}
   },
   "required": ["id"],
   "additionalProperties": false

@@ -53,7 +53,7 @@ func (t *ToolSchema) Validate() error {
 			return fmt.Errorf("%w: tool %q: result: %w", ErrInvalidSchema, t.Name, err)
 		}
 	}
-	if err := t.Contract.validate(); err != nil {
+	if err := t.Contract.validate(t.Payload); err != nil {
 		return fmt.Errorf("%w: tool %q: contract: %w", ErrInvalidSchema, t.Name, err)
 	}
 	return nil
@@ -89,9 +89,14 @@ func orMissing(raw json.RawMessage) string {
 	return string(raw)
 }
 
-func (c *Contract) validate() error {
+func (c *Contract) validate(payload json.RawMessage) error {
 	if c == nil {
 		return nil
+	}
+	for i, term := range c.SearchTerms {
+		if strings.TrimSpace(term) == "" {
+			return fmt.Errorf("search term %d is empty", i)
+		}
 	}
 	for i, f := range c.Fields {
 		if f.Path == "" || !strings.HasPrefix(f.Path, "/") {
@@ -108,9 +113,22 @@ func (c *Contract) validate() error {
 			return fmt.Errorf("pagination partner: %w", err)
 		}
 	}
-	for i, f := range c.ServerOnlyFields {
-		if f == "" {
-			return fmt.Errorf("server-only field %d is empty", i)
+	if len(c.ServerOnlyFields) > 0 {
+		props, err := topLevelProperties(payload)
+		if err != nil {
+			return err
+		}
+		seen := make(map[string]bool, len(c.ServerOnlyFields))
+		for i, f := range c.ServerOnlyFields {
+			switch {
+			case f == "":
+				return fmt.Errorf("server-only field %d is empty", i)
+			case seen[f]:
+				return fmt.Errorf("server-only field %q listed twice", f)
+			case !props[f]:
+				return fmt.Errorf("server-only field %q is not a property of the payload", f)
+			}
+			seen[f] = true
 		}
 	}
 	if c.Confirmation != nil {
@@ -119,4 +137,20 @@ func (c *Contract) validate() error {
 		}
 	}
 	return nil
+}
+
+// topLevelProperties returns the names in the "properties" of an object
+// schema that checkObjectSchema accepted.
+func topLevelProperties(schema json.RawMessage) (map[string]bool, error) {
+	var doc struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(schema, &doc); err != nil {
+		return nil, fmt.Errorf("payload properties: %w", err)
+	}
+	props := make(map[string]bool, len(doc.Properties))
+	for name := range doc.Properties {
+		props[name] = true
+	}
+	return props, nil
 }

@@ -31,7 +31,10 @@ func TestToolsetSchemaValidate(t *testing.T) {
 		{"field path", func(ts *ToolsetSchema) { ts.Tools[0].Contract.Fields[0].Path = "id" }, `field 0: path "id" is not a JSON Pointer`},
 		{"partner", func(ts *ToolsetSchema) { ts.Tools[0].Contract.PaginationPartner = "next" }, "pagination partner: invalid tool identifier"},
 		{"empty label", func(ts *ToolsetSchema) { ts.Tools[0].Contract.RequiredLabels[""] = "x" }, "required label with an empty name"},
-		{"server-only", func(ts *ToolsetSchema) { ts.Tools[0].Contract.ServerOnlyFields = []string{""} }, "server-only field 0 is empty"},
+		{"server-only empty", func(ts *ToolsetSchema) { ts.Tools[0].Contract.ServerOnlyFields = []string{""} }, "server-only field 0 is empty"},
+		{"server-only twice", func(ts *ToolsetSchema) { ts.Tools[0].Contract.ServerOnlyFields = []string{"tenant_id", "tenant_id"} }, `server-only field "tenant_id" listed twice`},
+		{"server-only undeclared", func(ts *ToolsetSchema) { ts.Tools[0].Contract.ServerOnlyFields = []string{"owner"} }, `server-only field "owner" is not a property of the payload`},
+		{"empty search term", func(ts *ToolsetSchema) { ts.Tools[0].Contract.SearchTerms = []string{"find", " "} }, "search term 1 is empty"},
 		{"template syntax", func(ts *ToolsetSchema) { ts.Tools[0].Contract.Confirmation.Template = "{{ .id " }, "confirmation template: template: confirmation:1: unclosed action"},
 		{"template empty", func(ts *ToolsetSchema) { ts.Tools[0].Contract.Confirmation.Template = " " }, "confirmation template is empty"},
 	}
