@@ -51,26 +51,3 @@ func serverOnly(c *tools.Contract) []string {
 	}
 	return c.ServerOnlyFields
 }
-
-// cloneContract returns a deep copy so that a spec never aliases the record
-// it was compiled from.
-func cloneContract(c *tools.Contract) *tools.Contract {
-	if c == nil {
-		return nil
-	}
-	out := *c
-	out.SearchTerms = append([]string(nil), c.SearchTerms...)
-	out.Fields = append([]tools.FieldMeta(nil), c.Fields...)
-	out.ServerOnlyFields = append([]string(nil), c.ServerOnlyFields...)
-	if c.RequiredLabels != nil {
-		out.RequiredLabels = make(map[string]string, len(c.RequiredLabels))
-		for k, v := range c.RequiredLabels {
-			out.RequiredLabels[k] = v
-		}
-	}
-	if c.Confirmation != nil {
-		conf := *c.Confirmation
-		out.Confirmation = &conf
-	}
-	return &out
-}

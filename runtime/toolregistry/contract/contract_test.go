@@ -42,7 +42,7 @@ func TestCompile(t *testing.T) {
 			ts.Payload = json.RawMessage(`{"type":"object","properties":{"tenant_id":{}},"minProperties":"two"}`)
 		}, `tool "records.lookup": payload: invalid tool schema`},
 		{"result not JSON Schema", func(ts *tools.ToolSchema) { ts.Result = json.RawMessage(`{"type":7}`) }, `tool "records.lookup": result: invalid tool schema`},
-		{"server-only not a property", func(ts *tools.ToolSchema) { ts.Contract.ServerOnlyFields = []string{"owner"} }, `server-only field "owner" is not a payload property`},
+		{"server-only not a property", func(ts *tools.ToolSchema) { ts.Contract.ServerOnlyFields = []string{"owner"} }, `server-only field "owner"`},
 		{"server-only twice", func(ts *tools.ToolSchema) { ts.Contract.ServerOnlyFields = []string{"tenant_id", "tenant_id"} }, `server-only field "tenant_id" listed twice`},
 		{"bad confirmation", func(ts *tools.ToolSchema) { ts.Contract.Confirmation.Template = "{{ .id " }, "confirmation template"},
 	}
@@ -193,5 +193,26 @@ func TestModelSchemaRejects(t *testing.T) {
 				t.Fatalf("ModelSchema error = %v, want tools.ErrInvalidSchema containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+func TestCloneToolset(t *testing.T) {
+	orig := recordsToolset()
+	cp := CloneToolset(orig)
+	want, err := tools.ToolsetFingerprint(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.Tags[0] = "x"
+	cp.Tools[0].Payload[0] = ' '
+	cp.Tools[0].Contract.RequiredLabels["tenant"] = "other"
+	cp.Tools[0].Contract.Confirmation.Template = "changed"
+	cp.Tools[1].Description = "changed"
+	got, err := tools.ToolsetFingerprint(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatal("editing the clone changed the original")
 	}
 }
