@@ -1,0 +1,41 @@
+package discovery
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// ErrInvalidParameters is matched by every error of CheckParameters.
+var ErrInvalidParameters = errors.New("discovery: invalid tool parameters")
+
+// CheckParameters reports why raw cannot be the parameters of a declared
+// tool, or nil. Parameters must be plain JSON Schema: one JSON object without
+// duplicate keys that compiles as a self-contained schema (draft 2020-12
+// unless it names another draft; no reference to another document), with
+// "type": "object" at its root.
+func CheckParameters(raw json.RawMessage) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return fmt.Errorf("%w: missing", ErrInvalidParameters)
+	}
+	if _, err := tools.Canonicalize(raw); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidParameters, err)
+	}
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &root); err != nil || root == nil {
+		return fmt.Errorf("%w: the schema is not a JSON object", ErrInvalidParameters)
+	}
+	var typ string
+	if t, ok := root["type"]; !ok {
+		return fmt.Errorf(`%w: the schema has no "type" at its root, want "object"`, ErrInvalidParameters)
+	} else if err := json.Unmarshal(t, &typ); err != nil || typ != "object" {
+		return fmt.Errorf(`%w: the schema's root "type" is %s, want "object"`, ErrInvalidParameters, t)
+	}
+	if _, err := tools.CompileSchema(raw); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidParameters, err)
+	}
+	return nil
+}
