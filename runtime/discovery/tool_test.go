@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestTool(t *testing.T) {
