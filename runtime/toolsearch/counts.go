@@ -1,21 +1,23 @@
 package toolsearch
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// Counts is a tool's analyzed words: how often each term occurs in each
-// field. It is the precomputed form that generated code embeds as a composite
-// literal, so that [NewIndex] builds an index without tokenizing. [Count]
-// computes it from a [Document].
+// Counts is one tool's analyzed words: how often each term occurs in each
+// field. [Count] computes it from a [Document]; code generation embeds it as
+// a composite literal, per tool, and [NewCatalogCounts] merges the counts of
+// many tools into the form [NewIndex] builds from.
 type Counts struct {
 	// Name is the tool's catalog name.
 	Name string
 	// Alias is the model-facing name when it differs from Name.
 	Alias string
-	// Terms holds each term of the tool once, sorted by Term.
+	// Terms holds each term of the tool once; [Count] sorts them by Term so
+	// that generated code is stable.
 	Terms []TermCounts
 }
 
@@ -23,6 +25,12 @@ type Counts struct {
 type TermCounts struct {
 	// Term is the term as [Terms] produces it.
 	Term string
+	// Counts are the term's occurrences per field.
+	Counts FieldCounts
+}
+
+// FieldCounts is how many times a term occurs in each field of a tool.
+type FieldCounts struct {
 	// Name counts the term in the tool's name and model-facing name.
 	Name int32
 	// Title counts the term in the title.
@@ -38,39 +46,46 @@ type TermCounts struct {
 	Extra int32
 }
 
-// field returns the count of the term in field f.
-func (t *TermCounts) field(f Field) int32 {
-	switch f {
-	case FieldName:
-		return t.Name
-	case FieldTitle:
-		return t.Title
-	case FieldDescription:
-		return t.Description
-	case FieldParamName:
-		return t.ParamName
-	case FieldParamDescription:
-		return t.ParamDescription
-	case FieldExtra:
-		return t.Extra
-	}
-	return 0
+// fields returns the fields the term occurs in.
+func (c *FieldCounts) fields() FieldSet {
+	return present(c.Name)<<FieldName | present(c.Title)<<FieldTitle |
+		present(c.Description)<<FieldDescription | present(c.ParamName)<<FieldParamName |
+		present(c.ParamDescription)<<FieldParamDescription | present(c.Extra)<<FieldExtra
 }
 
-func (t *TermCounts) add(f Field) {
+// present is 1 for a positive count, 0 otherwise.
+func present(n int32) FieldSet {
+	return FieldSet(uint32(-n) >> 31)
+}
+
+// valid reports whether the counts are non-negative with one at least
+// positive: an OR of them is positive exactly then.
+func (c *FieldCounts) valid() bool {
+	return c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra > 0
+}
+
+// invalid explains why counts are not valid.
+func (c *FieldCounts) invalid() error {
+	if c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra < 0 {
+		return fmt.Errorf("negative count in %+v", *c)
+	}
+	return errors.New("counted in no field")
+}
+
+func (c *FieldCounts) add(f Field) {
 	switch f {
 	case FieldName:
-		t.Name++
+		c.Name++
 	case FieldTitle:
-		t.Title++
+		c.Title++
 	case FieldDescription:
-		t.Description++
+		c.Description++
 	case FieldParamName:
-		t.ParamName++
+		c.ParamName++
 	case FieldParamDescription:
-		t.ParamDescription++
+		c.ParamDescription++
 	case FieldExtra:
-		t.Extra++
+		c.Extra++
 	}
 }
 
@@ -85,17 +100,17 @@ func Count(doc Document) (Counts, error) {
 	if alias == doc.Name {
 		alias = ""
 	}
-	byTerm := make(map[string]*TermCounts)
+	byTerm := make(map[string]*FieldCounts)
 	var s scanner
 	add := func(f Field, text string) {
 		s.reset(text)
 		for s.next() {
-			tc, ok := byTerm[string(s.term)]
+			fc, ok := byTerm[string(s.term)]
 			if !ok {
-				tc = &TermCounts{Term: string(s.term)}
-				byTerm[tc.Term] = tc
+				fc = new(FieldCounts)
+				byTerm[string(s.term)] = fc
 			}
-			tc.add(f)
+			fc.add(f)
 		}
 	}
 	add(FieldName, doc.Name)
@@ -109,8 +124,8 @@ func Count(doc Document) (Counts, error) {
 		add(FieldExtra, term)
 	}
 	c := Counts{Name: doc.Name, Alias: alias, Terms: make([]TermCounts, 0, len(byTerm))}
-	for _, tc := range byTerm {
-		c.Terms = append(c.Terms, *tc)
+	for term, fc := range byTerm {
+		c.Terms = append(c.Terms, TermCounts{Term: term, Counts: *fc})
 	}
 	slices.SortFunc(c.Terms, func(a, b TermCounts) int { return strings.Compare(a.Term, b.Term) })
 	return c, nil

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ErrDuplicateName is wrapped by the error of an index constructor when two
@@ -15,115 +16,128 @@ var ErrDuplicateName = errors.New("duplicate tool name")
 // Index is a searchable tool catalog. It is immutable once built and safe for
 // concurrent use.
 type Index struct {
-	names   []string // catalog name of each tool, in registration order
-	aliases []string // model-facing name of each tool, or ""
-	byName  map[string]toolName
+	names   []string   // catalog name of each tool, in registration order
+	aliases []string   // model-facing name of each tool, or ""
+	byName  dictionary // names and model-facing names
+	named   []toolName // the tool of each byName entry
 
-	terms map[string]int32 // term -> term id
-	// Postings of term t are post*[postStart[t]:postStart[t+1]], in tool
-	// order; common[t] marks terms too common to find a tool by.
-	postStart  []int32
-	postTool   []int32
-	postScore  []float32
-	postFields []FieldSet
-	common     []bool
+	terms dictionary
+	// The postings of term t are postings[postStart[t]:postStart[t+1]], in
+	// tool order; common[t] marks terms too common to find a tool by.
+	postStart []int32
+	postings  []posting
+	common    []bool
 
 	states sync.Pool // of *searchState
 }
 
-// NewIndex builds an index from precomputed counts, one per tool in
-// registration order. It does no tokenizing: the counts must come from
-// [Count] (or be generated from it). It fails with an error wrapping
-// [ErrInvalidDocument] when counts are malformed (empty name, empty,
-// unsorted or repeated terms, negative counts) and [ErrDuplicateName] when
-// names collide.
-func NewIndex(counts []Counts) (*Index, error) {
-	n := len(counts)
-	if n > math.MaxInt32 {
-		return nil, fmt.Errorf("%w: %d tools is more than an index holds", ErrInvalidDocument, n)
+// posting is a term's occurrence in a tool: its score and fields.
+type posting struct {
+	tool   int32
+	score  float32
+	fields FieldSet
+}
+
+// toolName is the tool that a name or model-facing name refers to.
+type toolName struct {
+	tool int32
+	// word marks a name that is one ordinary word ("help", "translate"):
+	// inside a sentence it is that word, not the tool, so only a query
+	// that is the name alone names the tool exactly.
+	word bool
+}
+
+// NewIndex builds an index from the precomputed counts of a catalog. It does
+// no tokenizing and hashes only tool names and distinct terms. It fails with
+// an error wrapping [ErrInvalidDocument] when the counts are malformed (an
+// empty name; an empty or repeated term; a tool position out of range or not
+// increasing; a negative count; a term counted in no field) and
+// [ErrDuplicateName] when names collide.
+func NewIndex(cat CatalogCounts) (*Index, error) {
+	n := len(cat.Tools)
+	occurrences := 0
+	for t := range cat.Terms {
+		occurrences += len(cat.Terms[t].Tools)
+	}
+	if n >= math.MaxInt32 || occurrences >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d tools with %d term counts is more than an index holds", ErrInvalidDocument, n, occurrences)
 	}
 	ix := &Index{
-		names:   make([]string, n),
-		aliases: make([]string, n),
-		byName:  make(map[string]toolName, n),
+		names:     make([]string, n),
+		aliases:   make([]string, n),
+		byName:    newDictionary(n),
+		named:     make([]toolName, 0, n),
+		terms:     newDictionary(len(cat.Terms)),
+		postStart: make([]int32, len(cat.Terms)+1),
+		postings:  make([]posting, occurrences),
+		common:    make([]bool, len(cat.Terms)),
 	}
-	occurrences := 0
-	for i := range counts {
-		occurrences += len(counts[i].Terms)
-	}
-	ix.terms = make(map[string]int32, occurrences/4+16)
-	occTerm := make([]int32, 0, occurrences) // term id of each term of each tool, in order
-	var df []int32
-	lengths := make([][numFields]float64, n)
-	var totals [numFields]float64
-	for i := range counts {
-		c := &counts[i]
-		if err := ix.addName(int32(i), c); err != nil {
+	for i, tool := range cat.Tools {
+		if err := ix.addNames(int32(i), tool.Name, tool.Alias); err != nil {
 			return nil, err
-		}
-		for j := range c.Terms {
-			tc := &c.Terms[j]
-			if err := checkTermCounts(c, j); err != nil {
-				return nil, err
-			}
-			id, ok := ix.terms[tc.Term]
-			if !ok {
-				id = int32(len(df))
-				ix.terms[tc.Term] = id
-				df = append(df, 0)
-			}
-			df[id]++
-			occTerm = append(occTerm, id)
-			for f := range Field(numFields) {
-				lengths[i][f] += float64(tc.field(f))
-			}
-		}
-		for f := range numFields {
-			totals[f] += lengths[i][f]
-		}
-	}
-	var avg [numFields]float64
-	for f := range numFields {
-		if n > 0 {
-			avg[f] = totals[f] / float64(n)
 		}
 	}
 
-	ix.postStart = make([]int32, len(df)+1)
-	ix.common = make([]bool, len(df))
-	termIDF := make([]float64, len(df))
-	for t, d := range df {
-		ix.postStart[t+1] = ix.postStart[t] + d
-		ix.common[t] = isCommon(int(d), n)
-		termIDF[t] = idf(int(d), n)
-	}
-	ix.postTool = make([]int32, occurrences)
-	ix.postScore = make([]float32, occurrences)
-	ix.postFields = make([]FieldSet, occurrences)
-	fill := make([]int32, len(df))
-	copy(fill, ix.postStart[:len(df)])
-	k := 0
-	for i := range counts {
-		for j := range counts[i].Terms {
-			tc := &counts[i].Terms[j]
-			t := occTerm[k]
-			k++
-			var tf [numFields]int32
-			var fields FieldSet
-			for f := range Field(numFields) {
-				if tf[f] = tc.field(f); tf[f] > 0 {
-					fields |= 1 << f
-				}
+	// First pass: check the postings and sum the length of every field of
+	// every tool.
+	lengths := make([][numFields]int64, n)
+	for t := range cat.Terms {
+		tp := &cat.Terms[t]
+		if tp.Term == "" {
+			return nil, fmt.Errorf("%w: empty term", ErrInvalidDocument)
+		}
+		if _, added := ix.terms.add(tp.Term); !added {
+			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
+		}
+		ix.postStart[t+1] = ix.postStart[t] + int32(len(tp.Tools))
+		ix.common[t] = isCommon(len(tp.Tools), n)
+		prev := int32(-1)
+		for j := range tp.Tools {
+			tt := &tp.Tools[j]
+			if tt.Tool <= prev || int(tt.Tool) >= n {
+				return nil, fmt.Errorf("%w: term %q: tool position %d out of order or range [0, %d)", ErrInvalidDocument, tp.Term, tt.Tool, n)
 			}
-			p := fill[t]
-			fill[t]++
-			ix.postTool[p] = int32(i)
-			ix.postScore[p] = float32(impact(termIDF[t], &tf, &lengths[i], &avg))
-			ix.postFields[p] = fields
+			prev = tt.Tool
+			if !tt.Counts.valid() {
+				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
+			}
+			l := &lengths[tt.Tool]
+			c := &tt.Counts
+			l[FieldName] += int64(c.Name)
+			l[FieldTitle] += int64(c.Title)
+			l[FieldDescription] += int64(c.Description)
+			l[FieldParamName] += int64(c.ParamName)
+			l[FieldParamDescription] += int64(c.ParamDescription)
+			l[FieldExtra] += int64(c.Extra)
+		}
+	}
+
+	// Second pass: score every posting.
+	scales := fieldScales(lengths)
+	p := 0
+	for t := range cat.Terms {
+		tp := &cat.Terms[t]
+		termIDF := float32(idf(len(tp.Tools), n))
+		for j := range tp.Tools {
+			tt := &tp.Tools[j]
+			ix.postings[p] = posting{
+				tool:   tt.Tool,
+				score:  termScore(termIDF, &tt.Counts, &scales[tt.Tool]),
+				fields: tt.Counts.fields(),
+			}
+			p++
 		}
 	}
 	ix.states.New = func() any { return ix.newState() }
 	return ix, nil
+}
+
+// NewIndexFromCounts builds an index from per-tool counts in registration
+// order: [NewIndex] of their [NewCatalogCounts]. It does no tokenizing, but
+// hashes every term of every tool; prefer [NewIndex] with counts merged
+// ahead of time for large catalogs.
+func NewIndexFromCounts(counts []Counts) (*Index, error) {
+	return NewIndex(NewCatalogCounts(counts))
 }
 
 // NewIndexFromDocuments analyzes tool documents, in registration order, and
@@ -138,73 +152,53 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 		}
 		counts[i] = c
 	}
-	return NewIndex(counts)
+	return NewIndexFromCounts(counts)
 }
 
-// addName registers the names of tool i.
-func (ix *Index) addName(i int32, c *Counts) error {
-	if c.Name == "" {
+// addNames registers the name and model-facing name of tool i.
+func (ix *Index) addNames(i int32, name, alias string) error {
+	if name == "" {
 		return fmt.Errorf("%w: tool %d: empty name", ErrInvalidDocument, i)
 	}
-	ix.names[i] = c.Name
-	if c.Alias != c.Name {
-		ix.aliases[i] = c.Alias
+	ix.names[i] = name
+	if alias != name {
+		ix.aliases[i] = alias
 	}
-	for _, name := range [...]string{c.Name, ix.aliases[i]} {
+	for _, name := range [...]string{name, ix.aliases[i]} {
 		if name == "" {
 			continue
 		}
-		if other, ok := ix.byName[name]; ok {
-			return fmt.Errorf("%w: %q names tools %q and %q", ErrDuplicateName, name, ix.names[other.tool], c.Name)
+		id, added := ix.byName.add(name)
+		if !added {
+			return fmt.Errorf("%w: %q names tools %q and %q", ErrDuplicateName, name, ix.names[ix.named[id].tool], ix.names[i])
 		}
-		ix.byName[name] = toolName{tool: i, word: isPlainWord(name)}
+		ix.named = append(ix.named, toolName{tool: i, word: isPlainWord(name)})
 	}
 	return nil
-}
-
-// toolName is a tool that a name or model-facing name refers to.
-type toolName struct {
-	tool int32
-	// word marks a name that is one ordinary word ("help", "translate"):
-	// inside a sentence it is that word, not the tool, so only a query
-	// that is the name alone names the tool exactly.
-	word bool
 }
 
 // isPlainWord reports whether name is letters only, with no capital after
 // the first: a word that no separator or case change splits.
 func isPlainWord(name string) bool {
-	for i, r := range name {
-		if !unicode.IsLetter(r) || i > 0 && unicode.IsUpper(r) {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return isPlainWordUnicode(name)
+		}
+		if !('a' <= c && c <= 'z' || i == 0 && 'A' <= c && c <= 'Z') {
 			return false
 		}
 	}
 	return true
 }
 
-// checkTermCounts checks term j of c: non-empty, after the previous term,
-// with non-negative counts of which one at least is positive.
-func checkTermCounts(c *Counts, j int) error {
-	tc := &c.Terms[j]
-	switch {
-	case tc.Term == "":
-		return fmt.Errorf("%w: tool %q: empty term", ErrInvalidDocument, c.Name)
-	case j > 0 && c.Terms[j-1].Term >= tc.Term:
-		return fmt.Errorf("%w: tool %q: term %q after %q: terms must be sorted and unique",
-			ErrInvalidDocument, c.Name, tc.Term, c.Terms[j-1].Term)
-	}
-	total := int64(0)
-	for f := range Field(numFields) {
-		v := tc.field(f)
-		if v < 0 {
-			return fmt.Errorf("%w: tool %q: term %q: negative %s count %d", ErrInvalidDocument, c.Name, tc.Term, f, v)
+func isPlainWordUnicode(name string) bool {
+	for i, r := range name {
+		if !unicode.IsLetter(r) || i > 0 && unicode.IsUpper(r) {
+			return false
 		}
-		total += int64(v)
 	}
-	if total == 0 {
-		return fmt.Errorf("%w: tool %q: term %q occurs in no field", ErrInvalidDocument, c.Name, tc.Term)
-	}
-	return nil
+	return true
 }
 
 // Len returns the number of tools in the index.

@@ -48,20 +48,41 @@ func isCommon(df, n int) bool {
 	return df >= minCommonTools && float64(df) > commonShare*float64(n)
 }
 
-// impact is the BM25F score of one term in one tool: tf holds the term's
-// frequency per field, length the tool's field lengths and avg the average
-// field lengths of the catalog.
-func impact(termIDF float64, tf *[numFields]int32, length, avg *[numFields]float64) float64 {
-	var pseudo float64
-	for f := range numFields {
-		if tf[f] == 0 {
-			continue
+// fieldScales returns, for each tool with the given field lengths, the
+// BM25F weight of one occurrence of a term in each field: the field weight
+// over the field's length normalization against the catalog's average.
+func fieldScales(lengths [][numFields]int64) [][numFields]float32 {
+	var avg [numFields]float64
+	for i := range lengths {
+		for f := range numFields {
+			avg[f] += float64(lengths[i][f])
 		}
-		norm := 1.0
-		if avg[f] > 0 {
-			norm = 1 - fieldB[f] + fieldB[f]*length[f]/avg[f]
-		}
-		pseudo += fieldWeight[f] * float64(tf[f]) / norm
 	}
+	for f := range numFields {
+		avg[f] /= float64(max(len(lengths), 1))
+	}
+	scales := make([][numFields]float32, len(lengths))
+	for i := range lengths {
+		for f := range numFields {
+			norm := 1.0
+			if avg[f] > 0 {
+				norm = 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
+			}
+			scales[i][f] = float32(fieldWeight[f] / norm)
+		}
+	}
+	return scales
+}
+
+// termScore is the BM25F score of a term with inverse document frequency
+// termIDF and counts tc in a tool whose field scales are w: the weighted
+// counts are summed, then saturated once with k1.
+func termScore(termIDF float32, tc *FieldCounts, w *[numFields]float32) float32 {
+	pseudo := w[FieldName]*float32(tc.Name) +
+		w[FieldTitle]*float32(tc.Title) +
+		w[FieldDescription]*float32(tc.Description) +
+		w[FieldParamName]*float32(tc.ParamName) +
+		w[FieldParamDescription]*float32(tc.ParamDescription) +
+		w[FieldExtra]*float32(tc.Extra)
 	return termIDF * pseudo / (k1 + pseudo)
 }

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -53,6 +54,7 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	ix.matchNames(st, query)
 	ix.matchTerms(st, query)
 	top := st.selectTop(limit)
+	dst = slices.Grow(dst, len(top))
 	for _, c := range top {
 		dst = append(dst, Result{
 			Name:   ix.names[c.tool],
@@ -71,8 +73,8 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 // a run of characters other than white space, quotes, brackets and clause
 // punctuation, tried also without a trailing full stop or colon.
 func (ix *Index) matchNames(st *searchState, query string) {
-	if name, ok := ix.byName[strings.TrimSpace(query)]; ok && name.word {
-		st.touch(name.tool, exactBit)
+	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok && ix.named[id].word {
+		st.touch(ix.named[id].tool, exactBit)
 	}
 	for len(query) > 0 {
 		i := strings.IndexFunc(query, isNameRune)
@@ -87,8 +89,8 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		word := query[:end]
 		query = query[end:]
 		for {
-			if name, ok := ix.byName[word]; ok && !name.word {
-				st.touch(name.tool, exactBit)
+			if id, ok := ix.byName.lookupString(word); ok && !ix.named[id].word {
+				st.touch(ix.named[id].tool, exactBit)
 				break
 			}
 			trimmed := strings.TrimRight(word, ".:")
@@ -117,15 +119,14 @@ func (ix *Index) matchTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.queryTerms = st.queryTerms[:0]
 	for st.scan.next() {
-		t, ok := ix.terms[string(st.scan.term)]
+		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok || ix.common[t] || containsTerm(st.queryTerms, t) {
 			continue
 		}
 		st.queryTerms = append(st.queryTerms, t)
-		for p := ix.postStart[t]; p < ix.postStart[t+1]; p++ {
-			tool := ix.postTool[p]
-			st.touch(tool, ix.postFields[p])
-			st.scores[tool] += ix.postScore[p]
+		for _, p := range ix.postings[ix.postStart[t]:ix.postStart[t+1]] {
+			st.touch(p.tool, p.fields)
+			st.scores[p.tool] += p.score
 		}
 	}
 }
@@ -147,12 +148,12 @@ func (ix *Index) Lookup(names ...string) ([]Result, error) {
 	results := make([]Result, 0, len(names))
 	var missing []string
 	for _, name := range names {
-		entry, ok := ix.byName[name]
+		id, ok := ix.byName.lookupString(name)
 		if !ok {
 			missing = append(missing, name)
 			continue
 		}
-		tool := entry.tool
+		tool := ix.named[id].tool
 		dup := false
 		for _, r := range results {
 			if r.Name == ix.names[tool] {

@@ -1,0 +1,184 @@
+package toolsearch_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+)
+
+// devSet is the tool-search development set that CI keeps beside the clone.
+const devSet = "../../../shared/bench/dev/"
+
+// catalogSizes are the catalog sizes of the benchmarks.
+var catalogSizes = []int{1_000, 10_000, 100_000}
+
+// devDocuments reads the dev catalog, skipping the benchmark when it is absent.
+func devDocuments(b *testing.B) []toolsearch.Document {
+	b.Helper()
+	var docs []toolsearch.Document
+	readJSONLines(b, devSet+"tools.jsonl", func(line []byte) error {
+		var t struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}
+		if err := json.Unmarshal(line, &t); err != nil {
+			return err
+		}
+		docs = append(docs, toolsearch.Document{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+		return nil
+	})
+	return docs
+}
+
+// devQueries reads the requests of the dev set.
+func devQueries(b *testing.B) []string {
+	b.Helper()
+	var queries []string
+	readJSONLines(b, devSet+"queries.jsonl", func(line []byte) error {
+		var q struct {
+			Query string `json:"query"`
+		}
+		if err := json.Unmarshal(line, &q); err != nil {
+			return err
+		}
+		queries = append(queries, q.Query)
+		return nil
+	})
+	return queries
+}
+
+func readJSONLines(b *testing.B, path string, fn func([]byte) error) {
+	b.Helper()
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		b.Skipf("%s is absent", path)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		if err := fn(sc.Bytes()); err != nil {
+			b.Fatalf("%s:%d: %v", path, line, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// repeatCatalog makes a catalog of n tools by repeating docs, renaming every
+// copy after the first.
+func repeatCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
+	out := make([]toolsearch.Document, n)
+	for i := range out {
+		d := docs[i%len(docs)]
+		if copyNo := i / len(docs); copyNo > 0 {
+			d.Name = fmt.Sprintf("%s.copy%d", d.Name, copyNo)
+		}
+		out[i] = d
+	}
+	return out
+}
+
+func countAll(b *testing.B, docs []toolsearch.Document) []toolsearch.Counts {
+	b.Helper()
+	counts := make([]toolsearch.Counts, len(docs))
+	for i, d := range docs {
+		c, err := toolsearch.Count(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		counts[i] = c
+	}
+	return counts
+}
+
+// BenchmarkSearch measures one top-5 search with the dev requests in turn;
+// the result slice is reused, so allocations per search must be zero.
+func BenchmarkSearch(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	for _, n := range catalogSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			ix, err := toolsearch.NewIndexFromDocuments(repeatCatalog(docs, n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			results := make([]toolsearch.Result, 0, toolsearch.DefaultLimit)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				results = ix.AppendSearch(results[:0], queries[i%len(queries)], toolsearch.DefaultLimit)
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkSearchNewSlice is BenchmarkSearch with a fresh result slice per
+// search: one allocation, the results.
+func BenchmarkSearchNewSlice(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	ix, err := toolsearch.NewIndexFromDocuments(docs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_ = ix.Search(queries[i%len(queries)], toolsearch.DefaultLimit)
+		i++
+	}
+}
+
+// BenchmarkBuildFromCounts measures building an index from the precomputed
+// counts of a catalog, the start-up cost of generated code.
+func BenchmarkBuildFromCounts(b *testing.B) {
+	docs := devDocuments(b)
+	for _, n := range catalogSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			counts := toolsearch.NewCatalogCounts(countAll(b, repeatCatalog(docs, n)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := toolsearch.NewIndex(counts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBuildFromDocuments measures building an index from tool
+// schemas at run time, analysis included.
+func BenchmarkBuildFromDocuments(b *testing.B) {
+	docs := devDocuments(b)
+	for _, n := range catalogSizes {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			catalog := repeatCatalog(docs, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := toolsearch.NewIndexFromDocuments(catalog); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTerms measures the analyzer on the dev requests.
+func BenchmarkTerms(b *testing.B) {
+	queries := devQueries(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_ = toolsearch.Terms(queries[i%len(queries)])
+		i++
+	}
+}
