@@ -1,0 +1,58 @@
+package registry
+
+import (
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// checkCatalog checks every toolset of a catalog and, for a resolution
+// (refs non-nil), that it answers exactly refs, in order, at their pinned
+// versions. A whole-registry read must name each toolset once, sorted.
+func checkCatalog(cat *Catalog, refs []ToolsetRef) error {
+	for i := range cat.Toolsets {
+		if err := checkResolved(cat.Toolsets[i]); err != nil {
+			return err
+		}
+	}
+	if refs == nil {
+		for i := 1; i < len(cat.Toolsets); i++ {
+			if cat.Toolsets[i-1].Toolset.Name >= cat.Toolsets[i].Toolset.Name {
+				return fmt.Errorf("%w: toolsets %q and %q are not sorted and distinct", ErrBadResponse, cat.Toolsets[i-1].Toolset.Name, cat.Toolsets[i].Toolset.Name)
+			}
+		}
+		return nil
+	}
+	if len(cat.Toolsets) != len(refs) {
+		return fmt.Errorf("%w: %d toolsets resolved, %d asked for", ErrBadResponse, len(cat.Toolsets), len(refs))
+	}
+	for i, ref := range refs {
+		got := &cat.Toolsets[i].Toolset
+		if got.Name != ref.Name {
+			return fmt.Errorf("%w: toolset %d is %q, asked for %q", ErrBadResponse, i, got.Name, ref.Name)
+		}
+		if ref.Version != "" && got.Version != ref.Version {
+			return fmt.Errorf("%w: toolset %q resolved at version %q, pinned %q", ErrBadResponse, ref.Name, got.Version, ref.Version)
+		}
+	}
+	return nil
+}
+
+// checkResolved checks that a resolved toolset is valid and that its
+// fingerprint and token are the ones its content and revision give.
+func checkResolved(rt ResolvedToolset) error {
+	if err := rt.Toolset.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
+	fp, err := tools.ToolsetFingerprint(&rt.Toolset)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
+	if fp != rt.Fingerprint {
+		return fmt.Errorf("%w: toolset %q: fingerprint %s, its content gives %s", ErrBadResponse, rt.Toolset.Name, rt.Fingerprint, fp)
+	}
+	if want := NewToken(fp, rt.Revision); rt.Token != want {
+		return fmt.Errorf("%w: toolset %q: token %s, its fingerprint and revision %q give %s", ErrBadResponse, rt.Toolset.Name, rt.Token, rt.Revision, want)
+	}
+	return nil
+}

@@ -1,0 +1,232 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// ErrUnreachable is matched by client errors where no answer came back: the
+// connection failed, was cut, or the context ended.
+var ErrUnreachable = errors.New("registry unreachable")
+
+// ErrBadResponse is matched by client errors where the registry answered
+// outside the protocol: an unexpected status, a malformed body, or records
+// that fail their own checks (a fingerprint or token that does not match
+// the toolset, a resolution that does not answer what was asked).
+var ErrBadResponse = errors.New("registry response outside the protocol")
+
+// Client is the HTTP client of a registry. It is safe for concurrent use.
+// Every catalog it returns has been checked: each toolset record is valid,
+// its fingerprint and token are the ones its content and revision give,
+// and a resolution answers exactly the toolsets asked for, at their pinned
+// versions.
+type Client struct {
+	base      string
+	http      *http.Client
+	maxBody   int64
+	retries   int
+	retryWait time.Duration
+}
+
+var (
+	_ Consumer  = (*Client)(nil)
+	_ Publisher = (*Client)(nil)
+)
+
+// ClientOption configures a Client.
+type ClientOption func(*Client)
+
+// WithHTTPClient sets the HTTP client used for requests
+// (http.DefaultClient otherwise).
+func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.http = hc } }
+
+// WithMaxResponseBytes bounds the responses the client reads
+// (DefaultMaxBodyBytes otherwise).
+func WithMaxResponseBytes(n int64) ClientOption { return func(c *Client) { c.maxBody = n } }
+
+// WithCallRetries makes CallResolvedTool retry a call up to n more times
+// when the registry is overloaded or unreachable, with the same call ID,
+// token and payload, waiting the registry's Retry-After hint or else wait
+// between attempts. The registry's admission record makes retries safe: an
+// executed call returns its recorded result, a replaced admission ends with
+// ErrAdmissionConflict.
+func WithCallRetries(n int, wait time.Duration) ClientOption {
+	return func(c *Client) { c.retries, c.retryWait = n, wait }
+}
+
+// NewClient returns a client of the registry at baseURL, an absolute http
+// or https URL; the API routes are resolved under its path.
+func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
+	if err := ValidateEndpoint(baseURL); err != nil {
+		return nil, fmt.Errorf("registry client: base URL: %w", err)
+	}
+	u, _ := url.Parse(baseURL)
+	if u.RawQuery != "" {
+		return nil, fmt.Errorf("registry client: base URL %q has a query", baseURL)
+	}
+	c := &Client{base: strings.TrimSuffix(baseURL, "/"), http: http.DefaultClient, maxBody: DefaultMaxBodyBytes}
+	for _, opt := range opts {
+		opt(c)
+	}
+	if c.maxBody <= 0 {
+		return nil, fmt.Errorf("registry client: response limit %d is not positive", c.maxBody)
+	}
+	if c.retries < 0 || c.retryWait < 0 {
+		return nil, fmt.Errorf("registry client: negative retries %d or wait %v", c.retries, c.retryWait)
+	}
+	return c, nil
+}
+
+// Publish registers a toolset or replaces its registration.
+func (c *Client) Publish(ctx context.Context, req *PublishRequest) (*PublishResult, error) {
+	var out PublishResult
+	if err := c.do(ctx, http.MethodPost, PathToolsets, req, &out); err != nil {
+		return nil, fmt.Errorf("publish toolset %q: %w", req.Toolset.Name, err)
+	}
+	if err := checkResolved(out.Registration.Resolved()); err != nil {
+		return nil, fmt.Errorf("publish toolset %q: %w", req.Toolset.Name, err)
+	}
+	return &out, nil
+}
+
+// Withdraw removes a toolset's current registration.
+func (c *Client) Withdraw(ctx context.Context, req *WithdrawRequest) error {
+	if err := c.do(ctx, http.MethodPost, PathWithdraw, req, nil); err != nil {
+		return fmt.Errorf("withdraw toolset %q: %w", req.Toolset, err)
+	}
+	return nil
+}
+
+// ListToolsets reads the whole registry. An empty registry is an empty
+// catalog, not an error.
+func (c *Client) ListToolsets(ctx context.Context) (*Catalog, error) {
+	var out Catalog
+	if err := c.do(ctx, http.MethodGet, PathToolsets, nil, &out); err != nil {
+		return nil, fmt.Errorf("list registry: %w", err)
+	}
+	if err := checkCatalog(&out, nil); err != nil {
+		return nil, fmt.Errorf("list registry: %w", err)
+	}
+	return &out, nil
+}
+
+// ResolveToolsets reads the named toolsets, all or none.
+func (c *Client) ResolveToolsets(ctx context.Context, refs []ToolsetRef) (*Catalog, error) {
+	var out Catalog
+	if err := c.do(ctx, http.MethodPost, PathResolve, &ResolveRequest{Toolsets: refs}, &out); err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
+	}
+	if err := checkCatalog(&out, refs); err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
+	}
+	return &out, nil
+}
+
+// CallResolvedTool runs a call under the token its tool was resolved under,
+// retrying as WithCallRetries allows.
+func (c *Client) CallResolvedTool(ctx context.Context, call *CallRequest) (*CallResult, error) {
+	for attempt := 0; ; attempt++ {
+		var out CallResult
+		err := c.do(ctx, http.MethodPost, PathCalls, call, &out)
+		if err == nil {
+			if out.CallID != call.CallID || out.Tool != call.Tool || out.Token != call.Token {
+				return nil, fmt.Errorf("call %q: %w: result is for call %q of %q under %q", call.CallID, ErrBadResponse, out.CallID, out.Tool, out.Token)
+			}
+			return &out, nil
+		}
+		wait, retry := c.retryDelay(err)
+		if !retry || attempt >= c.retries {
+			return nil, fmt.Errorf("call %q to %q: %w", call.CallID, call.Tool, err)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("call %q to %q: %w: %w (after %v)", call.CallID, call.Tool, ErrUnreachable, ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+}
+
+func (c *Client) retryDelay(err error) (time.Duration, bool) {
+	var e *Error
+	switch {
+	case errors.As(err, &e) && e.Code.Retryable():
+		if e.RetryAfter > 0 {
+			return e.RetryAfter, true
+		}
+		return c.retryWait, true
+	case errors.Is(err, ErrUnreachable):
+		return c.retryWait, true
+	}
+	return 0, false
+}
+
+// do sends one request and decodes a 2xx answer into out (nil: no body
+// expected). Error answers come back as *Error.
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		data, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		body = bytes.NewReader(data)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnreachable, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return fmt.Errorf("%w: read response: %w", ErrUnreachable, err)
+	}
+	if int64(len(data)) > c.maxBody {
+		return fmt.Errorf("%w: response exceeds %d bytes", ErrBadResponse, c.maxBody)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return decodeErrorBody(resp, data)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%w: status %d: %w", ErrBadResponse, resp.StatusCode, err)
+	}
+	return nil
+}
+
+func decodeErrorBody(resp *http.Response, data []byte) error {
+	var body ErrorBody
+	if err := json.Unmarshal(data, &body); err != nil || body.Error == nil || body.Error.Code == "" {
+		return fmt.Errorf("%w: status %d with body %q", ErrBadResponse, resp.StatusCode, truncate(string(data)))
+	}
+	e := body.Error
+	e.RetryAfter = parseRetryAfter(resp.Header)
+	return e
+}
+
+func refNames(refs []ToolsetRef) string {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = fmt.Sprintf("%q", r.Name)
+	}
+	return "toolsets " + strings.Join(names, ", ")
+}

@@ -1,0 +1,62 @@
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// DefaultMaxBodyBytes is the default limit on a request body, and on the
+// responses a Client or the service's forwarder reads.
+const DefaultMaxBodyBytes = 4 << 20
+
+// DecodeRequest reads one JSON object of at most limit bytes from body into
+// v, strictly: malformed JSON, a value that is not an object, duplicate
+// object keys, unknown fields and data after the object are all refused. An
+// oversized body is an *Error with CodeBodyTooLarge, anything else an *Error
+// with CodeInvalidRequest; v is then left in an unspecified state.
+func DecodeRequest(body io.Reader, limit int64, v any) error {
+	data, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if err != nil {
+		return Errorf(CodeInvalidRequest, "read request body: %v", err)
+	}
+	if int64(len(data)) > limit {
+		return Errorf(CodeBodyTooLarge, "request body exceeds %d bytes", limit)
+	}
+	if err := decodeStrict(data, v); err != nil {
+		return Errorf(CodeInvalidRequest, "request body: %v", err)
+	}
+	return nil
+}
+
+// decodeStrict decodes the JSON object data into v; see DecodeRequest.
+func decodeStrict(data []byte, v any) error {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return fmt.Errorf("%w: empty body, want a JSON object", tools.ErrInvalidJSON)
+	}
+	if trimmed[0] != '{' {
+		return fmt.Errorf("%w: want a JSON object, got %q", tools.ErrInvalidJSON, firstToken(trimmed))
+	}
+	// Canonicalize refuses what encoding/json would quietly accept:
+	// duplicate keys (the last would win) and invalid UTF-8.
+	if _, err := tools.Canonicalize(data); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return nil
+}
+
+func firstToken(b []byte) string {
+	if len(b) > 16 {
+		b = b[:16]
+	}
+	return string(b)
+}

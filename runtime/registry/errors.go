@@ -1,0 +1,145 @@
+package registry
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Code classifies a registry error. It travels in error bodies so that a
+// Client reports the same Code the service decided.
+type Code string
+
+// Error codes.
+const (
+	// CodeInvalidRequest: the request is malformed or breaks a naming rule.
+	CodeInvalidRequest Code = "invalid_request"
+	// CodeInvalidSchema: a published tool schema is not acceptable.
+	CodeInvalidSchema Code = "invalid_schema"
+	// CodeInvalidPayload: a call's payload violates the tool's schema.
+	CodeInvalidPayload Code = "invalid_payload"
+	// CodeFingerprintMismatch: the declared fingerprint is not the
+	// registry's fingerprint of the published toolset.
+	CodeFingerprintMismatch Code = "fingerprint_mismatch"
+	// CodeBodyTooLarge: the request body exceeds the service's limit.
+	CodeBodyTooLarge Code = "body_too_large"
+	// CodeUnsupportedMediaType: the request body is not JSON.
+	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeNotFound: no such route.
+	CodeNotFound Code = "not_found"
+	// CodeMethodNotAllowed: the route does not accept the method.
+	CodeMethodNotAllowed Code = "method_not_allowed"
+	// CodeToolsetNotFound: a named toolset is not registered.
+	CodeToolsetNotFound Code = "toolset_not_found"
+	// CodeToolNotFound: the registration has no such tool.
+	CodeToolNotFound Code = "tool_not_found"
+	// CodeVersionMismatch: a pinned version is not the current version.
+	CodeVersionMismatch Code = "version_mismatch"
+	// CodeRegistrationConflict: the fingerprint and revision are already
+	// published with another endpoint.
+	CodeRegistrationConflict Code = "registration_conflict"
+	// CodeTokenMismatch: a withdrawal names a token that is not current.
+	CodeTokenMismatch Code = "token_mismatch"
+	// CodeCallNotAdmitted: a new call carries a token that is no longer
+	// (or never was) the current registration of its toolset.
+	CodeCallNotAdmitted Code = "call_not_admitted"
+	// CodeAdmissionConflict: a retried call cannot continue: its admission
+	// was replaced, or the retry differs from the admitted call.
+	CodeAdmissionConflict Code = "admission_conflict"
+	// CodeOverloaded: the registry or the provider is at capacity; retry
+	// the same call later.
+	CodeOverloaded Code = "overloaded"
+	// CodeProviderUnavailable: the provider's endpoint failed or answered
+	// outside the protocol; retry the same call later.
+	CodeProviderUnavailable Code = "provider_unavailable"
+	// CodeInternal: the registry failed, for example to persist a change;
+	// the change was not made.
+	CodeInternal Code = "internal"
+)
+
+// Status returns the HTTP status that carries the code.
+func (c Code) Status() int {
+	switch c {
+	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch:
+		return http.StatusBadRequest
+	case CodeBodyTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case CodeUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case CodeNotFound, CodeToolsetNotFound, CodeToolNotFound:
+		return http.StatusNotFound
+	case CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
+		return http.StatusConflict
+	case CodeOverloaded:
+		return http.StatusServiceUnavailable
+	case CodeProviderUnavailable:
+		return http.StatusBadGateway
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// Retryable reports whether the same request may succeed later unchanged.
+func (c Code) Retryable() bool {
+	return c == CodeOverloaded || c == CodeProviderUnavailable
+}
+
+// Error is a registry error: a Code to branch on and a message that names
+// what was wrong.
+type Error struct {
+	// Code classifies the error.
+	Code Code `json:"code"`
+	// Message explains it.
+	Message string `json:"message"`
+	// RetryAfter, for retryable errors, is how long to wait before retrying;
+	// zero when the registry gave no hint. It travels as the Retry-After
+	// header.
+	RetryAfter time.Duration `json:"-"`
+}
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Error returns the code and the message.
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "registry: " + string(e.Code)
+	}
+	return "registry: " + string(e.Code) + ": " + e.Message
+}
+
+// Is reports whether target is an *Error with the same code and no message
+// of its own, such as the Err* sentinels.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// Sentinels for errors.Is: each matches every *Error with its code.
+var (
+	ErrInvalidRequest       = &Error{Code: CodeInvalidRequest}
+	ErrInvalidSchema        = &Error{Code: CodeInvalidSchema}
+	ErrInvalidPayload       = &Error{Code: CodeInvalidPayload}
+	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
+	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
+	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}
+	ErrToolNotFound         = &Error{Code: CodeToolNotFound}
+	ErrVersionMismatch      = &Error{Code: CodeVersionMismatch}
+	ErrRegistrationConflict = &Error{Code: CodeRegistrationConflict}
+	ErrTokenMismatch        = &Error{Code: CodeTokenMismatch}
+	ErrCallNotAdmitted      = &Error{Code: CodeCallNotAdmitted}
+	ErrAdmissionConflict    = &Error{Code: CodeAdmissionConflict}
+	ErrOverloaded           = &Error{Code: CodeOverloaded}
+	ErrProviderUnavailable  = &Error{Code: CodeProviderUnavailable}
+	ErrInternal             = &Error{Code: CodeInternal}
+)
+
+// ErrorBody is the JSON body of every error response.
+type ErrorBody struct {
+	// Error is the error.
+	Error *Error `json:"error"`
+}

@@ -1,0 +1,226 @@
+package service
+
+// Call admission. A call is admitted when it first arrives with the current
+// token of its toolset and a payload its tool accepts; the admission is
+// persisted before the call is forwarded and binds the call ID to its tool,
+// token, payload digest and assignment (the registration's revision and
+// endpoint). An attempt forwards the call; while one runs, the same call
+// arriving again waits for it rather than running twice. An attempt that
+// ends without a result (overload, provider failure) leaves the admission
+// pending for a retry, which continues only while the admission's token is
+// still current. A recorded result is final: every later retry gets it.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// callRecord is an admitted call as the store persists it.
+type callRecord struct {
+	CallID        string         `json:"call_id"`
+	Tool          tools.Ident    `json:"tool"`
+	Token         registry.Token `json:"token"`
+	PayloadDigest string         `json:"payload_digest"`
+	Revision      string         `json:"revision"`
+	Endpoint      string         `json:"endpoint"`
+	AdmittedAt    time.Time      `json:"admitted_at"`
+	// Result is the recorded outcome; nil while the call is pending.
+	Result *registry.CallResult `json:"result,omitempty"`
+}
+
+// callState is an admitted call in memory.
+type callState struct {
+	rec     callRecord
+	running *attempt // non-nil while an attempt forwards the call
+}
+
+// attempt is one forwarding of a call; done closes when it ends, and err is
+// then its failure, nil when a result was recorded.
+type attempt struct {
+	done chan struct{}
+	err  error
+}
+
+// CallResolvedTool admits the call, or finds its earlier admission,
+// forwards it and returns its recorded result; see the file comment. A new
+// call whose token is not current is registry.ErrCallNotAdmitted; a retry
+// that differs from its admission, or whose admission was replaced before a
+// result was recorded, is registry.ErrAdmissionConflict; a call that could
+// not be forwarded now is registry.ErrOverloaded or
+// registry.ErrProviderUnavailable and stays admitted.
+func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallRequest) (*registry.CallResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	canon, err := tools.Canonicalize(req.Payload)
+	if err != nil {
+		return nil, registry.Errorf(registry.CodeInvalidPayload, "call %q: payload: %v", req.CallID, err)
+	}
+	sum := sha256.Sum256(canon)
+	digest := hex.EncodeToString(sum[:])
+	for {
+		a, res, err := s.admit(req, digest)
+		if err != nil || res != nil {
+			return res, err
+		}
+		select {
+		case <-a.done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("call %q: %w", req.CallID, ctx.Err())
+		}
+		if a.err != nil {
+			return nil, a.err
+		}
+	}
+}
+
+// admit returns the call's recorded result, or the attempt to wait for.
+func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.calls[req.CallID]
+	var spec *tools.ToolSpec
+	if c != nil {
+		if err := sameCall(&c.rec, req, digest); err != nil {
+			return nil, nil, err
+		}
+		if c.rec.Result != nil {
+			return nil, cloneResult(c.rec.Result), nil
+		}
+		if c.running != nil {
+			return c.running, nil, nil
+		}
+		e := s.toolsets[c.rec.Tool.Toolset()]
+		switch {
+		case e == nil:
+			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, c.rec.Token, c.rec.Tool.Toolset())
+		case e.reg.Token != c.rec.Token:
+			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s (revision %q), since replaced by revision %q", req.CallID, c.rec.Token, c.rec.Revision, e.reg.Revision)
+		}
+		spec = e.specs[c.rec.Tool]
+	} else {
+		e := s.toolsets[req.Tool.Toolset()]
+		switch {
+		case e == nil:
+			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
+		case e.reg.Token != req.Token:
+			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is not the current registration of toolset %q (revision %q); resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset(), e.reg.Revision)
+		}
+		spec = e.specs[req.Tool]
+		if spec == nil {
+			return nil, nil, registry.Errorf(registry.CodeToolNotFound, "call %q: toolset %q (revision %q) has no tool %q", req.CallID, req.Tool.Toolset(), e.reg.Revision, req.Tool)
+		}
+		if _, err := spec.Payload.Decode(req.Payload); err != nil {
+			return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err)
+		}
+		rec := callRecord{
+			CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
+			Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, AdmittedAt: s.opts.now().UTC().Round(0),
+		}
+		if s.disk != nil {
+			if err := s.disk.putCall(&rec); err != nil {
+				return nil, nil, registry.Errorf(registry.CodeInternal, "admit call %q: %v", req.CallID, err)
+			}
+		}
+		c = &callState{rec: rec}
+		s.calls[req.CallID] = c
+	}
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		e := registry.Errorf(registry.CodeOverloaded, "call %q is admitted, but %d calls are already being forwarded; retry it", req.CallID, cap(s.slots))
+		e.RetryAfter = DefaultRetryAfter
+		return nil, nil, e
+	}
+	a := &attempt{done: make(chan struct{})}
+	c.running = a
+	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
+	s.wg.Add(1)
+	go s.forward(c, a, spec, fwd)
+	return a, nil, nil
+}
+
+// forward runs one attempt. It does not depend on the caller's context: a
+// caller that gives up does not stop the call, whose result a retry finds.
+func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
+	defer s.wg.Done()
+	defer func() { <-s.slots }()
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
+	defer cancel()
+	var res *registry.CallResult
+	pr, err := s.opts.forwarder.Forward(ctx, c.rec.Endpoint, req)
+	if err == nil {
+		res, err = s.outcome(spec, req, pr)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil {
+		rec := c.rec
+		rec.Result = res
+		if s.disk != nil {
+			if perr := s.disk.putCall(&rec); perr != nil {
+				err = registry.Errorf(registry.CodeInternal, "record result of call %q: %v", req.CallID, perr)
+			}
+		}
+		if err == nil {
+			c.rec = rec
+		}
+	}
+	if err != nil {
+		a.err = asRegistryError(err)
+	}
+	c.running = nil
+	close(a.done)
+}
+
+// outcome checks a provider's answer against the tool's contract.
+func (s *Service) outcome(spec *tools.ToolSpec, req *registry.CallRequest, pr *registry.ProviderResult) (*registry.CallResult, error) {
+	res := &registry.CallResult{CallID: req.CallID, Tool: req.Tool, Token: req.Token, CompletedAt: s.opts.now().UTC().Round(0)}
+	switch {
+	case pr.ToolError != "" && len(pr.Result) > 0:
+		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with both a result and a tool error", req.Tool, req.CallID)
+	case pr.ToolError != "":
+		res.ToolError = pr.ToolError
+	case spec.Result != nil:
+		if len(pr.Result) == 0 {
+			return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q without the result its schema describes", req.Tool, req.CallID)
+		}
+		if _, err := spec.Result.Decode(pr.Result); err != nil {
+			return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with a result outside its contract: %v", req.Tool, req.CallID, err)
+		}
+		res.Result = bytes.Clone(pr.Result)
+	case len(pr.Result) > 0:
+		if !json.Valid(pr.Result) {
+			return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with a result that is not JSON", req.Tool, req.CallID)
+		}
+		res.Result = bytes.Clone(pr.Result)
+	}
+	return res, nil
+}
+
+// sameCall reports how a retry differs from the admitted call, or nil.
+func sameCall(rec *callRecord, req *registry.CallRequest, digest string) error {
+	switch {
+	case rec.Tool != req.Tool:
+		return registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted for tool %q, not %q", req.CallID, rec.Tool, req.Tool)
+	case rec.Token != req.Token:
+		return registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s, not %s; a retry keeps its token", req.CallID, rec.Token, req.Token)
+	case rec.PayloadDigest != digest:
+		return registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted with another payload", req.CallID)
+	}
+	return nil
+}
+
+func cloneResult(r *registry.CallResult) *registry.CallResult {
+	out := *r
+	out.Result = bytes.Clone(r.Result)
+	return &out
+}

@@ -1,0 +1,132 @@
+package service
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+)
+
+// Handler serves the registry protocol (see the registry.Path* routes).
+// Request bodies are JSON of at most the service's body limit, decoded
+// strictly (registry.DecodeRequest); every failure is an error body with a
+// precise message, and a rejected request changes nothing.
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+registry.PathToolsets, s.handlePublish)
+	mux.HandleFunc("GET "+registry.PathToolsets, s.handleList)
+	mux.HandleFunc("POST "+registry.PathResolve, s.handleResolve)
+	mux.HandleFunc("POST "+registry.PathWithdraw, s.handleWithdraw)
+	mux.HandleFunc("POST "+registry.PathCalls, s.handleCall)
+	for path, allow := range map[string]string{
+		registry.PathToolsets: "GET, POST",
+		registry.PathResolve:  "POST",
+		registry.PathWithdraw: "POST",
+		registry.PathCalls:    "POST",
+	} {
+		mux.HandleFunc(path, methodNotAllowed(allow))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		registry.WriteError(w, registry.Errorf(registry.CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
+	})
+	return mux
+}
+
+func methodNotAllowed(allow string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		registry.WriteError(w, registry.Errorf(registry.CodeMethodNotAllowed, "%s %s: want %s", r.Method, r.URL.Path, allow))
+	}
+}
+
+// decode reads a request body into v; it reports false after writing the
+// error response.
+func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			registry.WriteError(w, registry.Errorf(registry.CodeUnsupportedMediaType, "content type %q, want application/json", ct))
+			return false
+		}
+	}
+	if r.ContentLength > s.opts.maxBody {
+		registry.WriteError(w, registry.Errorf(registry.CodeBodyTooLarge, "request body of %d bytes exceeds %d bytes", r.ContentLength, s.opts.maxBody))
+		return false
+	}
+	if err := registry.DecodeRequest(r.Body, s.opts.maxBody, v); err != nil {
+		registry.WriteError(w, err)
+		return false
+	}
+	return true
+}
+
+func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
+	var req registry.PublishRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	res, err := s.Publish(r.Context(), &req)
+	if err != nil {
+		registry.WriteError(w, err)
+		return
+	}
+	status := http.StatusOK
+	if res.Status != registry.Unchanged {
+		status = http.StatusCreated
+	}
+	registry.WriteJSON(w, status, res)
+}
+
+func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
+	cat, err := s.ListToolsets(r.Context())
+	if err != nil {
+		registry.WriteError(w, err)
+		return
+	}
+	registry.WriteJSON(w, http.StatusOK, cat)
+}
+
+func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
+	var req registry.ResolveRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	cat, err := s.ResolveToolsets(r.Context(), req.Toolsets)
+	if err != nil {
+		registry.WriteError(w, err)
+		return
+	}
+	registry.WriteJSON(w, http.StatusOK, cat)
+}
+
+func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {
+	var req registry.WithdrawRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	if err := s.Withdraw(r.Context(), &req); err != nil {
+		registry.WriteError(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Service) handleCall(w http.ResponseWriter, r *http.Request) {
+	var req registry.CallRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	res, err := s.CallResolvedTool(r.Context(), &req)
+	if err != nil {
+		var e *registry.Error
+		if !errors.As(err, &e) {
+			// The caller went away while the call ran; the call goes on
+			// and a retry finds its result.
+			e = registry.Errorf(registry.CodeOverloaded, "%v", err)
+		}
+		registry.WriteError(w, e)
+		return
+	}
+	registry.WriteJSON(w, http.StatusOK, res)
+}

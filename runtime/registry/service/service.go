@@ -1,0 +1,257 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// Service is a tool registry. It is safe for concurrent use.
+type Service struct {
+	opts  options
+	disk  *disk // nil when the store is only in memory
+	slots chan struct{}
+	wg    sync.WaitGroup
+
+	mu         sync.RWMutex
+	generation uint64
+	toolsets   map[string]*entry
+	calls      map[string]*callState
+}
+
+var (
+	_ registry.Consumer  = (*Service)(nil)
+	_ registry.Publisher = (*Service)(nil)
+)
+
+// entry is a current registration with its compiled tools.
+type entry struct {
+	reg   registry.Registration
+	specs map[tools.Ident]*tools.ToolSpec
+}
+
+// storedToolset is how the store persists a registration.
+type storedToolset struct {
+	Registration registry.Registration `json:"registration"`
+}
+
+// New returns a service. With WithDataDir it loads what an earlier service
+// persisted there, checking every record as if it were published again.
+func New(opts ...Option) (*Service, error) {
+	o, err := buildOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{
+		opts:     o,
+		slots:    make(chan struct{}, o.maxInFlight),
+		toolsets: make(map[string]*entry),
+		calls:    make(map[string]*callState),
+	}
+	if o.dataDir == "" {
+		return s, nil
+	}
+	d, snap, err := openDisk(o.dataDir)
+	if err != nil {
+		return nil, err
+	}
+	s.disk = d
+	if err := s.restore(snap); err != nil {
+		return nil, fmt.Errorf("registry store %s: %w", o.dataDir, err)
+	}
+	return s, nil
+}
+
+// restore loads a snapshot. The generation moves past the persisted one:
+// a change acknowledged just before a crash may have written its
+// registration but not the generation, and a consumer must never see one
+// generation twice with different contents.
+func (s *Service) restore(snap *snapshot) error {
+	for _, st := range snap.toolsets {
+		e, err := compileEntry(st.Registration)
+		if err != nil {
+			return err
+		}
+		s.toolsets[st.Registration.Toolset.Name] = e
+	}
+	for _, rec := range snap.calls {
+		s.calls[rec.CallID] = &callState{rec: rec}
+	}
+	s.generation = snap.generation + 1
+	return s.disk.putGeneration(s.generation)
+}
+
+// compileEntry checks a registration's fingerprint and token against its
+// content and compiles its tools.
+func compileEntry(reg registry.Registration) (*entry, error) {
+	fp, specs, err := compileToolset(&reg.Toolset)
+	if err != nil {
+		return nil, err
+	}
+	if fp != reg.Fingerprint || registry.NewToken(fp, reg.Revision) != reg.Token {
+		return nil, fmt.Errorf("toolset %q: stored fingerprint %s or token %s does not match its content", reg.Toolset.Name, reg.Fingerprint, reg.Token)
+	}
+	return &entry{reg: reg, specs: specs}, nil
+}
+
+// compileToolset fingerprints a toolset and compiles its tools.
+func compileToolset(ts *tools.ToolsetSchema) (tools.Fingerprint, map[tools.Ident]*tools.ToolSpec, error) {
+	fp, err := contract.Fingerprint(ts)
+	if err != nil {
+		return "", nil, registry.Errorf(registry.CodeInvalidSchema, "%v", err)
+	}
+	specs := make(map[tools.Ident]*tools.ToolSpec, len(ts.Tools))
+	for i := range ts.Tools {
+		spec, err := contract.Compile(&ts.Tools[i])
+		if err != nil {
+			return "", nil, registry.Errorf(registry.CodeInvalidSchema, "toolset %q: %v", ts.Name, err)
+		}
+		specs[spec.Name] = spec
+	}
+	return fp, specs, nil
+}
+
+// Close waits for the calls being forwarded to finish and record their
+// outcome. The service must not be used afterwards.
+func (s *Service) Close() error {
+	s.wg.Wait()
+	return nil
+}
+
+// Publish registers a toolset or replaces its registration; see
+// registry.PublishRequest. The schemas are compiled and the fingerprint
+// computed before anything changes; a rejected publish changes nothing.
+func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*registry.PublishResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	ts := contract.CloneToolset(&req.Toolset)
+	fp, specs, err := compileToolset(&ts)
+	if err != nil {
+		return nil, err
+	}
+	if req.Fingerprint != "" && req.Fingerprint != fp {
+		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
+	}
+	token := registry.NewToken(fp, req.Revision)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.toolsets[ts.Name]
+	status := registry.Published
+	if cur != nil {
+		if cur.reg.Token == token {
+			if cur.reg.Endpoint != req.Endpoint {
+				return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with endpoint %q, not %q; publish a new revision to move it", ts.Name, req.Revision, cur.reg.Endpoint, req.Endpoint)
+			}
+			return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
+		}
+		status = registry.Replaced
+	}
+	ts.RegisteredAt = s.opts.now().UTC().Round(0)
+	e := &entry{
+		reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint},
+		specs: specs,
+	}
+	if s.disk != nil {
+		// The generation goes first: if the registration then fails to be
+		// written, a skipped generation number is harmless.
+		if err := s.disk.putGeneration(s.generation + 1); err != nil {
+			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+		}
+		if err := s.disk.putToolset(&storedToolset{Registration: e.reg}); err != nil {
+			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+		}
+	}
+	s.generation++
+	s.toolsets[ts.Name] = e
+	return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
+}
+
+// Withdraw removes a toolset's current registration. Calls admitted under
+// it that have no result yet end with registry.ErrAdmissionConflict when
+// retried; recorded results stay.
+func (s *Service) Withdraw(_ context.Context, req *registry.WithdrawRequest) error {
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.toolsets[req.Toolset]
+	if cur == nil {
+		return registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", req.Toolset)
+	}
+	if cur.reg.Token != req.Token {
+		return registry.Errorf(registry.CodeTokenMismatch, "toolset %q: token %s is not the current registration (revision %q)", req.Toolset, req.Token, cur.reg.Revision)
+	}
+	if s.disk != nil {
+		if err := s.disk.putGeneration(s.generation + 1); err != nil {
+			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+		}
+		if err := s.disk.deleteToolset(req.Toolset); err != nil {
+			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+		}
+	}
+	s.generation++
+	delete(s.toolsets, req.Toolset)
+	return nil
+}
+
+// ListToolsets reads every registered toolset, sorted by name.
+func (s *Service) ListToolsets(context.Context) (*registry.Catalog, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := &registry.Catalog{Generation: s.generation, Toolsets: make([]registry.ResolvedToolset, 0, len(s.toolsets))}
+	for _, e := range s.toolsets {
+		out.Toolsets = append(out.Toolsets, resolved(&e.reg))
+	}
+	slices.SortFunc(out.Toolsets, func(a, b registry.ResolvedToolset) int { return strings.Compare(a.Toolset.Name, b.Toolset.Name) })
+	return out, nil
+}
+
+// ResolveToolsets reads the named toolsets in request order, all or none.
+func (s *Service) ResolveToolsets(_ context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
+	req := registry.ResolveRequest{Toolsets: refs}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := &registry.Catalog{Generation: s.generation, Toolsets: make([]registry.ResolvedToolset, 0, len(refs))}
+	for _, ref := range refs {
+		e := s.toolsets[ref.Name]
+		if e == nil {
+			return nil, registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", ref.Name)
+		}
+		if ref.Version != "" && ref.Version != e.reg.Toolset.Version {
+			return nil, registry.Errorf(registry.CodeVersionMismatch, "toolset %q: pinned version %q, the registered version is %s", ref.Name, ref.Version, versionText(e.reg.Toolset.Version))
+		}
+		out.Toolsets = append(out.Toolsets, resolved(&e.reg))
+	}
+	return out, nil
+}
+
+func versionText(v string) string {
+	if v == "" {
+		return "unset"
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+func resolved(reg *registry.Registration) registry.ResolvedToolset {
+	r := reg.Resolved()
+	r.Toolset = contract.CloneToolset(&reg.Toolset)
+	return r
+}
+
+func cloneRegistration(reg *registry.Registration) registry.Registration {
+	out := *reg
+	out.Toolset = contract.CloneToolset(&reg.Toolset)
+	return out
+}
