@@ -1,0 +1,63 @@
+package discovery
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEntryFromSchema(t *testing.T) {
+	ts := &tools.ToolSchema{
+		Name:        "records.lookup",
+		Title:       "Lookup",
+		Description: "Look up a record <by id>",
+		Payload:     json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"a <b>"},"tenant":{"type":"string"}},"required":["tenant","id"]}`),
+		Contract: &tools.Contract{
+			SearchTerms:      []string{"find"},
+			ServerOnlyFields: []string{"tenant"},
+		},
+	}
+	e, err := EntryFromSchema(ts)
+	if err != nil {
+		t.Fatalf("EntryFromSchema: %v", err)
+	}
+	want := Entry{
+		Snapshot: model.ToolSnapshot{
+			Name:        "records_lookup",
+			Description: "Look up a record <by id>",
+			Parameters:  json.RawMessage(`{"properties":{"id":{"type":"string","description":"a <b>"}},"required":["id"],"type":"object"}`),
+			Namespace:   "records",
+		},
+		Name:        "records.lookup",
+		Title:       "Lookup",
+		SearchTerms: []string{"find"},
+	}
+	if diff := cmp.Diff(want, e); diff != "" {
+		t.Errorf("entry (-want +got):\n%s", diff)
+	}
+
+	plain := &tools.ToolSchema{Name: "mail.send", Description: "Send", Payload: json.RawMessage(`{"type":"object","properties":{"to":{}}}`)}
+	e, err = EntryFromSchema(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(e.Snapshot.Parameters) != string(plain.Payload) {
+		t.Errorf("parameters without server-only fields changed: %s", e.Snapshot.Parameters)
+	}
+	c, err := NewCatalog([]Entry{e}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.Answer(model.DiscoveryCall{ID: "d", Names: []string{"mail.send"}}, 0); err != nil || len(r.Tools) != 1 {
+		t.Errorf("Answer by identifier = %+v, %v", r, err)
+	}
+
+	bad := &tools.ToolSchema{Name: "x", Payload: json.RawMessage(`{"type":"object"}`)}
+	if _, err := EntryFromSchema(bad); !errors.Is(err, tools.ErrInvalidSchema) {
+		t.Errorf("EntryFromSchema(invalid) = %v", err)
+	}
+}
