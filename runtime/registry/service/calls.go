@@ -152,11 +152,11 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
-	defer func() { <-s.slots }()
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
-	defer cancel()
-	var res *registry.CallResult
 	pr, err := s.opts.forwarder.Forward(ctx, c.rec.Endpoint, req)
+	cancel()
+	<-s.slots // the slot bounds forwarding; recording needs none
+	var res *registry.CallResult
 	if err == nil {
 		res, err = s.outcome(spec, req, pr)
 	}

@@ -66,6 +66,7 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 	switch {
 	case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusTooManyRequests:
 		e := registry.Errorf(registry.CodeOverloaded, "provider of %q is overloaded (status %d)", call.Tool, resp.StatusCode)
+		e.RetryAfter = DefaultRetryAfter
 		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
 			e.RetryAfter = time.Duration(secs) * time.Second
 		}
@@ -102,4 +103,3 @@ func asRegistryError(err error) *registry.Error {
 	}
 	return registry.Errorf(registry.CodeProviderUnavailable, "%v", err)
 }
-
