@@ -1,0 +1,38 @@
+// Package runtime runs agents with tool discovery built in.
+//
+// A Runtime registers three kinds of things before runs start: toolset
+// executors (RegisterToolset, called by the registration helper that code
+// generation emits per toolset), agents (RegisterAgent, called by the
+// generated Register<Agent>Agent) and registry clients (RegisterRegistry).
+// An AgentClient (the generated NewClient) starts runs.
+//
+// A run repeats planning steps. Each step resolves the agent's catalog once
+// (local toolsets, then registry sources through their clients), keeps it
+// fixed for the step and filters it by the run's Policy. The Planner gets the
+// messages and an AgentContext whose AdvertisedToolDefinitions returns
+// exactly what the next request declares: the permitted immediate tools, the
+// discovery tool when the agent has deferred tools, and the tools discovered
+// so far in this run. The runtime then answers every discovery call from the
+// permitted deferred catalog, admits or refuses every tool call, executes the
+// admitted ones (a local executor, a registry, or a child run for an agent
+// used as a tool), appends the results and plans again, until the planner
+// answers without calls or a cap (steps, tool calls, time) ends the run with
+// a *CapError.
+//
+// A tool outside the run's policy is never declared, found or executed: a
+// call to it is answered with an error result. A deferred tool can be called
+// only after a discovery result in the run's history returned it. Every
+// admitted call is recorded as a CallRecord holding the exact definition it
+// was admitted under (and, for a registry tool, its registration token);
+// decoding, confirmation and replay use that record, never a fresh catalog.
+//
+// Runs are isolated: a run's catalog belongs to one planning step and its
+// discovered tools to its own history. The history, with the call records,
+// is recorded by the runtime's Engine (in memory by default) and can be
+// stored as JSON, reloaded and continued.
+//
+// Step overhead does not grow with the catalog: the local catalog is built
+// once per registration generation, policy is checked per tool on use, and
+// the search index of deferred tools is built (or taken from generated code)
+// only when a discovery query first needs it.
+package runtime

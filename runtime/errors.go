@@ -1,0 +1,30 @@
+package runtime
+
+import "errors"
+
+// Sentinel errors that callers branch on with errors.Is.
+var (
+	// ErrInvalidRegistration is wrapped by every error that refuses a
+	// toolset, agent or registry registration for its content.
+	ErrInvalidRegistration = errors.New("runtime: invalid registration")
+	// ErrAlreadyRegistered is wrapped when a name is registered twice.
+	ErrAlreadyRegistered = errors.New("runtime: already registered")
+	// ErrUnknownAgent is wrapped when a run names an agent that is not
+	// registered.
+	ErrUnknownAgent = errors.New("runtime: unknown agent")
+	// ErrUnknownRun is wrapped when a run id names no recorded run.
+	ErrUnknownRun = errors.New("runtime: unknown run")
+	// ErrCatalog is wrapped by every error that fails a planning step while
+	// resolving its catalog: an unregistered toolset or registry, a failed
+	// registry read, a missing source, a version mismatch, or two tools with
+	// one identity or one model-facing name.
+	ErrCatalog = errors.New("runtime: catalog resolution failed")
+	// ErrPlanner is wrapped when the planner fails or returns an invalid
+	// response.
+	ErrPlanner = errors.New("runtime: planner failed")
+	// ErrInvalidInput is wrapped when a run's input messages or options are
+	// invalid.
+	ErrInvalidInput = errors.New("runtime: invalid run input")
+	// ErrCapExceeded is matched by every *CapError.
+	ErrCapExceeded = errors.New("runtime: run cap reached")
+)

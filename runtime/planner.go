@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"context"
+	"maps"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// Planner decides an agent's next step. Package planner has one that drives
+// any model.Client; applications can write their own.
+type Planner interface {
+	// Plan returns the assistant's next message as a response: with tool
+	// calls or discovery calls to continue the run, without calls to finish
+	// it. The response must pass model.Response.Validate.
+	Plan(ctx context.Context, in *PlanInput) (*model.Response, error)
+}
+
+// PlannerFunc adapts a function to Planner.
+type PlannerFunc func(ctx context.Context, in *PlanInput) (*model.Response, error)
+
+// Plan calls f.
+func (f PlannerFunc) Plan(ctx context.Context, in *PlanInput) (*model.Response, error) {
+	return f(ctx, in)
+}
+
+// PlanInput is what a planner gets for one step.
+type PlanInput struct {
+	// Messages is the run's history so far. Planners must not modify it.
+	Messages []model.Message
+	// Agent describes the agent and what the step's request declares.
+	Agent AgentContext
+}
+
+// AgentContext describes one planning step of a run to its planner.
+type AgentContext interface {
+	// RunID identifies the run.
+	RunID() string
+	// AgentName names the agent.
+	AgentName() string
+	// Step is the 1-based number of the planning step.
+	Step() int
+	// Labels returns a copy of the run's labels.
+	Labels() map[string]string
+	// AdvertisedToolDefinitions returns exactly what the next request
+	// declares, after run policy: the permitted immediate tools, the
+	// discovery tool when the agent has deferred tools, then the tools
+	// discovered so far in order of first discovery.
+	AdvertisedToolDefinitions() []model.ToolDefinition
+	// Discovery returns the request's discovery settings: on when the
+	// agent has deferred tools, with the agent's description text.
+	Discovery() model.Discovery
+	// DeferredToolDefinitions returns the permitted deferred tools, for
+	// providers that declare deferred tools up front. It is computed on
+	// first call and costs time in proportion to the catalog; planners call
+	// it only for such providers.
+	DeferredToolDefinitions() []model.ToolDefinition
+}
+
+// stepContext is the AgentContext of one step.
+type stepContext struct {
+	run  *run
+	cat  *catalog
+	step int
+}
+
+func (s *stepContext) RunID() string              { return s.run.id }
+func (s *stepContext) AgentName() string          { return s.run.agent.reg.Name }
+func (s *stepContext) Step() int                  { return s.step }
+func (s *stepContext) Labels() map[string]string  { return maps.Clone(s.run.policy.labels) }
+func (s *stepContext) Discovery() model.Discovery { return s.run.discoverySettings() }
+
+func (s *stepContext) AdvertisedToolDefinitions() []model.ToolDefinition {
+	return s.run.declarations(s.cat)
+}
+
+func (s *stepContext) DeferredToolDefinitions() []model.ToolDefinition {
+	var defs []model.ToolDefinition
+	for _, t := range s.cat.deferred {
+		if s.run.policy.permits(t) {
+			defs = append(defs, t.snapshot.Definition())
+		}
+	}
+	return defs
+}

@@ -1,0 +1,364 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// AgentClient starts and continues runs of one agent. The generated
+// NewClient returns one; it does no lookup until a run starts.
+type AgentClient struct {
+	rt    *Runtime
+	agent string
+}
+
+// Client returns a client for the named agent. The agent may be registered
+// later; a run of an unregistered agent fails with ErrUnknownAgent.
+func (rt *Runtime) Client(agent string) *AgentClient {
+	return &AgentClient{rt: rt, agent: agent}
+}
+
+// RunOption configures one invocation of a run.
+type RunOption func(*runOptions)
+
+type runOptions struct {
+	id        string
+	labels    map[string]string
+	hasLabels bool
+	policy    Policy
+	caps      Caps
+}
+
+// WithRunID gives a new run its id instead of a random one.
+func WithRunID(id string) RunOption { return func(o *runOptions) { o.id = id } }
+
+// WithLabels sets the run's labels. A continued run keeps its recorded
+// labels unless this option replaces them.
+func WithLabels(labels map[string]string) RunOption {
+	return func(o *runOptions) { o.labels, o.hasLabels = maps.Clone(labels), true }
+}
+
+// WithPolicy restricts the tools of this invocation, on top of the agent's
+// policy.
+func WithPolicy(p Policy) RunOption { return func(o *runOptions) { o.policy = p } }
+
+// WithCaps sets this invocation's caps; zero fields take the agent's.
+func WithCaps(c Caps) RunOption { return func(o *runOptions) { o.caps = c } }
+
+// RunOutput is the outcome of one invocation of a run.
+type RunOutput struct {
+	// RunID identifies the run.
+	RunID string
+	// Messages is the whole history.
+	Messages []model.Message
+	// Final is the last assistant message, or the zero message when the
+	// run has none.
+	Final model.Message
+	// Calls are the calls this invocation executed, bound to their
+	// definitions.
+	Calls []CallRecord
+	// Steps counts this invocation's planning steps.
+	Steps int
+	// ToolCalls counts this invocation's executed tool calls.
+	ToolCalls int
+	// Usage adds up the planner's token usage.
+	Usage model.Usage
+	// Stop says why the run stopped; empty when a step failed.
+	Stop StopReason
+}
+
+// Run starts a run with the given system and user messages. It returns the
+// output and, when a cap ended the run, a *CapError; when a step fails, the
+// output so far and the error.
+func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
+	o := collect(opts)
+	a, err := c.rt.agentNamed(c.agent)
+	if err != nil {
+		return nil, err
+	}
+	if len(messages) == 0 {
+		return nil, fmt.Errorf("%w: a run starts with at least one message", ErrInvalidInput)
+	}
+	if err := checkInput(messages); err != nil {
+		return nil, err
+	}
+	id := o.id
+	if id == "" {
+		id = newRunID()
+	}
+	state := &RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}
+	return c.rt.invoke(ctx, a, state, messages, o, true)
+}
+
+// Continue appends messages to a recorded run and runs it on. The run must
+// not be active; one invocation of a run runs at a time.
+func (c *AgentClient) Continue(ctx context.Context, runID string, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
+	o := collect(opts)
+	a, err := c.rt.agentNamed(c.agent)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkInput(messages); err != nil {
+		return nil, err
+	}
+	state, err := c.rt.engine.LoadRun(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("continue run: %w", err)
+	}
+	switch {
+	case state.Agent != a.reg.Name:
+		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, state.Agent, a.reg.Name)
+	case state.Status == RunActive:
+		return nil, fmt.Errorf("%w: run %q is active", ErrInvalidInput, runID)
+	}
+	if o.hasLabels {
+		state.Labels = o.labels
+	}
+	return c.rt.invoke(ctx, a, state, messages, o, false)
+}
+
+// LoadRun returns a recorded run.
+func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
+	return rt.engine.LoadRun(ctx, id)
+}
+
+// ImportRun records a run stored elsewhere (for example a RunState decoded
+// from JSON), so that Continue can run it on. Its history must be valid and
+// every call in it answered.
+func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
+	if state.ID == "" || state.Agent == "" {
+		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
+	}
+	if err := model.ValidateMessages(state.Messages); err != nil {
+		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
+	}
+	if err := checkAnswered(state.Messages); err != nil {
+		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
+	}
+	s := state.clone()
+	if s.Status == RunActive {
+		s.Status = RunStopped
+	}
+	return rt.engine.CreateRun(ctx, s)
+}
+
+func collect(opts []RunOption) runOptions {
+	var o runOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// checkInput accepts system and user messages only: the runtime writes every
+// other message itself.
+func checkInput(msgs []model.Message) error {
+	if err := model.ValidateMessages(msgs); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	}
+	for i, m := range msgs {
+		if m.Role != model.RoleSystem && m.Role != model.RoleUser {
+			return fmt.Errorf("%w: message %d has role %q; a run takes system and user messages", ErrInvalidInput, i, m.Role)
+		}
+	}
+	return nil
+}
+
+// checkAnswered reports a history whose last assistant message has calls
+// that no later message answers.
+func checkAnswered(msgs []model.Message) error {
+	pending := make(map[string]bool)
+	for _, m := range msgs {
+		switch m.Role {
+		case model.RoleAssistant:
+			clear(pending)
+			for _, c := range m.ToolCalls() {
+				pending[c.ID] = true
+			}
+			for _, c := range m.DiscoveryCalls() {
+				pending[c.ID] = true
+			}
+		case model.RoleTool, model.RoleDiscovery:
+			for _, p := range m.Parts {
+				switch {
+				case p.ToolResult != nil:
+					delete(pending, p.ToolResult.CallID)
+				case p.DiscoveryResult != nil:
+					delete(pending, p.DiscoveryResult.CallID)
+				}
+			}
+		}
+	}
+	for id := range pending {
+		return fmt.Errorf("call %q has no result", id)
+	}
+	return nil
+}
+
+func newRunID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "run-" + hex.EncodeToString(b[:])
+}
+
+// invoke runs state on with new input messages under the options' caps and
+// policy.
+func (rt *Runtime) invoke(ctx context.Context, a *agent, state *RunState, input []model.Message, o runOptions, create bool) (*RunOutput, error) {
+	caps, err := o.caps.over(a.caps)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	}
+	runPol, err := o.policy.compile()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	}
+	return rt.start(ctx, a, state, input, caps, runPol, create)
+}
+
+// invokeChild starts the child run of an agent tool under the parent's run
+// policy and the child agent's caps.
+func (rt *Runtime) invokeChild(ctx context.Context, a *agent, state *RunState, input model.Message, runPol *compiledPolicy) (*RunOutput, error) {
+	return rt.start(ctx, a, state, []model.Message{input}, a.caps, runPol, true)
+}
+
+// start records the input and runs the loop.
+func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input []model.Message, caps Caps, runPol *compiledPolicy, create bool) (*RunOutput, error) {
+	r := &run{
+		rt:     rt,
+		agent:  a,
+		id:     state.ID,
+		parent: state.ParentID,
+		policy: &runPolicy{agent: a.policy, run: runPol, labels: maps.Clone(state.Labels)},
+		caps:   caps,
+		state:  state,
+	}
+	r.found.recordMessages(state.Messages)
+	r.messages = append(state.Messages, input...)
+	update := RunUpdate{Messages: input, Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunActive}
+	if create {
+		state.Messages = nil
+		if err := rt.engine.CreateRun(ctx, state); err != nil {
+			return nil, fmt.Errorf("start run: %w", err)
+		}
+	}
+	if err := rt.engine.AppendRun(ctx, r.id, update); err != nil {
+		return nil, fmt.Errorf("run %q: %w", r.id, err)
+	}
+	return r.loop(ctx)
+}
+
+// run is one invocation of a run. It belongs to one goroutine.
+type run struct {
+	rt     *Runtime
+	agent  *agent
+	id     string
+	parent string
+	policy *runPolicy
+	caps   Caps
+	state  *RunState // as loaded; counters of earlier invocations
+
+	messages []model.Message
+	found    discovered
+	calls    []CallRecord // executed by this invocation
+	steps    int
+	executed int
+	usage    model.Usage
+
+	immCatalog *catalog // the catalog immDefs were computed for
+	immDefs    []model.ToolDefinition
+}
+
+// loop plans and executes steps until the run stops.
+func (r *run) loop(parent context.Context) (*RunOutput, error) {
+	ctx, cancel := context.WithTimeoutCause(parent, r.caps.MaxDuration, errTimeBudget)
+	defer cancel()
+	var stop StopReason
+	var err error
+	for stop == "" && err == nil {
+		switch {
+		case ctx.Err() != nil:
+			stop, err = r.ended(ctx)
+		case r.steps >= r.caps.MaxSteps:
+			stop = StopMaxSteps
+		default:
+			stop, err = r.step(ctx)
+		}
+	}
+	status := RunStopped
+	if stop == "" {
+		status = RunFailed
+	}
+	if perr := r.persist(ctx, nil, nil, status, stop); perr != nil && err == nil {
+		err = perr
+	}
+	out := r.output(stop)
+	if err != nil {
+		return out, err
+	}
+	if stop != StopCompleted {
+		return out, &CapError{RunID: r.id, Reason: stop, Limit: r.limit(stop)}
+	}
+	return out, nil
+}
+
+// ended returns the stop reason of a run whose context ended: the time cap,
+// or the caller's cancellation as an error.
+func (r *run) ended(ctx context.Context) (StopReason, error) {
+	if errors.Is(context.Cause(ctx), errTimeBudget) {
+		return StopTimeBudget, nil
+	}
+	return "", fmt.Errorf("run %q: %w", r.id, context.Cause(ctx))
+}
+
+func (r *run) limit(stop StopReason) string {
+	switch stop {
+	case StopMaxSteps:
+		return fmt.Sprintf("%d steps", r.caps.MaxSteps)
+	case StopMaxToolCalls:
+		return fmt.Sprintf("%d tool calls", r.caps.MaxToolCalls)
+	case StopTimeBudget:
+		return r.caps.MaxDuration.String()
+	}
+	return ""
+}
+
+// persist records a step's messages and calls with the run's counters.
+func (r *run) persist(ctx context.Context, msgs []model.Message, calls []CallRecord, status RunStatus, stop StopReason) error {
+	err := r.rt.engine.AppendRun(context.WithoutCancel(ctx), r.id, RunUpdate{
+		Messages:  msgs,
+		Calls:     calls,
+		Steps:     r.state.Steps + r.steps,
+		ToolCalls: r.state.ToolCalls + r.executed,
+		Status:    status,
+		Stop:      stop,
+	})
+	if err != nil {
+		return fmt.Errorf("run %q: record step: %w", r.id, err)
+	}
+	return nil
+}
+
+func (r *run) output(stop StopReason) *RunOutput {
+	out := &RunOutput{
+		RunID:     r.id,
+		Messages:  r.messages,
+		Calls:     r.calls,
+		Steps:     r.steps,
+		ToolCalls: r.executed,
+		Usage:     r.usage,
+		Stop:      stop,
+	}
+	for i := len(r.messages) - 1; i >= 0; i-- {
+		if r.messages[i].Role == model.RoleAssistant {
+			out.Final = r.messages[i]
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// ToolsetRegistration binds an executor to a toolset. The registration
+// helper generated per toolset builds one from the toolset's Toolset() and
+// Specs and a typed executor.
+type ToolsetRegistration struct {
+	// Schema is the toolset's wire record: its name and tool schemas. The
+	// runtime keeps its own copy.
+	Schema tools.ToolsetSchema
+	// Specs holds one spec per tool of Schema, with the codecs that
+	// validate and decode arguments and encode results.
+	Specs []tools.ToolSpec
+	// Executor runs the toolset's tools.
+	Executor ToolExecutor
+}
+
+// ToolExecutor executes admitted calls of one toolset's tools.
+type ToolExecutor interface {
+	// Execute runs one call. The returned value is the tool's result,
+	// encoded with the spec's result codec (or as JSON when the tool has
+	// none; a string is passed to the model as it is). An error is reported
+	// to the model as an error result; an error after ctx ends ends the run.
+	Execute(ctx context.Context, call *ToolInvocation) (any, error)
+}
+
+// ToolExecutorFunc adapts a function to ToolExecutor.
+type ToolExecutorFunc func(ctx context.Context, call *ToolInvocation) (any, error)
+
+// Execute calls f.
+func (f ToolExecutorFunc) Execute(ctx context.Context, call *ToolInvocation) (any, error) {
+	return f(ctx, call)
+}
+
+// ToolInvocation is an admitted call handed to an executor.
+type ToolInvocation struct {
+	// RunID is the run making the call.
+	RunID string
+	// CallID is the model's id of the call.
+	CallID string
+	// Tool is the called tool.
+	Tool tools.Ident
+	// Arguments are the validated arguments, verbatim.
+	Arguments json.RawMessage
+	// Payload is Arguments decoded by the tool's payload codec: a T for a
+	// tools.TypedCodec[T], a json.RawMessage for a tools.RawCodec.
+	Payload any
+	// Labels is a copy of the run's labels.
+	Labels map[string]string
+}
+
+// toolset is a registered toolset.
+type toolset struct {
+	schema   tools.ToolsetSchema
+	specs    map[tools.Ident]*tools.ToolSpec
+	executor ToolExecutor
+	// agents maps the tools of an agent toolset to the agents they run.
+	agents map[tools.Ident]string
+}
+
+// RegisterToolset registers a toolset's executor. Every tool of the schema
+// needs a spec with a payload codec, every spec a tool, and a toolset name
+// can be registered once.
+func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
+	ts, err := newToolset(reg)
+	if err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, dup := rt.toolsets[ts.schema.Name]; dup {
+		return fmt.Errorf("%w: toolset %q", ErrAlreadyRegistered, ts.schema.Name)
+	}
+	rt.toolsets[ts.schema.Name] = ts
+	rt.generation++
+	return nil
+}
+
+func newToolset(reg ToolsetRegistration) (*toolset, error) {
+	name := reg.Schema.Name
+	if err := tools.ValidateName(name); err != nil {
+		return nil, fmt.Errorf("%w: toolset: %w", ErrInvalidRegistration, err)
+	}
+	if reg.Executor == nil {
+		return nil, fmt.Errorf("%w: toolset %q has no executor", ErrInvalidRegistration, name)
+	}
+	schema := cloneToolsetSchema(reg.Schema)
+	specs := make(map[tools.Ident]*tools.ToolSpec, len(reg.Specs))
+	for i := range reg.Specs {
+		s := reg.Specs[i]
+		if s.Payload == nil {
+			return nil, fmt.Errorf("%w: toolset %q: tool %q has no payload codec", ErrInvalidRegistration, name, s.Name)
+		}
+		if _, dup := specs[s.Name]; dup {
+			return nil, fmt.Errorf("%w: toolset %q: spec %q given twice", ErrInvalidRegistration, name, s.Name)
+		}
+		specs[s.Name] = &s
+	}
+	seen := make(map[tools.Ident]bool, len(schema.Tools))
+	for _, t := range schema.Tools {
+		if err := t.Name.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: toolset %q: %w", ErrInvalidRegistration, name, err)
+		}
+		if t.Name.Toolset() != name {
+			return nil, fmt.Errorf("%w: toolset %q: tool %q belongs to toolset %q", ErrInvalidRegistration, name, t.Name, t.Name.Toolset())
+		}
+		if seen[t.Name] {
+			return nil, fmt.Errorf("%w: toolset %q: tool %q listed twice", ErrInvalidRegistration, name, t.Name)
+		}
+		seen[t.Name] = true
+		if specs[t.Name] == nil {
+			return nil, fmt.Errorf("%w: toolset %q: tool %q has no spec", ErrInvalidRegistration, name, t.Name)
+		}
+	}
+	for id := range specs {
+		if !seen[id] {
+			return nil, fmt.Errorf("%w: toolset %q: spec %q names no tool of the schema", ErrInvalidRegistration, name, id)
+		}
+	}
+	return &toolset{schema: schema, specs: specs, executor: reg.Executor}, nil
+}
+
+// cloneToolsetSchema copies the parts of a schema that a caller could
+// change after registering it.
+func cloneToolsetSchema(s tools.ToolsetSchema) tools.ToolsetSchema {
+	c := s
+	c.Tags = append([]string(nil), s.Tags...)
+	c.Tools = make([]tools.ToolSchema, len(s.Tools))
+	for i, t := range s.Tools {
+		t.Payload = append(json.RawMessage(nil), t.Payload...)
+		t.Result = append(json.RawMessage(nil), t.Result...)
+		c.Tools[i] = t
+	}
+	return c
+}
