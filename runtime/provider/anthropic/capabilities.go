@@ -1,0 +1,120 @@
+package anthropic
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// maxStrictTools is the most tools declared strict in one request that the
+// Messages API accepts.
+const maxStrictTools = 20
+
+// modelVersion is what a Claude model ID says about its generation.
+type modelVersion struct {
+	// known is false for IDs that do not follow a Claude naming scheme.
+	known        bool
+	major, minor int
+	// family is "opus", "sonnet", "haiku", ... ("" for claude-2 and
+	// claude-instant).
+	family string
+}
+
+// atLeast reports whether v is version major.minor or later.
+func (v modelVersion) atLeast(major, minor int) bool {
+	return v.major > major || (v.major == major && v.minor >= minor)
+}
+
+// parseModelID reads the family and version of a Claude model ID. It accepts
+// the first-party IDs ("claude-sonnet-4-5-20250929", "claude-3-5-haiku-latest")
+// and the forms that cloud platforms wrap them in
+// ("us.anthropic.claude-opus-4-1-20250805-v1:0", "claude-sonnet-4@20250514").
+func parseModelID(id string) modelVersion {
+	id = strings.ToLower(id)
+	i := strings.Index(id, "claude-")
+	if i < 0 {
+		return modelVersion{}
+	}
+	words := strings.FieldsFunc(id[i+len("claude-"):], func(r rune) bool {
+		return r == '-' || r == '@' || r == ':' || r == '.'
+	})
+	if len(words) == 0 {
+		return modelVersion{}
+	}
+	if words[0] == "instant" {
+		return modelVersion{known: true, major: 1}
+	}
+	if n, ok := versionNumber(words[0]); ok {
+		// Version first: claude-3-5-sonnet, claude-3-opus, claude-2.1.
+		v := modelVersion{known: true, major: n}
+		if len(words) > 1 {
+			if m, ok := versionNumber(words[1]); ok {
+				v.minor = m
+				words = words[1:]
+			}
+		}
+		if len(words) > 1 {
+			v.family = words[1]
+		}
+		return v
+	}
+	// Family first: claude-opus-4-1-20250805, claude-sonnet-4-5.
+	if len(words) < 2 {
+		return modelVersion{}
+	}
+	n, ok := versionNumber(words[1])
+	if !ok {
+		return modelVersion{}
+	}
+	v := modelVersion{known: true, family: words[0], major: n}
+	if len(words) > 2 {
+		if m, ok := versionNumber(words[2]); ok {
+			v.minor = m
+		}
+	}
+	return v
+}
+
+// versionNumber parses a one- or two-digit version number; longer numbers
+// are dates ("20250514"), not versions.
+func versionNumber(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// nativeDiscovery reports whether the model supports deferred loading and
+// tool search: Claude 4.5 models and later, and any ID this package does
+// not recognize (new models are assumed to keep the feature).
+func nativeDiscovery(v modelVersion) bool {
+	return !v.known || v.atLeast(4, 5)
+}
+
+// strictLimits reports strict tool support: Opus 4.1, the 4.5 models and
+// later, and unrecognized IDs. Strict schemas use a subset of JSON Schema.
+func strictLimits(v modelVersion) model.StrictLimits {
+	supported := !v.known || v.atLeast(4, 5) || (v.family == "opus" && v.atLeast(4, 1))
+	if !supported {
+		return model.StrictLimits{}
+	}
+	return model.StrictLimits{Supported: true, MaxTools: maxStrictTools, SubsetOnly: true}
+}
+
+// Capabilities reports how the client renders discovery for modelID and
+// the model's strict-schema limits. Discovery is native for Claude 4.5
+// models, later ones and unrecognized IDs unless WithEmulation is set, and
+// emulated otherwise.
+func (c *Client) Capabilities(modelID string) model.Capabilities {
+	v := parseModelID(modelID)
+	mode := model.DiscoveryEmulated
+	if nativeDiscovery(v) && !c.emulate {
+		mode = model.DiscoveryNative
+	}
+	return model.Capabilities{Discovery: mode, Strict: strictLimits(v)}
+}

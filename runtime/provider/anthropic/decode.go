@@ -1,0 +1,219 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// blockDecoder turns the content blocks of one answer into the parts of a
+// neutral assistant message. Complete feeds it every block at once; Stream
+// feeds each block as it completes. Both end with the same message.
+type blockDecoder struct {
+	names *nameMap
+	// discoveryTool is the declared discovery tool's name; its tool_use
+	// blocks are discovery calls.
+	discoveryTool string
+	parts         []model.Part
+	// hosted maps the id of each hosted search call to its part.
+	hosted map[string]int
+	// open lists hosted calls whose result block has not arrived, in order.
+	open []string
+}
+
+func newBlockDecoder(names *nameMap, discoveryTool string) *blockDecoder {
+	return &blockDecoder{names: names, discoveryTool: discoveryTool, hosted: make(map[string]int)}
+}
+
+// add decodes one block. input is the block's tool input as the provider
+// sent it (for streamed blocks, the concatenated deltas). It returns the
+// part the block completed, if it completed a call: a tool call, a
+// discovery call of the discovery tool, or a hosted search call once its
+// result block arrives.
+func (d *blockDecoder) add(b anthropic.BetaContentBlockUnion, input []byte) (*model.Part, error) {
+	switch b.Type {
+	case "text":
+		d.parts = append(d.parts, model.TextPart(b.Text))
+		return nil, nil
+	case "tool_use":
+		p := d.toolUse(b.ID, b.Name, input)
+		d.parts = append(d.parts, p)
+		return &d.parts[len(d.parts)-1], nil
+	case "server_tool_use":
+		return nil, d.serverToolUse(b, input)
+	case "tool_search_tool_result":
+		return d.toolSearchResult(b)
+	}
+	return nil, fmt.Errorf("anthropic: response block of type %q is not supported", b.Type)
+}
+
+// toolUse decodes a tool_use block. A call of the discovery tool whose
+// input does not parse stays a tool call of the discovery tool, so the
+// runtime answers it with an error instead of losing it.
+func (d *blockDecoder) toolUse(id, providerName string, input []byte) model.Part {
+	name := d.names.neutral(providerName)
+	if d.discoveryTool != "" && name == d.discoveryTool {
+		if call, err := parseDiscoveryInput(id, input, d.names); err == nil {
+			return model.DiscoveryCallPart(call)
+		}
+	}
+	return model.ToolCallPart(toolCall(id, name, input))
+}
+
+// toolCall keeps the input verbatim: compacted JSON, or the text as it
+// came when it is not JSON (a stream cut off mid-call).
+func toolCall(id, name string, input []byte) model.ToolCall {
+	c := model.ToolCall{ID: id, Name: name}
+	if len(bytes.TrimSpace(input)) == 0 {
+		c.Arguments = json.RawMessage(`{}`) // a call with no input block takes no arguments
+		return c
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, input); err != nil {
+		c.MalformedArguments = string(input)
+		return c
+	}
+	c.Arguments = buf.Bytes()
+	return c
+}
+
+// serverToolUse opens a hosted search call. Its names arrive with the
+// result block; until then the call carries the query.
+func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []byte) error {
+	switch b.Name {
+	case hostedToolName(SearchBM25), hostedToolName(SearchRegex):
+	default:
+		return fmt.Errorf("anthropic: server tool %q is not supported", b.Name)
+	}
+	var in struct {
+		Query   string `json:"query"`
+		Pattern string `json:"pattern"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return fmt.Errorf("anthropic: server tool use %q input: %w", b.ID, err)
+	}
+	query := in.Query
+	if query == "" {
+		query = in.Pattern
+	}
+	rec, err := json.Marshal(nativeRecord{ServerToolUse: json.RawMessage(b.RawJSON())})
+	if err != nil {
+		return fmt.Errorf("anthropic: record server tool use %q: %w", b.ID, err)
+	}
+	p := model.DiscoveryCallPart(model.DiscoveryCall{ID: b.ID, Query: query})
+	p.Meta = map[string]json.RawMessage{Provider: rec}
+	d.hosted[b.ID] = len(d.parts)
+	d.open = append(d.open, b.ID)
+	d.parts = append(d.parts, p)
+	return nil
+}
+
+// toolSearchResult completes a hosted search call: the tools the provider
+// loaded become the call's names, so the runtime's answer records exactly
+// those tools, and the block joins the call's native record.
+func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*model.Part, error) {
+	i, ok := d.hosted[b.ToolUseID]
+	if !ok {
+		return nil, fmt.Errorf("anthropic: tool search result for unknown call %q", b.ToolUseID)
+	}
+	p := &d.parts[i]
+	var rec nativeRecord
+	if err := json.Unmarshal(p.Meta[Provider], &rec); err != nil {
+		return nil, fmt.Errorf("anthropic: tool search result for %q: %w", b.ToolUseID, err)
+	}
+	if len(rec.ToolSearchResult) > 0 {
+		return nil, fmt.Errorf("anthropic: second tool search result for call %q", b.ToolUseID)
+	}
+	rec.ToolSearchResult = json.RawMessage(b.RawJSON())
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: record tool search result %q: %w", b.ToolUseID, err)
+	}
+	p.Meta = map[string]json.RawMessage{Provider: raw}
+	if b.Content.Type == "tool_search_tool_search_result" {
+		var names []string
+		for _, ref := range b.Content.ToolReferences {
+			names = append(names, d.names.neutral(ref.ToolName))
+		}
+		if len(names) > 0 {
+			call := *p.DiscoveryCall
+			call.Names, call.Query = names, ""
+			p.DiscoveryCall = &call
+		}
+	}
+	d.close(b.ToolUseID)
+	return p, nil
+}
+
+func (d *blockDecoder) close(id string) {
+	for k, open := range d.open {
+		if open == id {
+			d.open = append(d.open[:k], d.open[k+1:]...)
+			return
+		}
+	}
+}
+
+// finish ends the answer and returns the hosted search calls that never
+// got a result block (a paused turn): they are complete as they are.
+func (d *blockDecoder) finish() []*model.Part {
+	var out []*model.Part
+	for _, id := range d.open {
+		out = append(out, &d.parts[d.hosted[id]])
+	}
+	d.open = nil
+	return out
+}
+
+// response decodes a whole message.
+func (d *blockDecoder) response(msg *anthropic.BetaMessage) (*model.Response, error) {
+	for _, b := range msg.Content {
+		if _, err := d.add(b, b.Input); err != nil {
+			return nil, err
+		}
+	}
+	d.finish()
+	return d.build(msg)
+}
+
+// build assembles the response from the decoded parts and the message's
+// stop reason and usage.
+func (d *blockDecoder) build(msg *anthropic.BetaMessage) (*model.Response, error) {
+	reason, err := finishReason(msg.StopReason)
+	if err != nil {
+		return nil, err
+	}
+	u := msg.Usage
+	usage := model.Usage{
+		InputTokens:      int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens),
+		OutputTokens:     int(u.OutputTokens),
+		CacheReadTokens:  int(u.CacheReadInputTokens),
+		CacheWriteTokens: int(u.CacheCreationInputTokens),
+	}
+	resp, err := model.NewResponse(model.AssistantMessage(d.parts...), reason, usage)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: decode response: %w", err)
+	}
+	resp.ProviderReason = string(msg.StopReason)
+	return resp, nil
+}
+
+// finishReason maps the provider's stop reason. tool_use maps to stop:
+// model.NewResponse reports tool_calls whenever calls are pending. A turn
+// paused mid-search (pause_turn) also has pending calls.
+func finishReason(r anthropic.BetaStopReason) (model.FinishReason, error) {
+	switch r {
+	case anthropic.BetaStopReasonEndTurn, anthropic.BetaStopReasonStopSequence, anthropic.BetaStopReasonToolUse,
+		anthropic.BetaStopReasonPauseTurn, anthropic.BetaStopReasonCompaction:
+		return model.FinishStop, nil
+	case anthropic.BetaStopReasonMaxTokens, anthropic.BetaStopReasonModelContextWindowExceeded:
+		return model.FinishLength, nil
+	case anthropic.BetaStopReasonRefusal:
+		return model.FinishRefusal, nil
+	}
+	return "", fmt.Errorf("anthropic: unknown stop reason %q", r)
+}

@@ -1,0 +1,32 @@
+// Package anthropic is the model.Client for the Anthropic Messages API,
+// built on the official Go SDK (github.com/anthropics/anthropic-sdk-go/v2)
+// and its beta Messages endpoint, which carries deferred tool loading and
+// tool search.
+//
+// Discovery is rendered natively for Claude Opus 4.5, Sonnet 4.5, Haiku 4.5,
+// later models and unrecognized model IDs, and emulated for older models
+// (Opus 4.1, Opus 4, Sonnet 4, the Claude 3 family and before):
+//
+//   - Native, client search (the default): every permitted deferred tool is
+//     declared with defer_loading, the discovery tool is an ordinary tool,
+//     and its result is sent as tool_reference blocks naming the tools that
+//     package discovery found, so the provider loads their definitions.
+//   - Native, hosted search (WithHostedSearch): the provider's own
+//     tool_search_tool_bm25 or tool_search_tool_regex runs the search; its
+//     server_tool_use and tool_search_tool_result blocks become a discovery
+//     call in the neutral history and are kept verbatim in the part's
+//     metadata, to be sent back unchanged on the next request.
+//   - Emulated: the discovery tool is an ordinary tool, its result is text
+//     listing what was found, and discovered tools are declared as ordinary
+//     tools from the next request on.
+//
+// Deferred tools never carry cache_control: the tool cache breakpoint goes
+// on the last non-deferred tool, and at least one tool stays non-deferred.
+// The request also sets the top-level automatic cache breakpoint, so the
+// rendered bytes of earlier messages never change from step to step.
+//
+// The adapter renders what the request declares; it does not decide it.
+// Which tools a request declares, and whether the history is valid, is the
+// business of package discovery. Tool names are mapped to names the API
+// accepts and back, and colliding names are rejected before sending.
+package anthropic

@@ -1,0 +1,212 @@
+package anthropic
+
+import (
+	"encoding/json"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// historyRenderer turns the neutral history into Messages API turns.
+//
+// System messages open the history and become the system prompt. User,
+// tool and discovery messages become user turns, merged when consecutive
+// (tool results must share the turn after the calls). Discovery calls are
+// tool_use blocks of the discovery tool, or with hosted search the
+// server_tool_use and tool_search_tool_result pair, sent from the native
+// record when the part has one and rebuilt from the neutral call and its
+// result when it does not (a history started elsewhere).
+type historyRenderer struct {
+	names  *nameMap
+	mode   mode
+	hosted HostedSearch
+	// discoveryTool is the discovery tool's declared name, "" when none.
+	discoveryTool string
+	// results are the history's discovery results by call id.
+	results map[string]*model.DiscoveryResult
+}
+
+func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBlockParam, []anthropic.BetaMessageParam, error) {
+	h.results = make(map[string]*model.DiscoveryResult)
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Kind == model.PartDiscoveryResult {
+				h.results[p.DiscoveryResult.CallID] = p.DiscoveryResult
+			}
+		}
+	}
+	var system []anthropic.BetaTextBlockParam
+	var out []anthropic.BetaMessageParam
+	opening := true
+	for i, m := range msgs {
+		if m.Role == model.RoleSystem {
+			if !opening {
+				return nil, nil, invalid(i, -1, RuleSystem, "system message after the conversation started")
+			}
+			for _, p := range m.Parts {
+				if p.Text != "" {
+					system = append(system, anthropic.BetaTextBlockParam{Text: p.Text})
+				}
+			}
+			continue
+		}
+		opening = false
+		blocks, err := h.blocks(i, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(blocks) == 0 && m.Role == model.RoleDiscovery {
+			continue // hosted search results travel inside the assistant turn
+		}
+		assistant := m.Role == model.RoleAssistant
+		if n := len(out); n > 0 && (out[n-1].OfAssistant != nil) == assistant {
+			appendBlocks(&out[n-1], blocks)
+			continue
+		}
+		if assistant {
+			out = append(out, anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{Content: blocks}})
+		} else {
+			out = append(out, anthropic.NewBetaUserMessage(blocks...))
+		}
+	}
+	for i, m := range out {
+		if (m.OfUser != nil && len(m.OfUser.Content) == 0) || (m.OfAssistant != nil && len(m.OfAssistant.Content) == 0) {
+			return nil, nil, invalid(-1, -1, RuleEmptyTurn, "rendered turn %d has no content", i)
+		}
+	}
+	return system, out, nil
+}
+
+func appendBlocks(m *anthropic.BetaMessageParam, blocks []anthropic.BetaContentBlockParamUnion) {
+	if m.OfAssistant != nil {
+		m.OfAssistant.Content = append(m.OfAssistant.Content, blocks...)
+		return
+	}
+	m.OfUser.Content = append(m.OfUser.Content, blocks...)
+}
+
+// blocks renders the parts of message i. Empty text parts carry nothing
+// and render to no block (the API rejects empty text blocks).
+func (h *historyRenderer) blocks(i int, m model.Message) ([]anthropic.BetaContentBlockParamUnion, error) {
+	var out []anthropic.BetaContentBlockParamUnion
+	for j := range m.Parts {
+		p := &m.Parts[j]
+		switch p.Kind {
+		case model.PartText:
+			if p.Text != "" {
+				out = append(out, anthropic.BetaContentBlockParamUnion{OfText: &anthropic.BetaTextBlockParam{Text: p.Text}})
+			}
+		case model.PartToolCall:
+			out = append(out, anthropic.BetaContentBlockParamUnion{OfToolUse: &anthropic.BetaToolUseBlockParam{
+				ID:    p.ToolCall.ID,
+				Name:  h.names.provider(p.ToolCall.Name),
+				Input: toolInput(p.ToolCall),
+			}})
+		case model.PartDiscoveryCall:
+			bs, err := h.discoveryCall(i, j, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, bs...)
+		case model.PartToolResult:
+			r := p.ToolResult
+			b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
+			if r.Content != "" {
+				b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: r.Content}}}
+			}
+			if r.IsError {
+				b.IsError = anthropic.Bool(true)
+			}
+			out = append(out, anthropic.BetaContentBlockParamUnion{OfToolResult: b})
+		case model.PartDiscoveryResult:
+			if h.mode == modeHostedSearch {
+				continue // rendered with its call, inside the assistant turn
+			}
+			out = append(out, anthropic.BetaContentBlockParamUnion{OfToolResult: h.discoveryResult(p.DiscoveryResult)})
+		}
+	}
+	return out, nil
+}
+
+// malformedKey holds, in a rendered tool_use input, argument text that was
+// not JSON: the Messages API takes only objects, and the text is kept.
+const malformedKey = "malformed_arguments"
+
+func toolInput(c *model.ToolCall) any {
+	if len(c.Arguments) > 0 {
+		return json.RawMessage(c.Arguments)
+	}
+	return map[string]string{malformedKey: c.MalformedArguments}
+}
+
+// discoveryCall renders a discovery call: as a tool_use of the discovery
+// tool, or with hosted search as its server_tool_use block followed by the
+// tool_search_tool_result block answering it.
+func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.BetaContentBlockParamUnion, error) {
+	c := p.DiscoveryCall
+	if h.mode != modeHostedSearch {
+		if h.discoveryTool == "" {
+			return nil, invalid(i, j, RuleHistory, "discovery call %q cannot be rendered: the request declares no discovery tool", c.ID)
+		}
+		return []anthropic.BetaContentBlockParamUnion{{OfToolUse: &anthropic.BetaToolUseBlockParam{
+			ID:    c.ID,
+			Name:  h.names.provider(h.discoveryTool),
+			Input: discoveryInputJSON(*c, h.names),
+		}}}, nil
+	}
+	rec, native, err := recordOf(p)
+	if err != nil {
+		return nil, invalid(i, j, RuleHistory, "%v", err)
+	}
+	if native && serverToolName(rec.ServerToolUse) != hostedToolName(h.hosted) {
+		native = false // recorded with the other hosted tool: rebuild
+	}
+	var use, result anthropic.BetaContentBlockParamUnion
+	if native {
+		use = param.Override[anthropic.BetaContentBlockParamUnion](rec.ServerToolUse)
+	} else {
+		use = anthropic.BetaContentBlockParamUnion{OfServerToolUse: &anthropic.BetaServerToolUseBlockParam{
+			ID:    c.ID,
+			Name:  anthropic.BetaServerToolUseBlockParamName(hostedToolName(h.hosted)),
+			Input: map[string]string{"query": hostedQuery(*c)},
+		}}
+	}
+	if native && len(rec.ToolSearchResult) > 0 {
+		result = param.Override[anthropic.BetaContentBlockParamUnion](rec.ToolSearchResult)
+	} else {
+		r, ok := h.results[c.ID]
+		if !ok {
+			return nil, invalid(i, j, RuleHistory, "discovery call %q has no result to render", c.ID)
+		}
+		refs := make([]anthropic.BetaToolReferenceBlockParam, len(r.Tools))
+		for k, t := range r.Tools {
+			refs[k] = anthropic.BetaToolReferenceBlockParam{ToolName: h.names.provider(t.Name)}
+		}
+		result = anthropic.BetaContentBlockParamUnion{OfToolSearchToolResult: &anthropic.BetaToolSearchToolResultBlockParam{
+			ToolUseID: c.ID,
+			Content: anthropic.BetaToolSearchToolResultBlockParamContentUnion{
+				OfRequestToolSearchToolSearchResultBlock: &anthropic.BetaToolSearchToolSearchResultBlockParam{ToolReferences: refs},
+			},
+		}}
+	}
+	return []anthropic.BetaContentBlockParamUnion{use, result}, nil
+}
+
+// discoveryResult renders a discovery result as the discovery tool's
+// result: tool_reference blocks (native client search) or text (emulated).
+// A note, or an empty result, is text in both.
+func (h *historyRenderer) discoveryResult(r *model.DiscoveryResult) *anthropic.BetaToolResultBlockParam {
+	b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
+	if h.mode == modeClientSearch && len(r.Tools) > 0 {
+		for _, t := range r.Tools {
+			b.Content = append(b.Content, anthropic.BetaToolResultBlockParamContentUnion{
+				OfToolReference: &anthropic.BetaToolReferenceBlockParam{ToolName: h.names.provider(t.Name)},
+			})
+		}
+		return b
+	}
+	b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: emulatedResultText(r, h.names)}}}
+	return b
+}

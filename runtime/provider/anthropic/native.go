@@ -1,0 +1,126 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// nativeRecord is what this adapter keeps in a discovery call part's Meta
+// under Provider: the hosted search blocks exactly as the provider sent
+// them, sent back unchanged when the conversation continues with the same
+// hosted search tool.
+type nativeRecord struct {
+	// ServerToolUse is the server_tool_use block.
+	ServerToolUse json.RawMessage `json:"server_tool_use,omitempty"`
+	// ToolSearchResult is the tool_search_tool_result block answering it.
+	ToolSearchResult json.RawMessage `json:"tool_search_tool_result,omitempty"`
+}
+
+// recordOf reads the native record of a part; ok is false when the part
+// has none. A record that does not decode is an error: it was written by
+// this package and changed since.
+func recordOf(p *model.Part) (nativeRecord, bool, error) {
+	raw, ok := p.Meta[Provider]
+	if !ok {
+		return nativeRecord{}, false, nil
+	}
+	var rec nativeRecord
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil || len(rec.ServerToolUse) == 0 {
+		return nativeRecord{}, false, fmt.Errorf("anthropic record %s: not a hosted search record", raw)
+	}
+	return rec, true, nil
+}
+
+// serverToolName reads the tool name of a server_tool_use block.
+func serverToolName(raw json.RawMessage) string {
+	var b struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return ""
+	}
+	return b.Name
+}
+
+// discoveryInput is the input of the discovery tool as this adapter renders
+// it and reads it back: keywords, exact names, or both.
+type discoveryInput struct {
+	Query string   `json:"query,omitempty"`
+	Names []string `json:"names,omitempty"`
+}
+
+// parseDiscoveryInput reads a discovery tool call the model made. Names are
+// provider names, mapped back to declared names. Input that is not an
+// object with a query or a non-empty list of non-empty names is an error.
+func parseDiscoveryInput(id string, raw []byte, names *nameMap) (model.DiscoveryCall, error) {
+	var in discoveryInput
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: %w", id, err)
+	}
+	if dec.More() {
+		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: data after the input object", id)
+	}
+	if in.Query == "" && len(in.Names) == 0 {
+		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q has neither query nor names", id)
+	}
+	call := model.DiscoveryCall{ID: id, Query: in.Query}
+	for i, n := range in.Names {
+		if n == "" {
+			return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: name %d is empty", id, i)
+		}
+		call.Names = append(call.Names, names.neutral(n))
+	}
+	return call, nil
+}
+
+// discoveryInputJSON renders a discovery call as the discovery tool's input.
+func discoveryInputJSON(c model.DiscoveryCall, names *nameMap) json.RawMessage {
+	in := discoveryInput{Query: c.Query}
+	for _, n := range c.Names {
+		in.Names = append(in.Names, names.provider(n))
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		panic(fmt.Sprintf("anthropic: encode discovery input: %v", err)) // strings and slices always encode
+	}
+	return raw
+}
+
+// hostedQuery is the query of a hosted search call rebuilt from a neutral
+// discovery call: its query, else its names.
+func hostedQuery(c model.DiscoveryCall) string {
+	if c.Query != "" {
+		return c.Query
+	}
+	return strings.Join(c.Names, " ")
+}
+
+// emulatedResultText is the text an emulated discovery result shows the
+// model: what was found and that it can now be called, or the note.
+func emulatedResultText(r *model.DiscoveryResult, names *nameMap) string {
+	if len(r.Tools) == 0 {
+		if r.Note != "" {
+			return r.Note
+		}
+		return "No tools found."
+	}
+	var b strings.Builder
+	b.WriteString("Found these tools; call them from now on:")
+	for _, t := range r.Tools {
+		b.WriteString("\n- ")
+		b.WriteString(names.provider(t.Name))
+		if t.Description != "" {
+			b.WriteString(": ")
+			b.WriteString(t.Description)
+		}
+	}
+	return b.String()
+}
