@@ -2,7 +2,18 @@
 //
 // Generate is the single entry point that the program built by
 // "goa-discovery gen" calls after eval.RunDSL has executed, validated and
-// finalized the design. The generators of toolset, agent and registry
-// packages are not part of this package yet: today Generate checks its
-// inputs and writes nothing.
+// finalized the design. It builds a small intermediate representation from
+// the roots (sorted by name, every reference resolved, schemas, search counts
+// and fingerprints computed), then emits one package per local toolset, agent
+// and registry with github.com/dave/jennifer, one function per emitted
+// construct:
+//
+//	toolsets/<toolset>/   identifiers, wire records, JSON Schemas, Go types,
+//	                      validating specs, search counts, Register
+//	agents/<agent>/       Definition, Register<Agent>Agent, NewClient,
+//	                      tool identifiers, registry sources, search index
+//	registries/<registry>/ name, URL and the sources agents declare
+//
+// Output is deterministic and gofmt'd; every file starts with Header, and
+// Generate replaces only files that do.
 package codegen

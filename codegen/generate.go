@@ -15,17 +15,22 @@ import (
 var ErrNotEvaluated = errors.New("design not evaluated")
 
 // Generate generates the packages of the evaluated design (expr.Root) under
-// outDir and returns the paths of the files it wrote, sorted.
+// outDir, whose Go import path is importPath, and returns the paths of the
+// files it wrote, sorted.
 //
 // It must run after eval.RunDSL returned nil, which guarantees that every
 // validation rule holds; generators never re-check what validation proved.
-// No generator exists yet: Generate checks outDir and the evaluation state
-// and returns no files.
-func Generate(outDir string) ([]string, error) {
+// It writes only inside outDir and refuses to replace a file that it did not
+// generate (ErrNotGenerated); the same design always gives the same bytes.
+func Generate(outDir, importPath string) ([]string, error) {
 	if outDir == "" {
 		return nil, errors.New("generate: empty output directory")
 	}
-	if _, err := filepath.Abs(outDir); err != nil {
+	if importPath == "" {
+		return nil, errors.New("generate: empty import path of the output directory")
+	}
+	abs, err := filepath.Abs(outDir)
+	if err != nil {
 		return nil, fmt.Errorf("generate: output directory %q: %w", outDir, err)
 	}
 	if eval.Context.Errors != nil {
@@ -34,5 +39,48 @@ func Generate(outDir string) ([]string, error) {
 	if expr.Root == nil {
 		return nil, fmt.Errorf("generate: %w: no goa-discovery root registered", ErrNotEvaluated)
 	}
-	return nil, nil
+	files, err := render(expr.Root, importPath)
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	written, err := writeOutputs(abs, files)
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	return written, nil
+}
+
+// render builds the IR of root and renders every file, in a fixed order.
+func render(root *expr.RootExpr, importPath string) ([]output, error) {
+	d, err := buildIR(root, importPath)
+	if err != nil {
+		return nil, err
+	}
+	var files []*genFile
+	for _, ts := range d.toolsets {
+		tf, err := toolsetFiles(ts)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, tf...)
+	}
+	for _, a := range d.agents {
+		af, err := agentFiles(a)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, af...)
+	}
+	for _, r := range d.registries {
+		files = append(files, registryFiles(r)...)
+	}
+	out := make([]output, len(files))
+	for i, f := range files {
+		src, err := f.render()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = output{path: f.path, content: src}
+	}
+	return out, nil
 }

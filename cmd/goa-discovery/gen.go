@@ -14,7 +14,7 @@ import (
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", ".", "output `DIR` of the generated packages")
+	out := fs.String("o", "gen", "output `DIR` of the generated packages, inside a Go module")
 	debug := fs.Bool("debug", false, "keep the temporary generator program and print where it is")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH")
@@ -51,7 +51,11 @@ func gen(designPath, outDir string, debug bool, stdout, stderr io.Writer) (err e
 	if err != nil {
 		return err
 	}
-	g := &generatorRun{design: d, outDir: outDir, stdout: stdout, stderr: stderr}
+	importPath, err := outputImportPath(outDir)
+	if err != nil {
+		return err
+	}
+	g := &generatorRun{design: d, outDir: outDir, importPath: importPath, stdout: stdout, stderr: stderr}
 	defer func() {
 		if debug {
 			if g.dir != "" {

@@ -15,7 +15,8 @@ const (
 
 // generatorMain returns the source of the temporary program that gen builds:
 // it imports the design package (whose package-level DSL registers the
-// design), runs eval.RunDSL, then codegen.Generate with the --output flag,
+// design), runs eval.RunDSL, then codegen.Generate with the --output and
+// --import-path flags,
 // printing the written file paths on stdout. Design errors go to stderr
 // verbatim with exit status 1.
 func generatorMain(designPath string) ([]byte, error) {
@@ -24,6 +25,7 @@ func generatorMain(designPath string) ([]byte, error) {
 	f.Anon(designPath)
 	f.Func().Id("main").Params().Block(
 		jen.Id("output").Op(":=").Qual("flag", "String").Call(jen.Lit("output"), jen.Lit(""), jen.Lit("output directory")),
+		jen.Id("importPath").Op(":=").Qual("flag", "String").Call(jen.Lit("import-path"), jen.Lit(""), jen.Lit("import path of the output directory")),
 		jen.Qual("flag", "Parse").Call(),
 		jen.If(jen.Err().Op(":=").Qual(evalPkg, "Context").Dot("Errors"), jen.Err().Op("!=").Nil()).Block(
 			jen.Id("fail").Call(jen.Err()),
@@ -31,7 +33,7 @@ func generatorMain(designPath string) ([]byte, error) {
 		jen.If(jen.Err().Op(":=").Qual(evalPkg, "RunDSL").Call(), jen.Err().Op("!=").Nil()).Block(
 			jen.Id("fail").Call(jen.Err()),
 		),
-		jen.List(jen.Id("files"), jen.Err()).Op(":=").Qual(codegenPkg, "Generate").Call(jen.Op("*").Id("output")),
+		jen.List(jen.Id("files"), jen.Err()).Op(":=").Qual(codegenPkg, "Generate").Call(jen.Op("*").Id("output"), jen.Op("*").Id("importPath")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Id("fail").Call(jen.Err()),
 		),

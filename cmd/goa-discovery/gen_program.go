@@ -64,8 +64,9 @@ func resolveDesign(importPath string) (*design, error) {
 // generatorRun is one run of the generator program.
 type generatorRun struct {
 	design *design
-	// outDir is the absolute output directory.
-	outDir string
+	// outDir is the absolute output directory and importPath its Go import
+	// path.
+	outDir, importPath string
 	// dir is the temporary directory of the program, inside the module.
 	dir string
 	// stdout receives the paths of the generated files, stderr the design
@@ -116,7 +117,7 @@ func (g *generatorRun) build() error {
 // locations are relative to it, copying its output verbatim. It returns
 // errDesign when the program reports design errors.
 func (g *generatorRun) run() error {
-	cmd := exec.Command(g.binary(), "--output="+g.outDir)
+	cmd := exec.Command(g.binary(), "--output="+g.outDir, "--import-path="+g.importPath)
 	cmd.Stdout = g.stdout
 	cmd.Stderr = g.stderr
 	err := cmd.Run()

@@ -49,7 +49,8 @@ func TestGenDesigns(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := moduleFiles(t)
 			var stdout, stderr bytes.Buffer
-			args := append([]string{"-o", t.TempDir()}, tc.args...)
+			out := outputModule(t)
+			args := append([]string{"-o", out}, tc.args...)
 			code := runGen(args, &stdout, &stderr)
 			if code != tc.wantCode {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, tc.wantCode, stderr.String())
@@ -57,9 +58,7 @@ func TestGenDesigns(t *testing.T) {
 			if tc.wantErrs != nil {
 				checkDesignErrors(t, stderr.String(), badFile, tc.wantErrs)
 			}
-			if stdout.Len() != 0 {
-				t.Errorf("stdout lists generated files, want none yet:\n%s", stdout.String())
-			}
+			checkGenerated(t, out, stdout.String(), tc.wantCode == 0)
 			kept := generatorDirs(t)
 			if tc.kept {
 				if len(kept) != 1 || !strings.Contains(stderr.String(), "kept generator program in "+kept[0]) {
@@ -78,6 +77,42 @@ func TestGenDesigns(t *testing.T) {
 				t.Error("go.mod or go.sum changed")
 			}
 		})
+	}
+}
+
+// outputModule returns an empty module directory to generate into.
+func outputModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/out\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "gen")
+}
+
+// checkGenerated checks that stdout lists generated files, each inside out,
+// when the run succeeded, and none otherwise.
+func checkGenerated(t *testing.T, out, stdout string, succeeded bool) {
+	t.Helper()
+	files := strings.Fields(stdout)
+	if !succeeded {
+		if len(files) != 0 {
+			t.Errorf("a failed run listed files:\n%s", stdout)
+		}
+		return
+	}
+	if len(files) == 0 {
+		t.Fatal("stdout lists no generated file")
+	}
+	for _, f := range files {
+		rel, err := filepath.Rel(out, f)
+		if err != nil || !filepath.IsLocal(rel) {
+			t.Errorf("generated file %s is not inside %s", f, out)
+			continue
+		}
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("listed file: %v", err)
+		}
 	}
 }
 
@@ -169,7 +204,7 @@ func TestGenUsage(t *testing.T) {
 
 func TestGenUnknownDesign(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if got := runGen([]string{"-o", t.TempDir(), designsPath + "missing"}, &stdout, &stderr); got != 1 {
+	if got := runGen([]string{"-o", outputModule(t), designsPath + "missing"}, &stdout, &stderr); got != 1 {
 		t.Fatalf("exit code %d, want 1", got)
 	}
 	if !strings.Contains(stderr.String(), `load design package "`+designsPath+`missing"`) {

@@ -34,7 +34,10 @@ var Records = Toolset("records", func() {
 		Return(ArrayOf(Record))
 	})
 	Tool("analyze", "Analyze a set of records", func() {
-		Args(ArrayOf(String), "Record identifiers")
+		Args(func() {
+			Attribute("ids", ArrayOf(String), "Record identifiers")
+			Required("ids")
+		})
 		Return(String, "Analysis")
 	})
 })

@@ -1,0 +1,249 @@
+package codegen
+
+// This file builds the intermediate representation that every emitter reads:
+// the design's local toolsets, agents and registries, sorted by name and
+// resolved down to what generated code states as final data (tool
+// identifiers, JSON Schemas, Go types, search counts, fingerprints, deferred
+// selections). Validation already proved the design's rules; building fails
+// only on what code generation adds: Go names that collide and types that
+// have no tool schema form.
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+
+	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+)
+
+// designIR is the resolved design.
+type designIR struct {
+	// importPath is the import path of the output directory.
+	importPath string
+	// toolsets are the local toolsets, sorted by name.
+	toolsets []*toolsetIR
+	// agents are the agents, sorted by name.
+	agents []*agentIR
+	// registries are the registries, sorted by name.
+	registries []*registryIR
+}
+
+// toolsetIR is a local toolset and its generated package.
+type toolsetIR struct {
+	expr        *expr.ToolsetExpr
+	name        string
+	title       string
+	description string
+	tags        []string
+	pkg         string // package and directory name
+	importPath  string
+	// tools are in declaration order: the order of ToolSchemas and of
+	// registration, which breaks search ties.
+	tools []*toolIR
+	// types are the named Go types of the package, in first-use order.
+	types []*namedType
+	// fingerprint is the SchemaFingerprint of the authored name.
+	fingerprint tools.Fingerprint
+	// exportedBy is the agent whose runs the tools are; nil for a toolset
+	// of executed tools.
+	exportedBy *agentIR
+}
+
+// toolIR is one tool of a local toolset.
+type toolIR struct {
+	expr        *expr.ToolExpr
+	toolset     *toolsetIR
+	name        string
+	ident       tools.Ident
+	goName      string // the Ident constant
+	title       string
+	description string
+	tags        []string
+	// payloadSchema and resultSchema are JSON Schema documents;
+	// resultSchema is nil when the tool returns nothing.
+	payloadSchema []byte
+	resultSchema  []byte
+	// args is the struct type decoded from the payload; nil when the tool
+	// takes no arguments.
+	args *namedType
+	// result is the Go type of the result; nil when the tool returns nothing.
+	result *goType
+	// counts are the tool's search word counts.
+	counts toolsearch.Counts
+}
+
+// agentIR is an agent and its generated package.
+type agentIR struct {
+	expr        *expr.AgentExpr
+	name        string
+	service     string
+	description string
+	pkg         string
+	importPath  string
+	goName      string // prefix of Register<Agent>Agent and <Agent>AgentConfig
+	immediate   []*toolIR
+	deferred    []*toolIR
+	sources     []*sourceIR
+	// searchCounts are the counts of the deferred tools, merged.
+	searchCounts toolsearch.CatalogCounts
+}
+
+// sourceIR is a registry source of an agent.
+type sourceIR struct {
+	registry *registryIR
+	toolset  string // "" for the whole registry
+	version  string
+	deferred bool
+}
+
+// registryIR is a registry and its generated package.
+type registryIR struct {
+	expr        *expr.RegistryExpr
+	name        string
+	description string
+	url         string
+	pkg         string
+	importPath  string
+	// sources are the distinct sources agents declare, sorted by toolset
+	// then version; deferral is per agent and is not part of them.
+	sources []*sourceIR
+}
+
+// Subdirectories of the output directory, one per kind of package.
+const (
+	toolsetsDir   = "toolsets"
+	agentsDir     = "agents"
+	registriesDir = "registries"
+)
+
+// buildIR resolves root into the representation the emitters read.
+func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
+	d := &designIR{importPath: importPath}
+	byToolset := map[*expr.ToolsetExpr]*toolsetIR{}
+	byRegistry := map[*expr.RegistryExpr]*registryIR{}
+	dirs := map[string]string{}
+	claim := func(dir, owner string) error {
+		if first, dup := dirs[dir]; dup {
+			return fmt.Errorf("%s and %s both generate package directory %q: rename one", first, owner, dir)
+		}
+		dirs[dir] = owner
+		return nil
+	}
+	for _, r := range root.Registries {
+		ir := &registryIR{expr: r, name: r.Name, description: r.Description, url: r.URL, pkg: packageName(r.Name, "registry")}
+		ir.importPath = path.Join(importPath, registriesDir, ir.pkg)
+		if err := claim(path.Join(registriesDir, ir.pkg), r.EvalName()); err != nil {
+			return nil, err
+		}
+		byRegistry[r] = ir
+		d.registries = append(d.registries, ir)
+	}
+	for _, ts := range root.Toolsets {
+		if ts.IsRegistrySourced() {
+			continue
+		}
+		ir, err := buildToolset(ts, importPath)
+		if err != nil {
+			return nil, err
+		}
+		if err := claim(path.Join(toolsetsDir, ir.pkg), ts.EvalName()); err != nil {
+			return nil, err
+		}
+		byToolset[ts] = ir
+		d.toolsets = append(d.toolsets, ir)
+	}
+	agentNames := map[string]*expr.AgentExpr{}
+	for _, a := range root.Agents {
+		if first, dup := agentNames[a.Name]; dup {
+			return nil, fmt.Errorf("[%s] %s: the runtime registers agents by name and %s has it too", a.At, a.EvalName(), first.EvalName())
+		}
+		agentNames[a.Name] = a
+		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
+		if err != nil {
+			return nil, err
+		}
+		if err := claim(path.Join(agentsDir, ir.pkg), a.EvalName()); err != nil {
+			return nil, err
+		}
+		for _, e := range a.Exports {
+			if ts := byToolset[e.Toolset]; ts != nil {
+				ts.exportedBy = ir
+			}
+		}
+		d.agents = append(d.agents, ir)
+	}
+	slices.SortFunc(d.toolsets, func(a, b *toolsetIR) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(d.agents, func(a, b *agentIR) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(d.registries, func(a, b *registryIR) int { return cmp.Compare(a.name, b.name) })
+	for _, r := range d.registries {
+		slices.SortFunc(r.sources, func(a, b *sourceIR) int {
+			return cmp.Or(cmp.Compare(a.toolset, b.toolset), cmp.Compare(a.version, b.version))
+		})
+	}
+	return d, nil
+}
+
+// buildAgent resolves an agent's immediate and deferred tools, in use order
+// then toolset declaration order (deferred tools in order of first
+// selection), and its registry sources.
+func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.ToolsetExpr]*toolsetIR, byRegistry map[*expr.RegistryExpr]*registryIR) (*agentIR, error) {
+	ir := &agentIR{
+		expr: a, name: a.Name, service: a.Service.Name, description: a.Description,
+		pkg: packageName(a.Name, "agent"), goName: goName(a.Name),
+	}
+	ir.importPath = path.Join(importPath, agentsDir, ir.pkg)
+	var counts []toolsearch.Counts
+	for _, u := range a.Uses {
+		switch {
+		case u.Registry != nil:
+			ir.sources = append(ir.sources, addSource(byRegistry[u.Registry], "", "", u.DeferAll()))
+		case u.Toolset.IsRegistrySourced():
+			src := u.Toolset.Source
+			ir.sources = append(ir.sources, addSource(byRegistry[src.Registry], src.Toolset, u.Toolset.Version(), u.DeferAll()))
+		default:
+			ts := byToolset[u.Toolset]
+			deferred := map[*expr.ToolExpr]bool{}
+			for _, t := range u.DeferredTools() {
+				deferred[t] = true
+				tool := ts.tool(t)
+				ir.deferred = append(ir.deferred, tool)
+				counts = append(counts, tool.counts)
+			}
+			for _, t := range ts.tools {
+				if !deferred[t.expr] {
+					ir.immediate = append(ir.immediate, t)
+				}
+			}
+		}
+	}
+	ir.searchCounts = toolsearch.NewCatalogCounts(counts)
+	if len(counts) > 0 {
+		// The generated package builds the same index; prove here that it can.
+		if _, err := toolsearch.NewIndex(ir.searchCounts); err != nil {
+			return nil, fmt.Errorf("[%s] %s: search index of the deferred tools: %w", a.At, a.EvalName(), err)
+		}
+	}
+	return ir, nil
+}
+
+// addSource records an agent's source in its registry's distinct sources
+// and returns the agent's own source.
+func addSource(r *registryIR, toolset, version string, deferred bool) *sourceIR {
+	if !slices.ContainsFunc(r.sources, func(s *sourceIR) bool { return s.toolset == toolset && s.version == version }) {
+		r.sources = append(r.sources, &sourceIR{registry: r, toolset: toolset, version: version})
+	}
+	return &sourceIR{registry: r, toolset: toolset, version: version, deferred: deferred}
+}
+
+// tool returns the IR of a tool of the toolset.
+func (ts *toolsetIR) tool(t *expr.ToolExpr) *toolIR {
+	for _, tool := range ts.tools {
+		if tool.expr == t {
+			return tool
+		}
+	}
+	panic(fmt.Sprintf("bug: %s is not in toolset %q", t.EvalName(), ts.name)) // Finalize resolves deferred tools from the toolset itself
+}

@@ -1,0 +1,129 @@
+package codegen
+
+// This file resolves a local toolset: its tools' identifiers, Go types,
+// JSON Schemas, search counts and the fingerprint of its authored name.
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+)
+
+// toolsetIdentifiers are the exported identifiers every toolset package
+// declares; tools and types cannot take them.
+var toolsetIdentifiers = []string{
+	"Name", "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
+	"SearchCounts", "Executor", "Register",
+}
+
+// buildToolset resolves a local toolset.
+func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
+	ir := &toolsetIR{
+		expr: ts, name: ts.Name, title: ts.Title, description: ts.Description,
+		tags: ts.TagValues(), pkg: packageName(ts.Name, "toolset"),
+	}
+	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
+	types := newTypeCollector()
+	for _, id := range toolsetIdentifiers {
+		if err := types.claim(id, "the toolset package"); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range ts.Tools {
+		tool, err := buildTool(t, types)
+		if err != nil {
+			return nil, fmt.Errorf("[%s] %s: %w", t.At, t.EvalName(), err)
+		}
+		tool.toolset = ir
+		ir.tools = append(ir.tools, tool)
+	}
+	ir.types = types.types
+	fp, err := tools.SchemaFingerprint(ir.name, ir.toolSchemas())
+	if err != nil {
+		return nil, fmt.Errorf("[%s] %s: fingerprint: %w", ts.At, ts.EvalName(), err)
+	}
+	ir.fingerprint = fp
+	return ir, nil
+}
+
+// buildTool resolves one tool.
+func buildTool(t *expr.ToolExpr, types *typeCollector) (*toolIR, error) {
+	ident, err := tools.NewIdent(t.Toolset.Name, t.Name)
+	if err != nil {
+		return nil, err
+	}
+	tool := &toolIR{
+		expr: t, name: t.Name, ident: ident, goName: goName(t.Name),
+		title: t.Title, description: t.Description, tags: t.TagValues(),
+	}
+	if err := types.claim(tool.goName, fmt.Sprintf("the identifier of tool %q", t.Name)); err != nil {
+		return nil, err
+	}
+	if err := tool.buildArgs(t.Args, types); err != nil {
+		return nil, err
+	}
+	if t.Return != nil {
+		if tool.resultSchema, err = buildSchema(t.Return, "Return"); err != nil {
+			return nil, err
+		}
+		if tool.result, err = types.typeOf(t.Return, tool.goName+"Result", "Return"); err != nil {
+			return nil, err
+		}
+	}
+	tool.counts, err = toolsearch.Count(toolsearch.Document{
+		Name:        string(ident),
+		Alias:       runtime.ModelName(ident),
+		Title:       tool.title,
+		Description: tool.description,
+		Parameters:  tool.payloadSchema,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search counts: %w", err)
+	}
+	return tool, nil
+}
+
+// buildArgs resolves the payload: an object, since a model sends tool
+// arguments as a JSON object, or nothing.
+func (tool *toolIR) buildArgs(args *goaexpr.AttributeExpr, types *typeCollector) error {
+	if args == nil {
+		tool.payloadSchema = emptyObjectSchema()
+		return nil
+	}
+	if !goaexpr.IsObject(args.Type) {
+		return fmt.Errorf("Args must be an object (a model sends tool arguments as a JSON object), got %s; declare the value as an attribute of an object", args.Type.Name())
+	}
+	var err error
+	if tool.payloadSchema, err = buildSchema(args, "Args"); err != nil {
+		return err
+	}
+	typ, err := types.typeOf(args, tool.goName+"Args", "Args")
+	if err != nil {
+		return err
+	}
+	tool.args = typ.named
+	return nil
+}
+
+// toolSchemas returns the wire records of the toolset's tools, the same
+// values the generated ToolSchemas returns.
+func (ts *toolsetIR) toolSchemas() []tools.ToolSchema {
+	out := make([]tools.ToolSchema, len(ts.tools))
+	for i, t := range ts.tools {
+		out[i] = tools.ToolSchema{
+			Name: t.ident, Title: t.title, Description: t.description, Tags: t.tags,
+			Payload: json.RawMessage(t.payloadSchema),
+		}
+		if t.resultSchema != nil {
+			out[i].Result = json.RawMessage(t.resultSchema)
+		}
+	}
+	return out
+}
