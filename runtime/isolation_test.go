@@ -1,0 +1,192 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// perRunPlanner is a Planner test double: each run discovers the tool its
+// "tool" label names, calls it, and finishes. It records what every step
+// advertised, by run.
+type perRunPlanner struct {
+	mu         sync.Mutex
+	advertised map[string][][]string
+}
+
+func (p *perRunPlanner) Plan(_ context.Context, in *runtime.PlanInput) (*model.Response, error) {
+	var names []string
+	for _, d := range in.Agent.AdvertisedToolDefinitions() {
+		names = append(names, d.Name)
+	}
+	p.mu.Lock()
+	p.advertised[in.Agent.RunID()] = append(p.advertised[in.Agent.RunID()], names)
+	p.mu.Unlock()
+	tool := in.Agent.Labels()["tool"]
+	var parts []model.Part
+	switch in.Agent.Step() {
+	case 1:
+		parts = []model.Part{searchPart("d", "", tool)}
+	case 2:
+		parts = []model.Part{callPart("c", tool, `{"id":"`+in.Agent.RunID()+`"}`)}
+	default:
+		parts = []model.Part{model.TextPart("done")}
+	}
+	return model.NewResponse(model.AssistantMessage(parts...), model.FinishStop, model.Usage{})
+}
+
+func TestConcurrentRunsAreIsolated(t *testing.T) {
+	p := &perRunPlanner{advertised: make(map[string][][]string)}
+	rt, exec := newRecordsRuntime(t, newScriptedClient(), func(r *runtime.AgentRegistration) { r.Planner = p })
+	deferred := []string{"records_search", "records_analyze", "records_delete"}
+	const runs = 24
+	var wg sync.WaitGroup
+	errs := make([]error, runs)
+	outs := make([]*runtime.RunOutput, runs)
+	for i := range runs {
+		wg.Go(func() {
+			tool := deferred[i%len(deferred)]
+			outs[i], errs[i] = rt.Client("assistant").Run(context.Background(), userSays("go"),
+				runtime.WithRunID(fmt.Sprintf("run-%02d", i)), runtime.WithLabels(map[string]string{"tool": tool}))
+		})
+	}
+	wg.Wait()
+	for i := range runs {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		tool := deferred[i%len(deferred)]
+		id := fmt.Sprintf("run-%02d", i)
+		want := [][]string{
+			{"records_lookup", "tool_search"},
+			{"records_lookup", "tool_search", tool},
+			{"records_lookup", "tool_search", tool},
+		}
+		if diff := cmp.Diff(want, p.advertised[id]); diff != "" {
+			t.Errorf("run %s advertised (-want +got):\n%s", id, diff)
+		}
+		res := toolResults(outs[i].Messages)["c"]
+		if res.IsError || !strings.Contains(res.Content, id) {
+			t.Errorf("run %s result %+v", id, res)
+		}
+	}
+	if exec.count() != runs {
+		t.Errorf("%d executions, want %d", exec.count(), runs)
+	}
+}
+
+func TestAgentAsTool(t *testing.T) {
+	rt, _ := newRecordsRuntime(t, newScriptedClient(
+		respond(t, callPart("c1", "records_lookup", `{"id":"7"}`)),
+		final(t, "Record 7 belongs to Ada."),
+	), func(r *runtime.AgentRegistration) { r.Name = "researcher" })
+	if err := rt.RegisterAgentTools("experts", runtime.AgentTool{Tool: "research", Agent: "researcher", Description: "Ask the research agent"}); err != nil {
+		t.Fatal(err)
+	}
+	parent := newScriptedClient(
+		respond(t, searchPart("d1", "", "experts_research")),
+		respond(t, callPart("p1", "experts_research", `{"request":"Who owns record 7?"}`)),
+		final(t, "Ada owns it."),
+	)
+	reg := runtime.AgentRegistration{Name: "lead", Deferred: []tools.Ident{"experts.research"}, Planner: plannerFor(parent)}
+	if err := rt.RegisterAgent(context.Background(), reg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Client("lead").Run(context.Background(), userSays("Who owns record 7?"), runtime.WithRunID("lead-1"),
+		runtime.WithLabels(map[string]string{"team": "a"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := toolResults(out.Messages)["p1"]
+	if res.IsError || res.Content != "Record 7 belongs to Ada." {
+		t.Fatalf("agent tool result %+v", res)
+	}
+	if len(out.Calls) != 1 || out.Calls[0].Source.Kind != runtime.SourceAgent || out.Calls[0].ChildRunID == "" {
+		t.Fatalf("records %+v", out.Calls)
+	}
+	child, err := rt.LoadRun(context.Background(), out.Calls[0].ChildRunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if child.ParentID != "lead-1" || child.Agent != "researcher" || child.Labels["team"] != "a" || child.Stop != runtime.StopCompleted {
+		t.Errorf("child run %+v", child)
+	}
+	if len(child.Calls) != 1 || child.Calls[0].Tool != "records.lookup" {
+		t.Errorf("child calls %+v", child.Calls)
+	}
+}
+
+func TestHistoryStoredReloadedAndContinued(t *testing.T) {
+	first := newScriptedClient(
+		respond(t, searchPart("d1", "", "records_analyze")),
+		final(t, "Found the analysis tool."),
+	)
+	rt, _ := newRecordsRuntime(t, first, nil)
+	out, err := rt.Client("assistant").Run(context.Background(), userSays("find analysis"), runtime.WithRunID("r1"),
+		runtime.WithLabels(map[string]string{"tier": "pro"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := rt.LoadRun(context.Background(), out.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var reloaded runtime.RunState
+	if err := json.Unmarshal(stored, &reloaded); err != nil {
+		t.Fatal(err)
+	}
+	second := newScriptedClient(
+		respond(t, callPart("c1", "records_analyze", `{"id":"9"}`)),
+		final(t, "Analyzed."),
+	)
+	rt2, exec := newRecordsRuntime(t, second, nil)
+	if err := rt2.ImportRun(context.Background(), &reloaded); err != nil {
+		t.Fatal(err)
+	}
+	out2, err := rt2.Client("assistant").Continue(context.Background(), "r1", userSays("now analyze record 9"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := second.requestTools()[0]; !slices.Equal(got, []string{"records_lookup", "tool_search", "records_analyze"}) {
+		t.Errorf("continued run declares %v, want the discovered tool kept", got)
+	}
+	if exec.count() != 1 || toolResults(out2.Messages)["c1"].IsError {
+		t.Errorf("discovered tool not callable after reload: %+v", toolResults(out2.Messages)["c1"])
+	}
+	final, err := rt2.LoadRun(context.Background(), "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if final.Steps != 4 || len(final.Calls) != 1 || final.Labels["tier"] != "pro" || len(final.Messages) != len(out2.Messages) {
+		t.Errorf("continued run recorded %d steps, %d calls, labels %v, %d messages", final.Steps, len(final.Calls), final.Labels, len(final.Messages))
+	}
+	if _, err := rt2.Client("assistant").Continue(context.Background(), "missing", userSays("x")); err == nil {
+		t.Error("continuing an unknown run succeeded")
+	}
+}
+
+func TestImportRefusesUnansweredCalls(t *testing.T) {
+	rt := runtime.New()
+	state := &runtime.RunState{ID: "r", Agent: "a", Messages: []model.Message{
+		model.UserMessage("hi"),
+		model.AssistantMessage(callPart("c1", "x_y", `{}`)),
+	}}
+	if err := rt.ImportRun(context.Background(), state); err == nil || !strings.Contains(err.Error(), `call "c1" has no result`) {
+		t.Fatalf("error %v, want the unanswered call named", err)
+	}
+}
