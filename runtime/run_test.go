@@ -148,8 +148,8 @@ func TestPolicy(t *testing.T) {
 		wantTools  []string
 	}{
 		{
-			name: "denied tool is neither found by name nor by query nor called",
-			opts: []runtime.RunOption{runtime.WithPolicy(runtime.Policy{DenyTools: []tools.Ident{"records.delete"}})},
+			name:  "denied tool is neither found by name nor by query nor called",
+			opts:  []runtime.RunOption{runtime.WithPolicy(runtime.Policy{DenyTools: []tools.Ident{"records.delete"}})},
 			names: []string{"records_delete"}, query: "permanently delete", call: "records_delete",
 			wantFound: []string{}, wantTools: []string{"records_lookup", "tool_search"},
 		},
@@ -160,8 +160,8 @@ func TestPolicy(t *testing.T) {
 			wantFound: []string{}, wantTools: []string{"tool_search"},
 		},
 		{
-			name: "allow list keeps only listed tools",
-			opts: []runtime.RunOption{runtime.WithPolicy(runtime.Policy{AllowTools: []tools.Ident{"records.lookup", "records.search"}})},
+			name:  "allow list keeps only listed tools",
+			opts:  []runtime.RunOption{runtime.WithPolicy(runtime.Policy{AllowTools: []tools.Ident{"records.lookup", "records.search"}})},
 			query: "search analyze records", call: "records_lookup",
 			wantFound: []string{"records_search"}, wantCalled: true, wantTools: []string{"records_lookup", "tool_search"},
 		},
