@@ -1,0 +1,92 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzTerms(f *testing.F) {
+	for _, s := range []string{"", "HTTPServerStatus", "get_user-by.id/v2", "Ünïcode STRAẞE", "abc\xffdef", "calculations", "ies", "sses"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		terms := Terms(text)
+		for _, term := range terms {
+			if term == "" || !utf8.ValidString(term) {
+				t.Fatalf("Terms(%q) has term %q", text, term)
+			}
+		}
+		if again := Terms(text); !slices.Equal(terms, again) {
+			t.Fatalf("Terms(%q) = %q, then %q", text, terms, again)
+		}
+	})
+}
+
+func FuzzSearch(f *testing.F) {
+	ix := mustIndex(f, testCatalog())
+	other := mustIndex(f, testCatalog())
+	for _, q := range []string{"", "weather", "files.list now", "records_lookup.", "help", ".*", "convert currencies", "\x00"} {
+		f.Add(q, 3)
+	}
+	f.Fuzz(func(t *testing.T, query string, limit int) {
+		got := ix.Search(query, limit)
+		want := limit
+		if want <= 0 {
+			want = DefaultLimit
+		}
+		if len(got) > want {
+			t.Fatalf("Search(%q, %d) returned %d results", query, limit, len(got))
+		}
+		seen := make(map[string]bool)
+		for i, r := range got {
+			if seen[r.Name] {
+				t.Fatalf("Search(%q) returned %s twice", query, r.Name)
+			}
+			seen[r.Name] = true
+			if i > 0 && !ranksBefore(got[i-1], r) {
+				t.Fatalf("Search(%q): %+v ranked before %+v", query, got[i-1], r)
+			}
+		}
+		if again := ix.Search(query, limit); !slices.Equal(got, again) {
+			t.Fatalf("Search(%q) = %v, then %v", query, got, again)
+		}
+		if o := other.Search(query, limit); !slices.Equal(got, o) {
+			t.Fatalf("Search(%q) on two indexes = %v and %v", query, got, o)
+		}
+	})
+}
+
+// ranksBefore reports whether a may precede b in a ranking.
+func ranksBefore(a, b Result) bool {
+	if a.Exact != b.Exact {
+		return a.Exact
+	}
+	return a.Score >= b.Score
+}
+
+func FuzzCount(f *testing.F) {
+	f.Add("Create an order.", []byte(`{"type":"object","properties":{"id":{"description":"Order id","enum":["a"]}}}`))
+	f.Add("", []byte(`true`))
+	f.Add("x", []byte(`{"items":{"anyOf":[{"properties":{"a":{}}}]},"$defs":{"d":{"title":"T"}}}`))
+	f.Add("x", []byte(`[1]`))
+	f.Fuzz(func(t *testing.T, description string, params []byte) {
+		doc := Document{Name: "tool", Description: description, Parameters: json.RawMessage(params)}
+		c, err := Count(doc)
+		if err != nil {
+			return
+		}
+		for i, tc := range c.Terms {
+			if i > 0 && c.Terms[i-1].Term >= tc.Term {
+				t.Fatalf("terms not sorted and unique: %q then %q", c.Terms[i-1].Term, tc.Term)
+			}
+			if !tc.Counts.valid() {
+				t.Fatalf("term %q has counts %+v", tc.Term, tc.Counts)
+			}
+		}
+		if _, err := NewIndexFromCounts([]Counts{c}); err != nil {
+			t.Fatalf("NewIndexFromCounts of Count's output: %v", err)
+		}
+	})
+}

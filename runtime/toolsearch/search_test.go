@@ -1,0 +1,208 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+)
+
+// testCatalog is a small catalog in registration order.
+func testCatalog() []Document {
+	return []Document{
+		{Name: "records.lookup", Alias: "records_lookup", Description: "Look up a customer record by its id.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"Record identifier"}}}`)},
+		{Name: "records.search", Description: "Search customer records by keywords.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Keywords to match"}}}`)},
+		{Name: "records.analyze", Description: "Analyze a set of customer records and summarize trends."},
+		{Name: "weather.forecast", Title: "Weather forecast", Description: "Get the forecast for a city.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer"}}}`)},
+		{Name: "email.send", Description: "Send an email message to a recipient, for example about the weather.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"},"body":{"type":"string"}}}`)},
+		{Name: "files.list", Description: "List the files in a directory.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","description":"Directory path"}}}`)},
+		{Name: "help", Description: "Show what the assistant can do."},
+		{Name: "convert_currency", Description: "Convert an amount of money between currencies."},
+		{Name: "convert_units", Description: "Convert a length between units."},
+		{Name: "convert_temperature", Description: "Convert a temperature between units."},
+		{Name: "image.resize", Description: "Resize an image.", SearchTerms: []string{"thumbnail", "scale"}},
+	}
+}
+
+func mustIndex(t testing.TB, docs []Document) *Index {
+	t.Helper()
+	ix, err := NewIndexFromDocuments(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func names(results []Result) []string {
+	out := make([]string, len(results))
+	for i, r := range results {
+		out[i] = r.Name
+	}
+	return out
+}
+
+func TestSearchRanking(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	tests := []struct {
+		name  string
+		query string
+		limit int
+		want  []string // the top of the ranking, in order
+	}{
+		{"name match outranks description match", "weather", 0, []string{"weather.forecast", "email.send"}},
+		{"rare word outranks common word", "convert currencies", 0, []string{"convert_currency"}},
+		{"word order does not matter", "currencies convert", 0, []string{"convert_currency"}},
+		{"parameter names count", "city", 0, []string{"weather.forecast"}},
+		{"extra search terms count", "make a thumbnail", 0, []string{"image.resize"}},
+		{"stemmed forms meet", "searching records", 0, []string{"records.search"}},
+		{"exact name wins over more matching words", "files.list the weather forecast for a city", 0,
+			[]string{"files.list", "weather.forecast"}},
+		{"exact name with a full stop after it", "run records.analyze.", 0, []string{"records.analyze"}},
+		{"exact model-facing name", "call records_lookup with id 7", 0, []string{"records.lookup"}},
+		{"one-word name alone is exact", "help", 0, []string{"help"}},
+		{"one-word name in a sentence is a word", "help me get the weather forecast", 0, []string{"weather.forecast"}},
+		{"shorter field of equal matches ranks first", "convert", 2, []string{"convert_units", "convert_temperature"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := names(ix.Search(tt.query, tt.limit))
+			if len(got) < len(tt.want) || !slices.Equal(got[:len(tt.want)], tt.want) {
+				t.Errorf("Search(%q) = %q, want it to start with %q", tt.query, got, tt.want)
+			}
+			if tt.limit > 0 && len(got) > tt.limit {
+				t.Errorf("Search(%q, %d) returned %d results", tt.query, tt.limit, len(got))
+			}
+		})
+	}
+}
+
+func TestSearchFindsNothing(t *testing.T) {
+	// "service" is in every tool: too common to find one by.
+	docs := []Document{
+		{Name: "a", Description: "Billing service invoices."},
+		{Name: "b", Description: "Shipping service parcels."},
+		{Name: "c", Description: "Weather service forecasts."},
+		{Name: "d", Description: "Mail service letters."},
+		{Name: "e", Description: "Search service pages."},
+		{Name: "f", Description: "Chat service rooms."},
+	}
+	ix := mustIndex(t, docs)
+	for _, q := range []string{"", "   ", "\t\n", ".*", "the of and", "service", "services for the", "unknownword"} {
+		if got := ix.Search(q, 10); len(got) != 0 {
+			t.Errorf("Search(%q) = %q, want nothing", q, names(got))
+		}
+	}
+	if got := names(ix.Search("weather service", 10)); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("Search(weather service) = %q, want only c", got)
+	}
+}
+
+func TestSearchTiesKeepRegistrationOrder(t *testing.T) {
+	var docs []Document
+	for _, name := range []string{"zeta", "alpha", "mid", "beta", "omega", "gamma", "delta"} {
+		docs = append(docs, Document{Name: name, Description: "Print a report."})
+	}
+	docs = append(docs, Document{Name: "other", Description: "Unrelated."},
+		Document{Name: "other2", Description: "Unrelated too."}, Document{Name: "other3", Description: "Nothing."},
+		Document{Name: "other4", Description: "Nothing at all."}, Document{Name: "other5", Description: "Nope."},
+		Document{Name: "other6", Description: "Nope."}, Document{Name: "other7", Description: "Nope."})
+	ix := mustIndex(t, docs)
+	got := ix.Search("report", 7)
+	if want := []string{"zeta", "alpha", "mid", "beta", "omega", "gamma", "delta"}; !slices.Equal(names(got), want) {
+		t.Fatalf("Search(report) = %q, want registration order %q", names(got), want)
+	}
+	for _, r := range got[1:] {
+		if r.Score != got[0].Score {
+			t.Errorf("score of %s = %v, want the tie %v", r.Name, r.Score, got[0].Score)
+		}
+	}
+}
+
+func TestSearchDeterministic(t *testing.T) {
+	// Two indexes of one catalog hash with different seeds; results must not
+	// depend on it.
+	a, b := mustIndex(t, testCatalog()), mustIndex(t, testCatalog())
+	for _, q := range []string{"weather", "convert units", "records", "customer records trends", "files.list help"} {
+		first := a.Search(q, 10)
+		if again := a.Search(q, 10); !slices.Equal(first, again) {
+			t.Errorf("Search(%q) twice: %v then %v", q, first, again)
+		}
+		if other := b.Search(q, 10); !slices.Equal(first, other) {
+			t.Errorf("Search(%q) on two indexes: %v and %v", q, first, other)
+		}
+	}
+}
+
+func TestSearchResultFields(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	got := ix.Search("weather city", 1)
+	if len(got) != 1 {
+		t.Fatalf("Search = %v, want one result", got)
+	}
+	r := got[0]
+	want := FieldSet(1<<FieldName | 1<<FieldTitle | 1<<FieldDescription | 1<<FieldParamName | 1<<FieldParamDescription)
+	if r.Name != "weather.forecast" || r.Fields != want || r.Exact || r.Score <= 0 {
+		t.Errorf("Search(weather city)[0] = %+v, want weather.forecast in fields %v, not exact, positive score", r, want)
+	}
+	exact := ix.Search("files.list", 1)
+	if len(exact) != 1 || !exact[0].Exact || !exact[0].Fields.Has(FieldName) {
+		t.Errorf("Search(files.list) = %+v, want an exact name match", exact)
+	}
+}
+
+func TestSearchLimit(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	for _, tt := range []struct{ limit, want int }{{0, DefaultLimit}, {-3, DefaultLimit}, {1, 1}, {6, 6}, {100, 10}} {
+		// Every tool but help mentions one of these words.
+		got := ix.Search("records weather convert image files", tt.limit)
+		if len(got) != tt.want {
+			t.Errorf("limit %d: %d results %q, want %d", tt.limit, len(got), names(got), tt.want)
+		}
+	}
+}
+
+func TestAppendSearchKeepsDst(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	dst := []Result{{Name: "kept"}}
+	got := ix.AppendSearch(dst, "weather", 2)
+	if len(got) != 3 || got[0].Name != "kept" || got[1].Name != "weather.forecast" {
+		t.Errorf("AppendSearch = %v", got)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	tests := []struct {
+		name    string
+		names   []string
+		want    []string
+		unknown bool
+	}{
+		{"in the order named", []string{"help", "files.list", "records.search"}, []string{"help", "files.list", "records.search"}, false},
+		{"model-facing name", []string{"records_lookup"}, []string{"records.lookup"}, false},
+		{"each tool once", []string{"help", "help", "records_lookup", "records.lookup"}, []string{"help", "records.lookup"}, false},
+		{"none", nil, []string{}, false},
+		{"unknown names", []string{"help", "nope", "Help"}, []string{"help"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ix.Lookup(tt.names...)
+			if tt.unknown != errors.Is(err, ErrUnknownTool) || !tt.unknown && err != nil {
+				t.Fatalf("Lookup(%q) error = %v, want unknown %v", tt.names, err, tt.unknown)
+			}
+			if !slices.Equal(names(got), tt.want) {
+				t.Errorf("Lookup(%q) = %q, want %q", tt.names, names(got), tt.want)
+			}
+			for _, r := range got {
+				if !r.Exact {
+					t.Errorf("Lookup result %+v is not marked exact", r)
+				}
+			}
+		})
+	}
+}
