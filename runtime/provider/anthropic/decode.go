@@ -7,6 +7,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -14,7 +15,7 @@ import (
 // neutral assistant message. Complete feeds it every block at once; Stream
 // feeds each block as it completes. Both end with the same message.
 type blockDecoder struct {
-	names *nameMap
+	names *names
 	// discoveryTool is the declared discovery tool's name; its tool_use
 	// blocks are discovery calls.
 	discoveryTool string
@@ -25,7 +26,7 @@ type blockDecoder struct {
 	open []string
 }
 
-func newBlockDecoder(names *nameMap, discoveryTool string) *blockDecoder {
+func newBlockDecoder(names *names, discoveryTool string) *blockDecoder {
 	return &blockDecoder{names: names, discoveryTool: discoveryTool, hosted: make(map[string]int)}
 }
 
@@ -56,12 +57,16 @@ func (d *blockDecoder) add(b anthropic.BetaContentBlockUnion, input []byte) (*mo
 // runtime answers it with an error instead of losing it.
 func (d *blockDecoder) toolUse(id, providerName string, input []byte) model.Part {
 	name := d.names.neutral(providerName)
+	call := toolCall(id, name, input)
 	if d.discoveryTool != "" && name == d.discoveryTool {
-		if call, err := parseDiscoveryInput(id, input, d.names); err == nil {
-			return model.DiscoveryCallPart(call)
+		if dc, err := discovery.ParseCall(call); err == nil {
+			for i, n := range dc.Names {
+				dc.Names[i] = d.names.neutral(n)
+			}
+			return model.DiscoveryCallPart(dc)
 		}
 	}
-	return model.ToolCallPart(toolCall(id, name, input))
+	return model.ToolCallPart(call)
 }
 
 // toolCall keeps the input verbatim: compacted JSON, or the text as it

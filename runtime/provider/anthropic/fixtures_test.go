@@ -2,9 +2,9 @@ package anthropic
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -14,87 +14,53 @@ const (
 )
 
 var (
+	// lookupTool is an application tool whose name is not legal for the
+	// provider: it travels as "records_lookup".
 	lookupTool = model.ToolDefinition{
-		Name:        "records_lookup",
+		Name:        "records.lookup",
 		Description: "Look up a record by id",
 		Parameters:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
 	}
-	findTools = model.ToolDefinition{
-		Name:        "find_tools",
-		Description: "Find tools by keywords or exact names.",
-		Parameters:  json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"names":{"type":"array","items":{"type":"string"}}}}`),
-		Kind:        model.ToolDiscovery,
-	}
-	// catalog is the permitted deferred catalog; "billing.refund" is not a
-	// legal provider name and travels as "billing_refund".
-	catalog = []model.ToolDefinition{
-		{Name: "billing.refund", Description: "Refund an invoice", Parameters: json.RawMessage(`{"type":"object","properties":{"invoice":{"type":"string"}},"required":["invoice"]}`)},
-		{Name: "billing_invoices", Description: "List invoices of a customer", Parameters: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}}}`)},
-		{Name: "records_analyze", Description: "Analyze a set of records", Parameters: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}}}`)},
+	// entries are the permitted deferred catalog.
+	entries = []discovery.Entry{
+		{Name: "billing.refund", Snapshot: model.ToolSnapshot{Name: "billing_refund", Description: "Refund an invoice", Parameters: json.RawMessage(`{"type":"object","properties":{"invoice":{"type":"string"}},"required":["invoice"]}`)}},
+		{Snapshot: model.ToolSnapshot{Name: "billing_invoices", Description: "List the invoices of a customer", Parameters: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}}}`)}},
+		{Snapshot: model.ToolSnapshot{Name: "records_analyze", Description: "Analyze a set of records", Parameters: json.RawMessage(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}}}`)}},
 	}
 )
 
-// snapshot returns the catalog entry name as a discovery snapshot.
-func snapshot(t *testing.T, name string) model.ToolSnapshot {
+func newCatalog(t testing.TB) *discovery.Catalog {
 	t.Helper()
-	for _, d := range catalog {
-		if d.Name == name {
-			return model.ToolSnapshot{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
-		}
+	c, err := discovery.NewCatalog(entries, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no catalog tool %q", name)
-	return model.ToolSnapshot{}
+	return c
 }
 
-// answer is a test double of package discovery answering a discovery call
-// from the catalog: exact names first, then every tool whose description
-// holds a query word.
-func answer(t *testing.T, c model.DiscoveryCall) model.DiscoveryResult {
+// answer answers a discovery call from the catalog, as the runtime does.
+func answer(t testing.TB, c model.DiscoveryCall) model.DiscoveryResult {
 	t.Helper()
-	r := model.DiscoveryResult{CallID: c.ID}
-	seen := map[string]bool{}
-	for _, n := range c.Names {
-		r.Tools = append(r.Tools, snapshot(t, n))
-		seen[n] = true
-	}
-	for _, w := range strings.Fields(strings.ToLower(c.Query)) {
-		for _, d := range catalog {
-			if !seen[d.Name] && strings.Contains(strings.ToLower(d.Description), w) {
-				r.Tools = append(r.Tools, snapshot(t, d.Name))
-				seen[d.Name] = true
-			}
-		}
-	}
-	if len(r.Tools) == 0 {
-		r.Note = "no permitted tool matches"
+	r, err := newCatalog(t).Answer(c, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return r
 }
 
-// request is a test double of package discovery building a request: the
-// application's tools, the discovery tool, then the tools discovered in
-// the history in order of first discovery, and the deferred catalog.
-func request(modelID string, history []model.Message) *model.Request {
+// request prepares a request for history with package discovery, as the
+// runtime does: the application's tool, discovery on, the catalog.
+func request(t testing.TB, c *Client, modelID string, history []model.Message) *model.Request {
+	t.Helper()
 	req := &model.Request{
 		Model:           modelID,
 		Messages:        history,
-		Tools:           []model.ToolDefinition{lookupTool, findTools},
-		Discovery:       model.Discovery{Enabled: true, Deferred: catalog},
+		Tools:           []model.ToolDefinition{lookupTool},
+		Discovery:       model.Discovery{Enabled: true},
 		MaxOutputTokens: 1024,
 	}
-	seen := map[string]bool{}
-	for _, m := range history {
-		for _, p := range m.Parts {
-			if p.Kind != model.PartDiscoveryResult {
-				continue
-			}
-			for _, s := range p.DiscoveryResult.Tools {
-				if !seen[s.Name] {
-					seen[s.Name] = true
-					req.Tools = append(req.Tools, s.Definition())
-				}
-			}
-		}
+	if _, err := discovery.Prepare(req, c.Capabilities(modelID), newCatalog(t)); err != nil {
+		t.Fatal(err)
 	}
 	return req
 }
@@ -115,8 +81,8 @@ func steps(t *testing.T) [][]model.Message {
 		model.DiscoveryMessage(answer(t, call)),
 	)
 	h3 := append(append([]model.Message(nil), h2...),
-		model.AssistantMessage(model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing.refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)})),
-		model.ToolMessage(model.ToolResult{CallID: "toolu_c1", Name: "billing.refund", Content: `{"status":"refunded"}`}),
+		model.AssistantMessage(model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)})),
+		model.ToolMessage(model.ToolResult{CallID: "toolu_c1", Name: "billing_refund", Content: `{"status":"refunded"}`}),
 	)
 	return [][]model.Message{h1, h2, h3}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -43,7 +44,7 @@ func TestGoldenRequests(t *testing.T) {
 			api := newFakeAPI(t, replies...)
 			c := api.client(rc.opts...)
 			for i, h := range hs {
-				resp, err := c.Complete(context.Background(), request(rc.model, h))
+				resp, err := c.Complete(context.Background(), request(t, c, rc.model, h))
 				if err != nil {
 					t.Fatalf("step %d: %v", i+1, err)
 				}
@@ -82,7 +83,7 @@ func TestPromptCacheStability(t *testing.T) {
 		t.Run(rc.name, func(t *testing.T) {
 			hs := steps(t)
 			// A fourth step discovers nothing new.
-			again := model.DiscoveryCall{ID: "toolu_d2", Names: []string{"billing.refund"}}
+			again := model.DiscoveryCall{ID: "toolu_d2", Names: []string{"billing_refund"}}
 			h4 := append(append([]model.Message(nil), hs[2]...),
 				model.AssistantMessage(model.DiscoveryCallPart(again)),
 				model.DiscoveryMessage(answer(t, again)),
@@ -96,7 +97,7 @@ func TestPromptCacheStability(t *testing.T) {
 			c := api.client(rc.opts...)
 			var shapes []requestShape
 			for i, h := range hs {
-				if _, err := c.Complete(context.Background(), request(rc.model, h)); err != nil {
+				if _, err := c.Complete(context.Background(), request(t, c, rc.model, h)); err != nil {
 					t.Fatalf("step %d: %v", i+1, err)
 				}
 				shapes = append(shapes, shapeOf(t, api.body(i)))
@@ -166,7 +167,7 @@ func TestDeclarationRules(t *testing.T) {
 	for _, hosted := range []HostedSearch{ClientSearch, SearchBM25, SearchRegex} {
 		t.Run(hosted.String(), func(t *testing.T) {
 			c := New(WithHostedSearch(hosted), WithAPIKey("unused"))
-			r, err := c.render(request(nativeModel, steps(t)[2]))
+			r, err := c.render(request(t, c, nativeModel, steps(t)[2]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +190,7 @@ func TestDeclarationRules(t *testing.T) {
 				}
 				got = append(got, fmt.Sprintf("%v:%s", tool["name"], kind))
 			}
-			search := "find_tools"
+			search := discovery.ToolName
 			if hosted != ClientSearch {
 				search = hostedToolName(hosted)
 			}

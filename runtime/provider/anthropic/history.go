@@ -6,6 +6,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -19,11 +20,9 @@ import (
 // record when the part has one and rebuilt from the neutral call and its
 // result when it does not (a history started elsewhere).
 type historyRenderer struct {
-	names  *nameMap
+	names  *names
 	mode   mode
 	hosted HostedSearch
-	// discoveryTool is the discovery tool's declared name, "" when none.
-	discoveryTool string
 	// results are the history's discovery results by call id.
 	results map[string]*model.DiscoveryResult
 }
@@ -142,17 +141,14 @@ func toolInput(c *model.ToolCall) any {
 }
 
 // discoveryCall renders a discovery call: as a tool_use of the discovery
-// tool, or with hosted search as its server_tool_use block followed by the
+// tool (also when discovery is now off: the call was made), or with hosted search as its server_tool_use block followed by the
 // tool_search_tool_result block answering it.
 func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.BetaContentBlockParamUnion, error) {
 	c := p.DiscoveryCall
 	if h.mode != modeHostedSearch {
-		if h.discoveryTool == "" {
-			return nil, invalid(i, j, RuleHistory, "discovery call %q cannot be rendered: the request declares no discovery tool", c.ID)
-		}
 		return []anthropic.BetaContentBlockParamUnion{{OfToolUse: &anthropic.BetaToolUseBlockParam{
 			ID:    c.ID,
-			Name:  h.names.provider(h.discoveryTool),
+			Name:  h.names.provider(discovery.ToolName),
 			Input: discoveryInputJSON(*c, h.names),
 		}}}, nil
 	}

@@ -48,41 +48,15 @@ func serverToolName(raw json.RawMessage) string {
 	return b.Name
 }
 
-// discoveryInput is the input of the discovery tool as this adapter renders
-// it and reads it back: keywords, exact names, or both.
+// discoveryInput is the input of the discovery tool: keywords, exact
+// names, or both (discovery.ParseCall reads it back).
 type discoveryInput struct {
 	Query string   `json:"query,omitempty"`
 	Names []string `json:"names,omitempty"`
 }
 
-// parseDiscoveryInput reads a discovery tool call the model made. Names are
-// provider names, mapped back to declared names. Input that is not an
-// object with a query or a non-empty list of non-empty names is an error.
-func parseDiscoveryInput(id string, raw []byte, names *nameMap) (model.DiscoveryCall, error) {
-	var in discoveryInput
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: %w", id, err)
-	}
-	if dec.More() {
-		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: data after the input object", id)
-	}
-	if in.Query == "" && len(in.Names) == 0 {
-		return model.DiscoveryCall{}, fmt.Errorf("discovery call %q has neither query nor names", id)
-	}
-	call := model.DiscoveryCall{ID: id, Query: in.Query}
-	for i, n := range in.Names {
-		if n == "" {
-			return model.DiscoveryCall{}, fmt.Errorf("discovery call %q: name %d is empty", id, i)
-		}
-		call.Names = append(call.Names, names.neutral(n))
-	}
-	return call, nil
-}
-
 // discoveryInputJSON renders a discovery call as the discovery tool's input.
-func discoveryInputJSON(c model.DiscoveryCall, names *nameMap) json.RawMessage {
+func discoveryInputJSON(c model.DiscoveryCall, names *names) json.RawMessage {
 	in := discoveryInput{Query: c.Query}
 	for _, n := range c.Names {
 		in.Names = append(in.Names, names.provider(n))
@@ -105,7 +79,7 @@ func hostedQuery(c model.DiscoveryCall) string {
 
 // emulatedResultText is the text an emulated discovery result shows the
 // model: what was found and that it can now be called, or the note.
-func emulatedResultText(r *model.DiscoveryResult, names *nameMap) string {
+func emulatedResultText(r *model.DiscoveryResult, names *names) string {
 	if len(r.Tools) == 0 {
 		if r.Note != "" {
 			return r.Note

@@ -6,33 +6,23 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// Rules this package checks before sending a request, reported in
-// *model.ValidationError.
+// Rules this package checks before sending a request, besides those of
+// discovery.Check, reported in *model.ValidationError.
 const (
 	// RuleModel: a request names its model.
 	RuleModel model.Rule = "anthropic_model"
 	// RuleMaxTokens: the Messages API needs a positive output token limit.
 	RuleMaxTokens model.Rule = "anthropic_max_tokens"
-	// RuleDiscoveryTool: a request declares at most one discovery tool, and
-	// declares one exactly when discovery is enabled.
-	RuleDiscoveryTool model.Rule = "anthropic_discovery_tool"
 	// RuleEagerTool: native rendering keeps at least one tool non-deferred.
 	RuleEagerTool model.Rule = "anthropic_eager_tool"
-	// RuleStrict: strict tools only on models that support them, within
-	// the model's limit.
-	RuleStrict model.Rule = "anthropic_strict"
-	// RuleSchema: tool parameters are a JSON Schema object with "type":
-	// "object" at the root.
-	RuleSchema model.Rule = "anthropic_schema"
 	// RuleSystem: system messages open the history.
 	RuleSystem model.Rule = "anthropic_system"
-	// RuleToolChoice: a forced tool is a declared application tool.
-	RuleToolChoice model.Rule = "anthropic_tool_choice"
-	// RuleHistory: the history can be rendered (discovery calls have a
-	// discovery tool or hosted search to render as, and their results).
+	// RuleHistory: the history can be rendered (a hosted search call has
+	// a result to render with it, native records decode).
 	RuleHistory model.Rule = "anthropic_history"
 	// RuleEmptyTurn: every rendered turn has content.
 	RuleEmptyTurn model.Rule = "anthropic_empty_turn"
@@ -51,9 +41,9 @@ const (
 type rendered struct {
 	params anthropic.BetaMessageNewParams
 	// opts are per-request SDK options carrying fields params lacks.
-	opts []option.RequestOption
-	names  *nameMap
-	mode   mode
+	opts  []option.RequestOption
+	names *names
+	mode  mode
 	// discoveryTool is the declared discovery tool's name, "" when none is
 	// declared as an ordinary tool.
 	discoveryTool string
@@ -75,22 +65,20 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if req.MaxOutputTokens <= 0 {
 		return nil, invalid(-1, -1, RuleMaxTokens, "max output tokens is %d; the Messages API needs a positive limit", req.MaxOutputTokens)
 	}
-	if err := model.ValidateMessages(req.Messages); err != nil {
+	caps := c.Capabilities(req.Model)
+	if err := discovery.Check(req, caps); err != nil {
 		return nil, err
 	}
-	caps := c.Capabilities(req.Model)
-	r := &rendered{names: newNameMap(), mode: modeEmulated}
+	r := &rendered{mode: modeEmulated}
 	if caps.Discovery == model.DiscoveryNative {
 		r.mode = modeClientSearch
 		if c.hosted != ClientSearch {
 			r.mode = modeHostedSearch
 		}
 	}
-	decl, err := classify(req, caps.Strict)
-	if err != nil {
-		return nil, err
-	}
-	if err := decl.addNames(r.names, r.mode); err != nil {
+	decl := classify(req)
+	var err error
+	if r.names, err = newNames(decl.names(r.mode)); err != nil {
 		return nil, err
 	}
 	if decl.discovery != nil && r.mode != modeHostedSearch {
@@ -100,7 +88,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted, discoveryTool: r.discoveryTool}
+	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {
 		return nil, err
@@ -120,36 +108,21 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if f := req.ResponseFormat; f != nil {
 		p.OutputConfig.Format = anthropic.BetaJSONOutputFormatParam{Schema: f.Schema}
 	}
-	if len(tools) > 0 {
-		choice, err := toolChoice(req.ToolChoice, decl, r.names)
-		if err != nil {
-			return nil, err
-		}
-		p.ToolChoice = choice
-	} else if req.ToolChoice.Mode == model.ToolChoiceRequired || req.ToolChoice.Mode == model.ToolChoiceTool {
-		return nil, invalid(-1, -1, RuleToolChoice, "tool choice %q with no tools declared", req.ToolChoice.Mode)
-	}
+	p.ToolChoice = toolChoice(req.ToolChoice, r.names)
 	r.params = p
 	return r, nil
 }
 
-// toolChoice renders the tool choice. A required call may be a discovery
-// call, which the provider's "any" allows.
-func toolChoice(tc model.ToolChoice, decl *declarations, names *nameMap) (anthropic.BetaToolChoiceUnionParam, error) {
+// toolChoice renders the tool choice discovery.Check accepted. A required
+// call may be a discovery call, which the provider's "any" allows.
+func toolChoice(tc model.ToolChoice, names *names) anthropic.BetaToolChoiceUnionParam {
 	switch tc.Mode {
-	case model.ToolChoiceAuto:
-		return anthropic.BetaToolChoiceUnionParam{}, nil
 	case model.ToolChoiceNone:
-		return anthropic.BetaToolChoiceUnionParam{OfNone: &anthropic.BetaToolChoiceNoneParam{}}, nil
+		return anthropic.BetaToolChoiceUnionParam{OfNone: &anthropic.BetaToolChoiceNoneParam{}}
 	case model.ToolChoiceRequired:
-		return anthropic.BetaToolChoiceUnionParam{OfAny: &anthropic.BetaToolChoiceAnyParam{}}, nil
+		return anthropic.BetaToolChoiceUnionParam{OfAny: &anthropic.BetaToolChoiceAnyParam{}}
 	case model.ToolChoiceTool:
-		for _, t := range decl.app {
-			if t.Name == tc.Name {
-				return anthropic.BetaToolChoiceUnionParam{OfTool: &anthropic.BetaToolChoiceToolParam{Name: names.provider(tc.Name)}}, nil
-			}
-		}
-		return anthropic.BetaToolChoiceUnionParam{}, invalid(-1, -1, RuleToolChoice, "forced tool %q is not a declared application tool", tc.Name)
+		return anthropic.BetaToolChoiceUnionParam{OfTool: &anthropic.BetaToolChoiceToolParam{Name: names.provider(tc.Name)}}
 	}
-	return anthropic.BetaToolChoiceUnionParam{}, invalid(-1, -1, RuleToolChoice, "unknown tool choice mode %q", tc.Mode)
+	return anthropic.BetaToolChoiceUnionParam{}
 }

@@ -1,10 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
@@ -21,99 +17,47 @@ type declarations struct {
 	deferred []model.ToolDefinition
 }
 
-// classify sorts req's tools and checks the rules that do not depend on
-// the rendering mode.
-func classify(req *model.Request, strict model.StrictLimits) (*declarations, error) {
+// classify sorts the tools of a request that discovery.Check accepted.
+func classify(req *model.Request) *declarations {
 	d := &declarations{deferred: req.Discovery.Deferred}
 	for i := range req.Tools {
 		t := &req.Tools[i]
 		switch t.Kind {
-		case model.ToolApplication:
-			d.app = append(d.app, *t)
 		case model.ToolDiscovery:
-			if d.discovery != nil {
-				return nil, invalid(-1, -1, RuleDiscoveryTool, "two discovery tools declared: %q and %q", d.discovery.Name, t.Name)
-			}
 			d.discovery = t
 		case model.ToolDiscovered:
 			d.discovered = append(d.discovered, *t)
 		default:
-			return nil, invalid(-1, -1, RuleDiscoveryTool, "tool %q has unknown kind %q", t.Name, t.Kind)
+			d.app = append(d.app, *t)
 		}
 	}
-	if req.Discovery.Enabled != (d.discovery != nil) {
-		return nil, invalid(-1, -1, RuleDiscoveryTool, "discovery enabled is %t but the request declares %d discovery tools", req.Discovery.Enabled, btoi(d.discovery != nil))
-	}
-	strictCount := 0
-	for _, t := range append(append([]model.ToolDefinition(nil), req.Tools...), req.Discovery.Deferred...) {
-		if err := checkSchema(t); err != nil {
-			return nil, err
-		}
-		if !t.Strict {
-			continue
-		}
-		if !strict.Supported {
-			return nil, invalid(-1, -1, RuleStrict, "tool %q is strict but model %q does not support strict tools", t.Name, req.Model)
-		}
-		strictCount++
-	}
-	if strict.MaxTools > 0 && strictCount > strict.MaxTools {
-		return nil, invalid(-1, -1, RuleStrict, "%d strict tools declared; model %q accepts at most %d", strictCount, req.Model, strict.MaxTools)
-	}
-	return d, nil
+	return d
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// checkSchema requires a tool's parameters to be a JSON object whose
-// "type" is "object", as the Messages API does.
-func checkSchema(t model.ToolDefinition) error {
-	var root map[string]json.RawMessage
-	if err := json.Unmarshal(t.Parameters, &root); err != nil || root == nil {
-		return invalid(-1, -1, RuleSchema, "tool %q parameters are not a JSON object", t.Name)
-	}
-	if typ, ok := root["type"]; !ok || !bytes.Equal(bytes.TrimSpace(typ), []byte(`"object"`)) {
-		return invalid(-1, -1, RuleSchema, `tool %q parameters do not have "type": "object" at the root`, t.Name)
-	}
-	return nil
-}
-
-// addNames declares every tool the mode renders in names.
-func (d *declarations) addNames(names *nameMap, m mode) error {
-	add := func(ts []model.ToolDefinition) error {
+// names returns every name the mode renders.
+func (d *declarations) names(m mode) []string {
+	var out []string
+	for _, ts := range [][]model.ToolDefinition{d.app, d.discovered} {
 		for _, t := range ts {
-			if err := names.add(t.Name); err != nil {
-				return fmt.Errorf("%w (%w)", err, model.ErrInvalidRequest)
-			}
+			out = append(out, t.Name)
 		}
-		return nil
-	}
-	if err := add(d.app); err != nil {
-		return err
 	}
 	if d.discovery != nil {
-		if err := add([]model.ToolDefinition{*d.discovery}); err != nil {
-			return err
-		}
-	}
-	if err := add(d.discovered); err != nil {
-		return err
+		out = append(out, d.discovery.Name)
 	}
 	if m != modeEmulated {
-		return add(d.deferred)
+		for _, t := range d.deferred {
+			out = append(out, t.Name)
+		}
 	}
-	return nil
+	return out
 }
 
 // render returns the tool declarations of the mode.
 //
-// Emulated: the application's tools, the discovery tool and the discovered
-// tools, as ordinary tools in the request's order.
+// Emulated, and native with discovery off: the application's tools, the
+// discovery tool and the discovered tools, as ordinary tools in the
+// request's order (deferred tools need a search tool next to them).
 //
 // Native: the application's tools, then the discovery tool (client search)
 // or the hosted search tool, then every deferred tool with defer_loading:
@@ -123,7 +67,7 @@ func (d *declarations) addNames(names *nameMap, m mode) error {
 // the same on every step of a run whatever has been discovered.
 //
 // The cache breakpoint goes on the last non-deferred tool.
-func (d *declarations) render(names *nameMap, m mode, hosted HostedSearch) ([]anthropic.BetaToolUnionParam, error) {
+func (d *declarations) render(names *names, m mode, hosted HostedSearch) ([]anthropic.BetaToolUnionParam, error) {
 	var out []anthropic.BetaToolUnionParam
 	for _, t := range d.app {
 		out = append(out, toolParam(t, names, false))
@@ -134,7 +78,7 @@ func (d *declarations) render(names *nameMap, m mode, hosted HostedSearch) ([]an
 	case d.discovery != nil:
 		out = append(out, toolParam(*d.discovery, names, false))
 	}
-	if m == modeEmulated {
+	if m == modeEmulated || d.discovery == nil {
 		for _, t := range d.discovered {
 			out = append(out, toolParam(t, names, false))
 		}
@@ -184,7 +128,7 @@ func (d *declarations) deferredTools() []model.ToolDefinition {
 }
 
 // toolParam renders one tool; its schema goes out byte for byte.
-func toolParam(t model.ToolDefinition, names *nameMap, deferred bool) anthropic.BetaToolUnionParam {
+func toolParam(t model.ToolDefinition, names *names, deferred bool) anthropic.BetaToolUnionParam {
 	p := &anthropic.BetaToolParam{
 		Name:        names.provider(t.Name),
 		InputSchema: param.Override[anthropic.BetaToolInputSchemaParam](t.Parameters),
