@@ -42,7 +42,10 @@ func (r *WithdrawRequest) Validate() error {
 	if err := tools.ValidateName(r.Toolset); err != nil {
 		return Errorf(CodeInvalidRequest, "toolset: %v", err)
 	}
-	return validateToken(r.Token)
+	if err := validateToken(r.Token); err != nil {
+		return Errorf(CodeInvalidRequest, "toolset %q: %v", r.Toolset, err)
+	}
+	return nil
 }
 
 // Validate checks that at least one and at most MaxResolve toolsets are
