@@ -1,0 +1,160 @@
+package codegen_test
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/codegen/internal/gomodtest"
+)
+
+// TestGoldenCompiles builds, vets and tests the golden files of every design
+// in a temporary module that replaces this one, so that a golden file that
+// does not compile cannot land. The test it adds checks, per toolset, that
+// the precomputed search counts equal what runtime/toolsearch computes from
+// the toolset's schemas and that SchemaFingerprint equals the runtime
+// fingerprint of Toolset(); per agent, that its definition's index holds
+// exactly its deferred tools.
+func TestGoldenCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code with the go command")
+	}
+	mod := gomodtest.New(t, "..", goldenModule)
+	var toolsets, agents []string
+	for _, gd := range goldenDesigns {
+		src := filepath.Join(goldenRoot, gd.name)
+		mod.CopyTree(t, src, gd.name)
+		toolsets = append(toolsets, packagesUnder(t, src, "toolsets", gd.name)...)
+		agents = append(agents, packagesUnder(t, src, "agents", gd.name)...)
+	}
+	check := checkProgram(toolsets, agents)
+	if err := os.WriteFile(filepath.Join(mod.Dir, "check_test.go"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mod.Go(t, "build", "./...")
+	mod.Go(t, "vet", "./...")
+	out := mod.Go(t, "test", "-count=1", "-v", ".")
+	for _, p := range append(slices.Clone(toolsets), agents...) {
+		if !strings.Contains(out, "--- PASS: TestGenerated/"+path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p)) {
+			t.Errorf("no passing check of %s in:\n%s", p, out)
+		}
+	}
+}
+
+// packagesUnder returns the import paths of the packages in dir/kind.
+func packagesUnder(t *testing.T, dir, kind, design string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, kind))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for _, e := range entries {
+		pkgs = append(pkgs, path.Join(goldenModule, design, kind, e.Name()))
+	}
+	return pkgs
+}
+
+// checkProgram returns the test file that checks the generated packages.
+func checkProgram(toolsets, agents []string) string {
+	var b strings.Builder
+	b.WriteString(`package golden_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+`)
+	alias := func(p string) string {
+		return strings.ReplaceAll(strings.TrimPrefix(p, goldenModule+"/"), "/", "_")
+	}
+	for _, p := range append(slices.Clone(toolsets), agents...) {
+		fmt.Fprintf(&b, "\t%s %q\n", alias(p), p)
+	}
+	b.WriteString(")\n\nfunc TestGenerated(t *testing.T) {\n")
+	for _, p := range toolsets {
+		a := alias(p)
+		fmt.Fprintf(&b, "\tt.Run(%q, func(t *testing.T) { checkToolset(t, %s.Name, %s.Toolset(), %s.SearchCounts(), %s.SchemaFingerprint, %s.Specs()) })\n",
+			path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p), a, a, a, a, a)
+	}
+	for _, p := range agents {
+		a := alias(p)
+		fmt.Fprintf(&b, "\tt.Run(%q, func(t *testing.T) { checkAgent(t, %s.Definition()) })\n",
+			path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p), a)
+	}
+	b.WriteString(checkHelpers)
+	return b.String()
+}
+
+// checkHelpers are the checks of the generated test file.
+const checkHelpers = `}
+
+func checkToolset(t *testing.T, name string, ts tools.ToolsetSchema, counts []toolsearch.Counts, fingerprint func(string) (tools.Fingerprint, error), specs []tools.ToolSpec) {
+	if err := ts.Validate(); err != nil {
+		t.Fatalf("Toolset() is not a valid record: %v", err)
+	}
+	if len(counts) != len(ts.Tools) || len(specs) != len(ts.Tools) {
+		t.Fatalf("%d tools, %d counts, %d specs", len(ts.Tools), len(counts), len(specs))
+	}
+	for i, s := range ts.Tools {
+		want, err := toolsearch.Count(toolsearch.Document{
+			Name: string(s.Name), Alias: runtime.ModelName(s.Name),
+			Title: s.Title, Description: s.Description, Parameters: s.Payload,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(counts[i], want) {
+			t.Errorf("counts of %s = %+v, toolsearch computes %+v", s.Name, counts[i], want)
+		}
+		if specs[i].Name != s.Name {
+			t.Errorf("spec %d is %s, want %s", i, specs[i].Name, s.Name)
+		}
+	}
+	for _, n := range []string{name, name + "-copy"} {
+		got, err := fingerprint(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tools.SchemaFingerprint(n, ts.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("SchemaFingerprint(%q) = %s, runtime fingerprint of Toolset() is %s", n, got, want)
+		}
+	}
+}
+
+func checkAgent(t *testing.T, def runtime.AgentRegistration) {
+	if def.Name == "" || def.Description == "" {
+		t.Fatalf("definition without name or description: %+v", def)
+	}
+	if len(def.Deferred) == 0 {
+		if def.DeferredIndex != nil {
+			t.Fatal("index without deferred tools")
+		}
+		return
+	}
+	if def.DeferredIndex.Len() != len(def.Deferred) {
+		t.Fatalf("index holds %d tools, the agent defers %d", def.DeferredIndex.Len(), len(def.Deferred))
+	}
+	names := make([]string, len(def.Deferred))
+	for i, id := range def.Deferred {
+		names[i] = string(id)
+	}
+	if _, err := def.DeferredIndex.Lookup(names...); err != nil {
+		t.Fatal(err)
+	}
+}
+`
