@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Query is one request of a query set and the tools it needs.
@@ -41,7 +42,10 @@ func ReadQueries(r io.Reader, known func(name string) bool) ([]Query, error) {
 		case len(q.Gold) == 0:
 			return errors.New("missing or empty \"gold\"")
 		}
-		for _, name := range q.Gold {
+		for i, name := range q.Gold {
+			if slices.Contains(q.Gold[:i], name) {
+				return fmt.Errorf("gold tool %q listed twice", name)
+			}
 			if !known(name) {
 				return fmt.Errorf("gold tool %q is not in the catalog", name)
 			}

@@ -76,8 +76,11 @@ func readMCP(data []byte) ([]toolsearch.Document, error) {
 	if err := decodeStrict(data, &list); err != nil {
 		return nil, fmt.Errorf("%w: tools/list result: %w", ErrMalformed, err)
 	}
-	if list.Tools == nil {
+	switch {
+	case list.Tools == nil:
 		return nil, fmt.Errorf("%w: tools/list result: \"tools\" is null", ErrMalformed)
+	case len(*list.Tools) == 0:
+		return nil, fmt.Errorf("%w: tools/list result: no tools", ErrMalformed)
 	}
 	docs := make([]toolsearch.Document, 0, len(*list.Tools))
 	seen := make(map[string]int, len(*list.Tools))
