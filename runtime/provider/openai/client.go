@@ -1,0 +1,96 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
+)
+
+// Client is a model.Client for the OpenAI Responses API. It is safe for
+// concurrent use.
+type Client struct {
+	sdk     sdk.Client
+	sdkOpts []option.RequestOption
+	emulate bool
+}
+
+var _ model.Client = (*Client)(nil)
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithRequestOptions passes options to the SDK client: base URL, API key,
+// HTTP client, retries, headers (option.WithBaseURL, option.WithAPIKey, ...).
+// Without an API key option the SDK reads OPENAI_API_KEY.
+func WithRequestOptions(opts ...option.RequestOption) Option {
+	return func(c *Client) { c.sdkOpts = append(c.sdkOpts, opts...) }
+}
+
+// WithBaseURL sends requests to url: an Azure OpenAI endpoint, a proxy, a
+// gateway or a test server.
+func WithBaseURL(url string) Option { return WithRequestOptions(option.WithBaseURL(url)) }
+
+// WithAPIKey authenticates requests with key.
+func WithAPIKey(key string) Option { return WithRequestOptions(option.WithAPIKey(key)) }
+
+// WithEmulation renders discovery emulated for every model, also for models
+// with native tool search: for proxies and gateways that drop native items.
+func WithEmulation() Option {
+	return func(c *Client) { c.emulate = true }
+}
+
+// New returns a client. With no WithRequestOptions it uses the SDK's
+// defaults (api.openai.com, OPENAI_API_KEY).
+func New(opts ...Option) *Client {
+	c := &Client{}
+	for _, o := range opts {
+		o(c)
+	}
+	c.sdk = sdk.NewClient(c.sdkOpts...)
+	return c
+}
+
+// Capabilities reports native discovery for models with client-executed
+// tool search (unless the client emulates), emulated discovery for every
+// other model, and strict tool schemas within OpenAI's strict subset.
+func (c *Client) Capabilities(modelID string) model.Capabilities {
+	mode := model.DiscoveryEmulated
+	if !c.emulate && nativeDiscovery(modelID) {
+		mode = model.DiscoveryNative
+	}
+	return model.Capabilities{
+		Discovery: mode,
+		Strict:    model.StrictLimits{Supported: true, SubsetOnly: true},
+	}
+}
+
+// Complete renders req, sends it and decodes the response. A request that
+// breaks a rule is rejected before sending with an error matching
+// model.ErrInvalidRequest (or model.ErrToolSearchUnsupported); provider
+// failures come back as *model.ProviderError.
+func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
+	w, params, err := c.render(req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.sdk.Responses.New(ctx, params)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", openaiwire.ProviderError(err))
+	}
+	return w.decodeResponse(resp)
+}
+
+// render checks req and renders it for the model's discovery mode.
+func (c *Client) render(req *model.Request) (*wire, responses.ResponseNewParams, error) {
+	if req == nil {
+		return nil, responses.ResponseNewParams{}, errors.New("openai: nil request")
+	}
+	return renderRequest(req, c.Capabilities(req.Model))
+}

@@ -1,0 +1,164 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
+)
+
+// ErrUnexpectedOutput is matched by errors reporting output the adapter
+// cannot represent in the conversation: a call of an undeclared kind, a
+// tool search the server ran, a response still in progress.
+var ErrUnexpectedOutput = errors.New("openai: unexpected output")
+
+// decodeResponse turns a Responses API response into the assistant message
+// and finish reason. Native: the output items are kept verbatim in the
+// message's Meta under MetaKey.
+func (w *wire) decodeResponse(resp *responses.Response) (*model.Response, error) {
+	if resp.Status == responses.ResponseStatusFailed {
+		return nil, &model.ProviderError{Provider: openaiwire.Provider, Type: string(resp.Error.Code), Message: resp.Error.Message}
+	}
+	msg := model.Message{Role: model.RoleAssistant, Parts: []model.Part{}}
+	refused := false
+	raw := make([]json.RawMessage, 0, len(resp.Output))
+	for i := range resp.Output {
+		item := &resp.Output[i]
+		parts, refusal, err := w.decodeItem(item)
+		if err != nil {
+			return nil, err
+		}
+		msg.Parts = append(msg.Parts, parts...)
+		refused = refused || refusal
+		raw = append(raw, json.RawMessage(item.RawJSON()))
+	}
+	if w.native && len(raw) > 0 {
+		items, err := encodeItems(raw)
+		if err != nil {
+			return nil, err
+		}
+		msg.Meta = map[string]json.RawMessage{MetaKey: items}
+	}
+	reason, err := finishReason(resp, refused)
+	if err != nil {
+		return nil, err
+	}
+	out, err := model.NewResponse(msg, reason, usage(resp.Usage))
+	if err != nil {
+		return nil, fmt.Errorf("openai: decode response: %w", err)
+	}
+	out.ProviderReason = string(resp.Status)
+	if resp.IncompleteDetails.Reason != "" {
+		out.ProviderReason += ": " + resp.IncompleteDetails.Reason
+	}
+	return out, nil
+}
+
+// decodeItem turns one output item into message parts: text and refusals
+// of a message, a tool call, or a discovery call (a client tool_search_call
+// when native, a call of the discovery function when emulated). Reasoning
+// and other items make no part; native Meta keeps them.
+func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []model.Part, refusal bool, err error) {
+	switch item.Type {
+	case "message":
+		for _, c := range item.AsMessage().Content {
+			switch c.Type {
+			case "output_text":
+				parts = append(parts, model.TextPart(c.Text))
+			case "refusal":
+				parts = append(parts, model.TextPart(c.Refusal))
+				refusal = true
+			default:
+				return nil, false, fmt.Errorf("%w: message content of type %q", ErrUnexpectedOutput, c.Type)
+			}
+		}
+		return parts, refusal, nil
+	case "function_call":
+		fc := item.AsFunctionCall()
+		p, err := w.decodeFunctionCall(fc.CallID, fc.Namespace, fc.Name, fc.Arguments)
+		if err != nil {
+			return nil, false, err
+		}
+		return []model.Part{p}, false, nil
+	case "tool_search_call":
+		tc := item.AsToolSearchCall()
+		if tc.Execution != responses.ResponseToolSearchCallExecutionClient {
+			return nil, false, fmt.Errorf("%w: tool search call %q executed by %q", ErrUnexpectedOutput, tc.CallID, tc.Execution)
+		}
+		args, err := json.Marshal(tc.Arguments)
+		if err != nil {
+			return nil, false, fmt.Errorf("openai: tool search call %q: encode arguments: %w", tc.CallID, err)
+		}
+		call, err := discovery.ParseCall(model.ToolCall{ID: tc.CallID, Name: discovery.ToolName, Arguments: args})
+		if err != nil {
+			return nil, false, fmt.Errorf("openai: tool search call: %w", err)
+		}
+		return []model.Part{model.DiscoveryCallPart(call)}, false, nil
+	}
+	return nil, false, nil
+}
+
+// decodeFunctionCall maps a function call back to the conversation's tool
+// name. Emulated, a call of the discovery function is a discovery call; one
+// whose arguments discovery.ParseCall rejects stays a tool call of the
+// discovery tool, so the caller answers it with an error the model reads.
+// Arguments that are not JSON are kept verbatim as malformed arguments.
+func (w *wire) decodeFunctionCall(id, namespace, name, args string) (model.Part, error) {
+	if id == "" {
+		return model.Part{}, fmt.Errorf("%w: function call %q has no call id", ErrUnexpectedOutput, name)
+	}
+	call := model.ToolCall{ID: id, Name: w.neutralName(namespace, name)}
+	switch {
+	case args == "":
+		return model.Part{}, fmt.Errorf("%w: function call %q has no arguments", ErrUnexpectedOutput, id)
+	case json.Valid([]byte(args)):
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(args)); err != nil {
+			return model.Part{}, fmt.Errorf("openai: function call %q: %w", id, err)
+		}
+		call.Arguments = b.Bytes()
+	default:
+		call.MalformedArguments = args
+	}
+	if !w.native && call.Name == discovery.ToolName {
+		if dc, err := discovery.ParseCall(call); err == nil {
+			return model.DiscoveryCallPart(dc), nil
+		}
+	}
+	return model.ToolCallPart(call), nil
+}
+
+// finishReason maps the response status.
+func finishReason(resp *responses.Response, refused bool) (model.FinishReason, error) {
+	switch resp.Status {
+	case responses.ResponseStatusCompleted:
+		if refused {
+			return model.FinishRefusal, nil
+		}
+		return model.FinishStop, nil
+	case responses.ResponseStatusIncomplete:
+		switch resp.IncompleteDetails.Reason {
+		case "max_output_tokens":
+			return model.FinishLength, nil
+		case "content_filter":
+			return model.FinishContentFilter, nil
+		}
+		return "", fmt.Errorf("%w: response incomplete: %q", ErrUnexpectedOutput, resp.IncompleteDetails.Reason)
+	}
+	return "", fmt.Errorf("%w: response status %q", ErrUnexpectedOutput, resp.Status)
+}
+
+func usage(u responses.ResponseUsage) model.Usage {
+	return model.Usage{
+		InputTokens:     int(u.InputTokens),
+		OutputTokens:    int(u.OutputTokens),
+		CacheReadTokens: int(u.InputTokensDetails.CachedTokens),
+		ReasoningTokens: int(u.OutputTokensDetails.ReasoningTokens),
+	}
+}

@@ -1,0 +1,168 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/emulation"
+)
+
+// RuleMeta: native records kept in an assistant message's Meta are an array
+// of output items.
+const RuleMeta model.Rule = "openai_meta"
+
+// renderInput renders the history as input items, in order.
+func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, error) {
+	var in responses.ResponseInputParam
+	for i, m := range msgs {
+		items, err := w.renderMessage(m)
+		if err != nil {
+			if _, ok := err.(*model.ValidationError); ok {
+				return nil, err
+			}
+			return nil, fmt.Errorf("openai: message %d: %w", i, err)
+		}
+		in = append(in, items...)
+	}
+	return in, nil
+}
+
+func (w *wire) renderMessage(m model.Message) ([]responses.ResponseInputItemUnionParam, error) {
+	switch m.Role {
+	case model.RoleSystem:
+		return []responses.ResponseInputItemUnionParam{textItem(responses.EasyInputMessageRoleSystem, m.Text())}, nil
+	case model.RoleUser:
+		return []responses.ResponseInputItemUnionParam{textItem(responses.EasyInputMessageRoleUser, m.Text())}, nil
+	case model.RoleAssistant:
+		if raw, ok := m.Meta[MetaKey]; ok && w.native {
+			return w.replay(raw)
+		}
+		return w.renderAssistant(m)
+	case model.RoleTool:
+		var out []responses.ResponseInputItemUnionParam
+		for _, p := range m.Parts {
+			r := p.ToolResult
+			out = append(out, responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
+				CallID: sdk.String(r.CallID),
+				Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: sdk.String(r.Content)},
+			}})
+		}
+		return out, nil
+	case model.RoleDiscovery:
+		var out []responses.ResponseInputItemUnionParam
+		for _, p := range m.Parts {
+			item, err := w.renderDiscoveryResult(p.DiscoveryResult)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, item)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown role %q", m.Role)
+}
+
+func textItem(role responses.EasyInputMessageRole, text string) responses.ResponseInputItemUnionParam {
+	return responses.ResponseInputItemUnionParam{OfMessage: &responses.EasyInputMessageParam{
+		Role:    role,
+		Content: responses.EasyInputMessageContentUnionParam{OfString: sdk.String(text)},
+	}}
+}
+
+// replay sends the output items kept in Meta back unchanged.
+func (w *wire) replay(raw []byte) ([]responses.ResponseInputItemUnionParam, error) {
+	items, err := decodeItems(raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]responses.ResponseInputItemUnionParam, len(items))
+	for i, it := range items {
+		out[i] = param.Override[responses.ResponseInputItemUnionParam](it)
+	}
+	return out, nil
+}
+
+// renderAssistant renders an assistant message from its parts: text as an
+// assistant message, tool calls as function_call items (with the namespace
+// of a tool loaded in one), discovery calls as tool_search_call items
+// (native) or calls of the discovery function (emulated).
+func (w *wire) renderAssistant(m model.Message) ([]responses.ResponseInputItemUnionParam, error) {
+	var out []responses.ResponseInputItemUnionParam
+	for _, p := range m.Parts {
+		switch p.Kind {
+		case model.PartText:
+			out = append(out, textItem(responses.EasyInputMessageRoleAssistant, p.Text))
+		case model.PartToolCall:
+			c := p.ToolCall
+			ns, name, err := w.callName(c.Name)
+			if err != nil {
+				return nil, err
+			}
+			args := string(c.Arguments)
+			if len(c.Arguments) == 0 {
+				args = c.MalformedArguments
+			}
+			fc := &responses.ResponseFunctionToolCallParam{CallID: c.ID, Name: name, Arguments: args}
+			if ns != "" {
+				fc.Namespace = sdk.String(ns)
+			}
+			out = append(out, responses.ResponseInputItemUnionParam{OfFunctionCall: fc})
+		case model.PartDiscoveryCall:
+			item, err := w.renderDiscoveryCall(p.DiscoveryCall)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, item)
+		}
+	}
+	return out, nil
+}
+
+func (w *wire) renderDiscoveryCall(c *model.DiscoveryCall) (responses.ResponseInputItemUnionParam, error) {
+	args := emulation.Arguments(*c)
+	if w.native {
+		return responses.ResponseInputItemUnionParam{OfToolSearchCall: &responses.ResponseInputItemToolSearchCallParam{
+			CallID:    sdk.String(c.ID),
+			Arguments: json.RawMessage(args),
+			Execution: string(responses.ToolSearchToolExecutionClient),
+			Status:    string(responses.ResponseToolSearchCallStatusCompleted),
+		}}, nil
+	}
+	name, err := w.discoveryName()
+	if err != nil {
+		return responses.ResponseInputItemUnionParam{}, err
+	}
+	return responses.ResponseInputItemUnionParam{OfFunctionCall: &responses.ResponseFunctionToolCallParam{
+		CallID: c.ID, Name: name, Arguments: args,
+	}}, nil
+}
+
+func (w *wire) renderDiscoveryResult(r *model.DiscoveryResult) (responses.ResponseInputItemUnionParam, error) {
+	if w.native {
+		tools, err := w.searchOutputTools(r)
+		if err != nil {
+			return responses.ResponseInputItemUnionParam{}, err
+		}
+		return responses.ResponseInputItemUnionParam{OfToolSearchOutput: &responses.ResponseToolSearchOutputItemParam{
+			CallID:    sdk.String(r.CallID),
+			Tools:     tools,
+			Execution: responses.ResponseToolSearchOutputItemParamExecutionClient,
+			Status:    responses.ResponseToolSearchOutputItemParamStatusCompleted,
+		}}, nil
+	}
+	text := emulation.ResultText(*r, func(n string) (string, bool) {
+		if _, ok := w.discovered[n]; !ok {
+			return "", false
+		}
+		return w.flat.Provider(n)
+	})
+	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
+		CallID: sdk.String(r.CallID),
+		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: sdk.String(text)},
+	}}, nil
+}
