@@ -17,8 +17,6 @@ const (
 	RuleModel model.Rule = "anthropic_model"
 	// RuleMaxTokens: the Messages API needs a positive output token limit.
 	RuleMaxTokens model.Rule = "anthropic_max_tokens"
-	// RuleEagerTool: native rendering keeps at least one tool non-deferred.
-	RuleEagerTool model.Rule = "anthropic_eager_tool"
 	// RuleSystem: system messages open the history.
 	RuleSystem model.Rule = "anthropic_system"
 	// RuleHistory: the history can be rendered (a hosted search call has
@@ -84,10 +82,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if decl.discovery != nil && r.mode != modeHostedSearch {
 		r.discoveryTool = decl.discovery.Name
 	}
-	tools, err := decl.render(r.names, r.mode, c.hosted)
-	if err != nil {
-		return nil, err
-	}
+	tools := decl.render(r.names, r.mode, c.hosted)
 	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {

@@ -67,7 +67,7 @@ func (d *declarations) names(m mode) []string {
 // the same on every step of a run whatever has been discovered.
 //
 // The cache breakpoint goes on the last non-deferred tool.
-func (d *declarations) render(names *names, m mode, hosted HostedSearch) ([]anthropic.BetaToolUnionParam, error) {
+func (d *declarations) render(names *names, m mode, hosted HostedSearch) []anthropic.BetaToolUnionParam {
 	var out []anthropic.BetaToolUnionParam
 	for _, t := range d.app {
 		out = append(out, toolParam(t, names, false))
@@ -85,19 +85,14 @@ func (d *declarations) render(names *names, m mode, hosted HostedSearch) ([]anth
 		if len(out) > 0 {
 			setCacheBreakpoint(&out[len(out)-1])
 		}
-		return out, nil
+		return out
 	}
-	eager := len(out)
+	// The search tool is declared, so at least one tool is non-deferred.
+	setCacheBreakpoint(&out[len(out)-1])
 	for _, t := range d.deferredTools() {
 		out = append(out, toolParam(t, names, true))
 	}
-	if eager == 0 && len(out) > 0 {
-		return nil, invalid(-1, -1, RuleEagerTool, "all %d tools would be deferred; native rendering keeps at least one tool non-deferred", len(out))
-	}
-	if eager > 0 {
-		setCacheBreakpoint(&out[eager-1])
-	}
-	return out, nil
+	return out
 }
 
 // deferredTools merges the permitted catalog and the discovered tools.

@@ -1,0 +1,177 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// TestDecodeResponses decodes canned provider answers into the neutral
+// history.
+func TestDecodeResponses(t *testing.T) {
+	hostedMeta := func(result string) map[string]json.RawMessage {
+		rec, err := json.Marshal(nativeRecord{ServerToolUse: json.RawMessage(serverToolUse), ToolSearchResult: json.RawMessage(result)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return map[string]json.RawMessage{Provider: rec}
+	}
+	searchError := `{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_result_error","error_code":"unavailable","error_message":"try later"}}`
+	tests := []struct {
+		name   string
+		reply  reply
+		want   []model.Part
+		finish model.FinishReason
+	}{
+		{
+			name:   "text",
+			reply:  messageReply("end_turn", answerBlocks),
+			want:   []model.Part{model.TextPart("Refunded.")},
+			finish: model.FinishStop,
+		},
+		{
+			name:   "tool call mapped back to its declared name",
+			reply:  messageReply("tool_use", `[{"type":"tool_use","id":"toolu_1","name":"records_lookup","input":{"id": "r1"}}]`),
+			want:   []model.Part{model.ToolCallPart(model.ToolCall{ID: "toolu_1", Name: "records.lookup", Arguments: json.RawMessage(`{"id":"r1"}`)})},
+			finish: model.FinishToolCalls,
+		},
+		{
+			name:   "discovery tool call",
+			reply:  messageReply("tool_use", `[{"type":"tool_use","id":"toolu_d","name":"tool_search","input":{"names":["billing_refund"],"query":"refund"}}]`),
+			want:   []model.Part{model.DiscoveryCallPart(model.DiscoveryCall{ID: "toolu_d", Names: []string{"billing_refund"}, Query: "refund"})},
+			finish: model.FinishToolCalls,
+		},
+		{
+			name:   "discovery tool call with bad input stays a tool call",
+			reply:  messageReply("tool_use", `[{"type":"tool_use","id":"toolu_d","name":"tool_search","input":{"limit":3}}]`),
+			want:   []model.Part{model.ToolCallPart(model.ToolCall{ID: "toolu_d", Name: "tool_search", Arguments: json.RawMessage(`{"limit":3}`)})},
+			finish: model.FinishToolCalls,
+		},
+		{
+			name:  "hosted search with its result and a call",
+			reply: messageReply("tool_use", hostedBlocks),
+			want: []model.Part{
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}}, Meta: hostedMeta(toolSearchResult)},
+				model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)}),
+			},
+			finish: model.FinishToolCalls,
+		},
+		{
+			name:  "hosted search that failed keeps the query",
+			reply: messageReply("end_turn", `[`+serverToolUse+`,`+searchError+`]`),
+			want: []model.Part{
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice"}, Meta: hostedMeta(searchError)},
+			},
+			finish: model.FinishToolCalls,
+		},
+		{
+			name:   "length",
+			reply:  messageReply("max_tokens", `[{"type":"text","text":"Refu"}]`),
+			want:   []model.Part{model.TextPart("Refu")},
+			finish: model.FinishLength,
+		},
+		{
+			name:   "refusal",
+			reply:  messageReply("refusal", `[]`),
+			finish: model.FinishRefusal,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			api := newFakeAPI(t, tt.reply)
+			c := api.client(WithHostedSearch(SearchBM25))
+			if tt.name == "discovery tool call" || tt.name == "discovery tool call with bad input stays a tool call" {
+				c = api.client()
+			}
+			resp, err := c.Complete(context.Background(), request(t, c, nativeModel, opening()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(model.AssistantMessage(tt.want...), resp.Message); diff != "" {
+				t.Errorf("message (-want +got):\n%s", diff)
+			}
+			if resp.FinishReason != tt.finish {
+				t.Errorf("finish %q, want %q", resp.FinishReason, tt.finish)
+			}
+			want := model.Usage{InputTokens: 190, OutputTokens: 20, CacheReadTokens: 80, CacheWriteTokens: 10}
+			if resp.Usage != want {
+				t.Errorf("usage %+v, want %+v", resp.Usage, want)
+			}
+		})
+	}
+}
+
+// TestDecodeRejects checks that answers this adapter cannot represent fail
+// with a precise error instead of losing content.
+func TestDecodeRejects(t *testing.T) {
+	tests := []struct {
+		name, reply, want string
+	}{
+		{"unsupported block", messageReply("end_turn", `[{"type":"web_search_tool_result","tool_use_id":"x","content":[]}]`).body, `response block of type "web_search_tool_result" is not supported`},
+		{"unsupported server tool", messageReply("end_turn", `[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"x"}}]`).body, `server tool "web_search" is not supported`},
+		{"orphan search result", messageReply("end_turn", `[`+toolSearchResult+`]`).body, `tool search result for unknown call "srvtoolu_1"`},
+		{"unknown stop reason", messageReply("sleepy", answerBlocks).body, `unknown stop reason "sleepy"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			api := newFakeAPI(t, reply{body: tt.reply})
+			c := api.client(WithHostedSearch(SearchBM25))
+			_, err := c.Complete(context.Background(), request(t, c, nativeModel, opening()))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRequestRejected checks requests refused before anything is sent.
+func TestRequestRejected(t *testing.T) {
+	c := New(WithAPIKey("unused"), WithBaseURL("http://127.0.0.1:1"))
+	base := func() *model.Request { return request(t, c, nativeModel, opening()) }
+	tests := []struct {
+		name string
+		edit func(*model.Request)
+		rule model.Rule
+	}{
+		{"no model", func(r *model.Request) { r.Model = "" }, RuleModel},
+		{"no max tokens", func(r *model.Request) { r.MaxOutputTokens = 0 }, RuleMaxTokens},
+		{"system message later", func(r *model.Request) {
+			r.Messages = append(r.Messages, model.SystemMessage("late"))
+		}, RuleSystem},
+		{"deferred tools without discovery", func(r *model.Request) {
+			r.Tools = r.Tools[:1]
+			r.Discovery.Enabled = false
+		}, "deferred"},
+		{"colliding names", func(r *model.Request) {
+			r.Tools = []model.ToolDefinition{lookupTool, {Name: "records_lookup", Parameters: lookupTool.Parameters}}
+			r.Discovery = model.Discovery{}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := base()
+			tt.edit(req)
+			_, err := c.Complete(context.Background(), req)
+			if !errors.Is(err, model.ErrInvalidRequest) {
+				t.Fatalf("error %v, want model.ErrInvalidRequest", err)
+			}
+			var ve *model.ValidationError
+			if tt.rule == "" {
+				if !errors.Is(err, discovery.ErrNameCollision) {
+					t.Fatalf("error %v, want discovery.ErrNameCollision", err)
+				}
+				return
+			}
+			if !errors.As(err, &ve) || ve.Rule != tt.rule {
+				t.Fatalf("error %v, want rule %q", err, tt.rule)
+			}
+		})
+	}
+}
