@@ -141,9 +141,11 @@ func printRanking(w io.Writer, results []toolsearch.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for i, r := range results {
 		fields := r.Fields.String()
-		if r.Exact {
-			fields = strings.TrimPrefix("exact name,"+fields, ",")
-			fields = strings.TrimSuffix(fields, ",")
+		switch {
+		case r.Exact && fields != "":
+			fields = "exact name," + fields
+		case r.Exact:
+			fields = "exact name"
 		}
 		fmt.Fprintf(tw, "%d.\t%s\t%.3f\t%s\n", i+1, r.Name, r.Score, fields)
 	}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+)
+
+const testTools = `{"name": "weather.forecast", "description": "Get the weather forecast for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+{"name": "weather.alerts", "description": "List severe weather alerts."}
+{"name": "email.send", "description": "Send an email message."}
+{"name": "files.list", "description": "List the files in a directory."}
+`
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestSearchCommandRanks(t *testing.T) {
+	tools := writeFile(t, "tools.jsonl", testTools)
+	tests := []struct {
+		name  string
+		args  []string
+		lines []string // expected line prefixes, in order
+	}{
+		{"ranked tools", []string{"--tools", tools, "weather", "in", "a", "city"}, []string{"1.  weather.forecast", "2.  weather.alerts"}},
+		{"limit", []string{"--tools", tools, "--limit", "1", "weather"}, []string{"1.  weather.forecast"}},
+		{"exact name", []string{"--tools", tools, "files.list"}, []string{"1.  files.list", "2.  weather.alerts"}},
+		{"nothing found", []string{"--tools", tools, "the"}, []string{"no tools found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := runSearch(tt.args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			if len(lines) != len(tt.lines) {
+				t.Fatalf("output %q, want %d lines", stdout.String(), len(tt.lines))
+			}
+			for i, prefix := range tt.lines {
+				if !strings.HasPrefix(lines[i], prefix) {
+					t.Errorf("line %d = %q, want prefix %q", i, lines[i], prefix)
+				}
+			}
+		})
+	}
+	var stdout, stderr bytes.Buffer
+	runSearch([]string{"--tools", tools, "files.list"}, &stdout, &stderr)
+	if !strings.Contains(stdout.String(), "exact name,name") {
+		t.Errorf("exact match output %q does not say so", stdout.String())
+	}
+}
+
+func TestSearchCommandEvaluates(t *testing.T) {
+	tools := writeFile(t, "tools.jsonl", testTools)
+	// The first query finds its tool first, the second second, the third
+	// finds one of its two tools first.
+	queries := writeFile(t, "queries.jsonl", `{"query": "weather forecast for Paris", "gold": ["weather.forecast"]}
+{"query": "severe weather in a city", "gold": ["weather.alerts"]}
+{"query": "send an email", "gold": ["email.send", "files.list"], "id": "q3"}
+`)
+	var stdout, stderr bytes.Buffer
+	if code := runSearch([]string{"--tools", tools, "--queries", queries, "--json", "--passes", "2"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	var got map[string]float64
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("output %q: %v", stdout.String(), err)
+	}
+	want := map[string]float64{
+		"tools": 4, "queries": 3,
+		"recall_at_1": (1 + 0 + 0.5) / 3,
+		"recall_at_5": (1 + 1 + 0.5) / 3,
+		"mrr_at_5":    (1 + 0.5 + 1) / 3,
+		"hit_at_5":    1,
+	}
+	for key, w := range want {
+		if v, ok := got[key]; !ok || math.Abs(v-w) > 1e-9 {
+			t.Errorf("%s = %v (present %v), want %v; output %s", key, v, ok, w, stdout.String())
+		}
+	}
+	for _, key := range []string{"p50_us", "p99_us", "build_ms"} {
+		if v, ok := got[key]; !ok || v < 0 {
+			t.Errorf("%s = %v (present %v)", key, v, ok)
+		}
+	}
+	if got["p99_us"] < got["p50_us"] {
+		t.Errorf("p99 %v below p50 %v", got["p99_us"], got["p50_us"])
+	}
+	if len(got) != len(want)+3 {
+		t.Errorf("keys %v, want exactly the documented ones", got)
+	}
+
+	stdout.Reset()
+	if code := runSearch([]string{"--tools", tools, "--queries", queries}, &stdout, &stderr); code != 0 {
+		t.Fatalf("text evaluation: exit %d, stderr %q", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "recall@5 0.833") {
+		t.Errorf("text evaluation %q lacks recall@5 0.833", stdout.String())
+	}
+}
+
+func TestSearchCommandErrors(t *testing.T) {
+	tools := writeFile(t, "tools.jsonl", testTools)
+	badTools := writeFile(t, "bad.jsonl", `{"name": "a"}`+"\n"+`{"name": 3}`)
+	badQueries := writeFile(t, "queries.jsonl", `{"query": "x", "gold": ["nope"]}`)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no tools flag", []string{"weather"}, 2, "--tools is required"},
+		{"no query", []string{"--tools", tools}, 2, "give a QUERY or --queries FILE"},
+		{"query and query set", []string{"--tools", tools, "--queries", tools, "weather"}, 2, "not both"},
+		{"json without query set", []string{"--tools", tools, "--json", "weather"}, 2, "--json applies"},
+		{"zero limit", []string{"--tools", tools, "--limit", "0", "weather"}, 2, "--limit must be at least 1"},
+		{"unknown flag", []string{"--tools", tools, "--nope", "weather"}, 2, "flag provided but not defined"},
+		{"missing file", []string{"--tools", filepath.Join(t.TempDir(), "none.jsonl"), "x"}, 1, "no such file"},
+		{"malformed tools", []string{"--tools", badTools, "x"}, 1, "line 2"},
+		{"unknown gold tool", []string{"--tools", tools, "--queries", badQueries}, 1, `gold tool "nope" is not in the catalog`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runSearch(tt.args, &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", code, stderr.String(), tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestScoreRanking(t *testing.T) {
+	ranking := func(names ...string) []toolsearch.Result {
+		out := make([]toolsearch.Result, len(names))
+		for i, n := range names {
+			out[i] = toolsearch.Result{Name: n}
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		results []toolsearch.Result
+		gold    []string
+		want    rankingScore
+	}{
+		{"first", ranking("a", "b"), []string{"a"}, rankingScore{1, 1, 1, 1}},
+		{"third", ranking("x", "y", "a"), []string{"a"}, rankingScore{0, 1, 1.0 / 3, 1}},
+		{"missing", ranking("x", "y"), []string{"a"}, rankingScore{}},
+		{"half of two gold", ranking("b", "x"), []string{"a", "b"}, rankingScore{0.5, 0.5, 1, 1}},
+		{"both gold", ranking("x", "b", "a"), []string{"a", "b"}, rankingScore{0, 1, 0.5, 1}},
+		{"past the cut-off", ranking("1", "2", "3", "4", "5", "a"), []string{"a"}, rankingScore{}},
+		{"nothing found", nil, []string{"a"}, rankingScore{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := scoreRanking(tt.results, tt.gold); got != tt.want {
+				t.Errorf("scoreRanking = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Microsecond)
+	}
+	tests := []struct {
+		sorted []time.Duration
+		p      float64
+		want   float64
+	}{
+		{d, 0.50, 50}, {d, 0.99, 99}, {d, 1, 100}, {d[:1], 0.99, 1}, {d[:3], 0.5, 2}, {nil, 0.5, 0},
+	}
+	for _, tt := range tests {
+		if got := percentile(tt.sorted, tt.p); got != tt.want {
+			t.Errorf("percentile(%d samples, %v) = %v, want %v", len(tt.sorted), tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestDevSetQuality evaluates search on the development set kept beside the
+// clone, when it is there, against the quality targets.
+func TestDevSetQuality(t *testing.T) {
+	const dir = "../../../shared/bench/dev/"
+	if _, err := os.Stat(dir + "tools.jsonl"); err != nil {
+		t.Skipf("development set absent: %v", err)
+	}
+	docs, err := readToolsFile(dir + "tools.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := toolsearch.NewIndexFromDocuments(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries, err := readQueriesFile(dir+"queries.jsonl", ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := evaluate(ix, queries, 1)
+	t.Logf("recall@1 %.3f recall@5 %.3f MRR@5 %.3f hit@5 %.3f", r.RecallAt1, r.RecallAt5, r.MRRAt5, r.HitAt5)
+	if r.RecallAt5 < 0.80 || r.HitAt5 < 0.83 {
+		t.Errorf("recall@5 %.3f, hit@5 %.3f; want at least 0.80 and 0.83", r.RecallAt5, r.HitAt5)
+	}
+}
