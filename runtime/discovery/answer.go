@@ -21,7 +21,8 @@ const DefaultLimit = toolsearch.DefaultLimit
 // alone are never cut. The result holds the tools' snapshots, the same
 // bytes on every call, or, when nothing is found, no tools and a note
 // saying why. A call without an id, or with neither names nor a query, is
-// an error.
+// an error, and so is a found entry whose parameters do not compile as JSON
+// Schema (see NewCatalog).
 func (c *Catalog) Answer(call model.DiscoveryCall, limit int) (model.DiscoveryResult, error) {
 	if call.ID == "" {
 		return model.DiscoveryResult{}, fmt.Errorf("discovery: answer: %w", failure(-1, -1, model.RuleCallID, "discovery call has no id"))
@@ -57,7 +58,11 @@ func (c *Catalog) Answer(call model.DiscoveryCall, limit int) (model.DiscoveryRe
 	}
 	result.Tools = make([]model.ToolSnapshot, len(found))
 	for k, i := range found {
-		result.Tools[k] = cloneSnapshot(c.entries[i].Snapshot)
+		s := &c.entries[i].Snapshot
+		if err := schemaFailure(c.memo.check(s.Parameters, isStrict(s)), -1, -1, "catalog entry "+quote(s.Name)); err != nil {
+			return model.DiscoveryResult{}, fmt.Errorf("discovery: answer %q: %w", call.ID, err)
+		}
+		result.Tools[k] = cloneSnapshot(*s)
 	}
 	return result, nil
 }

@@ -42,12 +42,21 @@ type Catalog struct {
 	byModel  map[string]int // snapshot names only
 	index    *toolsearch.Index
 	deferred []model.ToolDefinition
+	memo     *schemaMemo
 }
 
 // NewCatalog builds a catalog of entries, in the order search breaks ties
-// in. Every snapshot must pass CheckSnapshot, and no two entries may share
-// a snapshot name or catalog name. Each snapshot's parameters are copied
-// and compacted once, so every answer renders the same bytes.
+// in. No two entries may share a snapshot name or catalog name. Every
+// snapshot must pass CheckSnapshot: NewCatalog checks names, the shape of
+// the parameters and the strict contract of every entry up front, and
+// compiles an entry's parameters the first time an answer returns it (so a
+// 10,000-tool catalog does not compile 10,000 schemas before its first
+// answer). Each snapshot's parameters are copied and compacted once, so
+// every answer renders the same bytes.
+//
+// The catalog also remembers which parameter schemas passed their checks,
+// so Declare and Prepare given this catalog compile each application tool
+// and each snapshot in the history once.
 //
 // index, when not nil, is a prebuilt search index (such as one generated
 // code embeds) holding at least every entry under its catalog name; tools
@@ -59,9 +68,10 @@ func NewCatalog(entries []Entry, index *toolsearch.Index) (*Catalog, error) {
 		byName:   make(map[string]int, 2*len(entries)),
 		byModel:  make(map[string]int, len(entries)),
 		deferred: make([]model.ToolDefinition, len(entries)),
+		memo:     new(schemaMemo),
 	}
 	for i, e := range entries {
-		if err := checkSnapshot(&e.Snapshot, -1, -1, fmt.Sprintf("catalog entry %d: ", i)); err != nil {
+		if err := checkSnapshotShape(&e.Snapshot, fmt.Sprintf("catalog entry %d: ", i)); err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer

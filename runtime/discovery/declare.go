@@ -68,10 +68,19 @@ type Declarations struct {
 //     opts.Permitted permits: its latest snapshot, in order of first
 //     discovery. Discovered tools stay declared when discovery is off.
 func Declare(app []model.ToolDefinition, history []model.Message, opts Options) (*Declarations, error) {
-	if err := ValidateHistory(history); err != nil {
+	var memo *schemaMemo
+	if c, ok := opts.Permitted.(*Catalog); ok && c != nil {
+		memo = c.memo
+	}
+	return declare(app, history, opts, memo)
+}
+
+// declare is Declare remembering schema checks in memo (nil: none).
+func declare(app []model.ToolDefinition, history []model.Message, opts Options, memo *schemaMemo) (*Declarations, error) {
+	if err := validateHistory(history, memo); err != nil {
 		return nil, err
 	}
-	appStrict, err := checkApplicationTools(app)
+	appStrict, err := checkApplicationTools(app, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +163,7 @@ func Discovered(history []model.Message) []model.ToolSnapshot {
 
 // checkApplicationTools checks the application's tools and counts the
 // strict ones.
-func checkApplicationTools(app []model.ToolDefinition) (int, error) {
+func checkApplicationTools(app []model.ToolDefinition, memo *schemaMemo) (int, error) {
 	names := make(map[string]int, len(app))
 	strict := 0
 	for i := range app {
@@ -171,14 +180,11 @@ func checkApplicationTools(app []model.ToolDefinition) (int, error) {
 			return 0, failure(-1, -1, RuleToolName, "application tools %d and %d are both named %q", j, i, t.Name)
 		}
 		names[t.Name] = i
-		if err := CheckParameters(t.Parameters); err != nil {
-			return 0, failure(-1, -1, RuleParameters, "application tool %q: %v", t.Name, err)
+		if err := schemaFailure(memo.check(t.Parameters, t.Strict), -1, -1, "application tool "+quote(t.Name)); err != nil {
+			return 0, err
 		}
 		if t.Strict {
 			strict++
-			if err := CheckStrictSchema(t.Parameters); err != nil {
-				return 0, failure(-1, -1, RuleStrictSchema, "strict application tool %q: %v", t.Name, err)
-			}
 		}
 	}
 	return strict, nil

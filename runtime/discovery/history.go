@@ -19,6 +19,10 @@ import (
 //     assistant message (RuleOrphanResult), once (RuleAnsweredTwice);
 //   - every snapshot of a discovery result passes CheckSnapshot.
 func ValidateHistory(msgs []model.Message) error {
+	return validateHistory(msgs, nil)
+}
+
+func validateHistory(msgs []model.Message, memo *schemaMemo) error {
 	if err := model.ValidateMessages(msgs); err != nil {
 		return err
 	}
@@ -34,7 +38,7 @@ func ValidateHistory(msgs []model.Message) error {
 			r := m.Parts[j].DiscoveryResult
 			for k := range r.Tools {
 				where := fmt.Sprintf("tool %d of the result for %q: ", k, r.CallID)
-				if err := checkSnapshot(&r.Tools[k], i, j, where); err != nil {
+				if err := checkSnapshot(&r.Tools[k], i, j, where, memo); err != nil {
 					return err
 				}
 			}

@@ -18,6 +18,18 @@ var ErrInvalidParameters = errors.New("discovery: invalid tool parameters")
 // unless it names another draft; no reference to another document), with
 // "type": "object" at its root.
 func CheckParameters(raw json.RawMessage) error {
+	if err := checkParametersShape(raw); err != nil {
+		return err
+	}
+	if _, err := tools.CompileSchema(raw); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidParameters, err)
+	}
+	return nil
+}
+
+// checkParametersShape is CheckParameters without compiling the schema: one
+// JSON object without duplicate keys and with "type": "object" at its root.
+func checkParametersShape(raw json.RawMessage) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return fmt.Errorf("%w: missing", ErrInvalidParameters)
 	}
@@ -33,9 +45,6 @@ func CheckParameters(raw json.RawMessage) error {
 		return fmt.Errorf(`%w: the schema has no "type" at its root, want "object"`, ErrInvalidParameters)
 	} else if err := json.Unmarshal(t, &typ); err != nil || typ != "object" {
 		return fmt.Errorf(`%w: the schema's root "type" is %s, want "object"`, ErrInvalidParameters, t)
-	}
-	if _, err := tools.CompileSchema(raw); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidParameters, err)
 	}
 	return nil
 }

@@ -71,6 +71,24 @@ func Prepare(req *model.Request, caps model.Capabilities, catalog *Catalog) (*De
 // names; the tool choice passes CheckToolChoice. Errors are those of
 // Prepare.
 func Check(req *model.Request, caps model.Capabilities) error {
+	return check(req, caps, nil)
+}
+
+// RequestChecker is Check with a memory of the parameter schemas that
+// passed their checks, so that the application's tools and the snapshots
+// in a growing history are compiled once rather than on every request. It
+// is safe for concurrent use and the zero value is ready; a provider
+// adapter keeps one per client. It keeps every schema it checked.
+type RequestChecker struct {
+	memo schemaMemo
+}
+
+// Check is the package's Check, remembering schemas across calls.
+func (c *RequestChecker) Check(req *model.Request, caps model.Capabilities) error {
+	return check(req, caps, &c.memo)
+}
+
+func check(req *model.Request, caps model.Capabilities, memo *schemaMemo) error {
 	if err := checkSupported(req, caps); err != nil {
 		return err
 	}
@@ -86,7 +104,7 @@ func Check(req *model.Request, caps model.Capabilities) error {
 	}
 	opts := requestOptions(req, caps)
 	opts.Permitted = declared
-	d, err := Declare(app, req.Messages, opts)
+	d, err := declare(app, req.Messages, opts, memo)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"errors"
+
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -10,7 +12,7 @@ import (
 // not plain JSON Schema with an object root (RuleParameters), or strict
 // parameters outside the strict-capable contract (RuleStrictSchema).
 func CheckSnapshot(s model.ToolSnapshot) error {
-	if err := checkSnapshot(&s, -1, -1, ""); err != nil {
+	if err := checkSnapshot(&s, -1, -1, "", nil); err != nil {
 		return err
 	}
 	return nil
@@ -18,20 +20,48 @@ func CheckSnapshot(s model.ToolSnapshot) error {
 
 // checkSnapshot checks one snapshot of message msg, part part; where
 // locates it in the detail ("tool 2 of the result for \"d1\": ").
-func checkSnapshot(s *model.ToolSnapshot, msg, part int, where string) *model.ValidationError {
+func checkSnapshot(s *model.ToolSnapshot, msg, part int, where string, memo *schemaMemo) *model.ValidationError {
+	if err := checkSnapshotName(s, msg, part, where); err != nil {
+		return err
+	}
+	return schemaFailure(memo.check(s.Parameters, isStrict(s)), msg, part, where+"snapshot "+quote(s.Name))
+}
+
+// checkSnapshotShape is checkSnapshot without compiling the parameters:
+// what NewCatalog checks of every entry up front.
+func checkSnapshotShape(s *model.ToolSnapshot, where string) *model.ValidationError {
+	if err := checkSnapshotName(s, -1, -1, where); err != nil {
+		return err
+	}
+	err := checkParametersShape(s.Parameters)
+	if err == nil && isStrict(s) {
+		err = CheckStrictSchema(s.Parameters)
+	}
+	return schemaFailure(err, -1, -1, where+"snapshot "+quote(s.Name))
+}
+
+func checkSnapshotName(s *model.ToolSnapshot, msg, part int, where string) *model.ValidationError {
 	if err := ValidateName(s.Name); err != nil {
 		return failure(msg, part, RuleSnapshotName, "%s%v", where, err)
 	}
 	if IsReserved(s.Name) {
 		return failure(msg, part, RuleReservedName, "%ssnapshot %q uses a reserved name", where, s.Name)
 	}
-	if err := CheckParameters(s.Parameters); err != nil {
-		return failure(msg, part, RuleParameters, "%ssnapshot %q: %v", where, s.Name, err)
-	}
-	if s.Strict != nil && *s.Strict {
-		if err := CheckStrictSchema(s.Parameters); err != nil {
-			return failure(msg, part, RuleStrictSchema, "%sstrict snapshot %q: %v", where, s.Name, err)
-		}
-	}
 	return nil
 }
+
+// schemaFailure turns a schema check's error into a validation error of
+// the matching rule, or nil.
+func schemaFailure(err error, msg, part int, what string) *model.ValidationError {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotStrictCapable):
+		return failure(msg, part, RuleStrictSchema, "strict %s: %v", what, err)
+	}
+	return failure(msg, part, RuleParameters, "%s: %v", what, err)
+}
+
+func isStrict(s *model.ToolSnapshot) bool { return s.Strict != nil && *s.Strict }
+
+func quote(s string) string { return `"` + s + `"` }
