@@ -241,14 +241,7 @@ func checkPrebuiltIndex(ix *toolsearch.Index, deferred []*catalogTool) error {
 }
 
 // tool returns the schema of one of the toolset's tools, or nil.
-func (ts *toolset) tool(id tools.Ident) *tools.ToolSchema {
-	for i := range ts.schema.Tools {
-		if ts.schema.Tools[i].Name == id {
-			return &ts.schema.Tools[i]
-		}
-	}
-	return nil
-}
+func (ts *toolset) tool(id tools.Ident) *tools.ToolSchema { return ts.byIdent[id] }
 
 // merge returns a catalog holding base's tools and then part's.
 func merge(base, part *catalog) (*catalog, error) {

@@ -60,6 +60,7 @@ type ToolInvocation struct {
 type toolset struct {
 	schema   tools.ToolsetSchema
 	specs    map[tools.Ident]*tools.ToolSpec
+	byIdent  map[tools.Ident]*tools.ToolSchema
 	executor ToolExecutor
 	// agents maps the tools of an agent toolset to the agents they run.
 	agents map[tools.Ident]string
@@ -124,7 +125,11 @@ func newToolset(reg ToolsetRegistration) (*toolset, error) {
 			return nil, fmt.Errorf("%w: toolset %q: spec %q names no tool of the schema", ErrInvalidRegistration, name, id)
 		}
 	}
-	return &toolset{schema: schema, specs: specs, executor: reg.Executor}, nil
+	byIdent := make(map[tools.Ident]*tools.ToolSchema, len(schema.Tools))
+	for i := range schema.Tools {
+		byIdent[schema.Tools[i].Name] = &schema.Tools[i]
+	}
+	return &toolset{schema: schema, specs: specs, byIdent: byIdent, executor: reg.Executor}, nil
 }
 
 // cloneToolsetSchema copies the parts of a schema that a caller could

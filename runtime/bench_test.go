@@ -1,0 +1,115 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// benchWords make up the descriptions of generated catalog tools.
+var benchWords = []string{"customer", "invoice", "order", "ticket", "report", "account", "payment", "shipment",
+	"refund", "contract", "employee", "device", "alert", "metric", "dashboard", "schedule", "inventory", "supplier"}
+
+var benchVerbs = []string{"create", "update", "list", "archive", "summarize", "export", "approve", "notify"}
+
+// benchRuntime registers 10 immediate tools and deferred deferred tools
+// and an agent "bench" planned by p.
+func benchRuntime(b *testing.B, deferred int, p runtime.Planner) *runtime.Runtime {
+	b.Helper()
+	rt := runtime.New()
+	exec := runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolInvocation) (any, error) { return "ok", nil })
+	var immediate []toolDef
+	var immediateIDs []tools.Ident
+	for i := range 10 {
+		immediate = append(immediate, toolDef{name: fmt.Sprintf("core%02d", i), description: "Core tool " + benchWords[i]})
+		immediateIDs = append(immediateIDs, tools.Ident(fmt.Sprintf("core.core%02d", i)))
+	}
+	registerToolset(b, rt, "core", exec, immediate...)
+	var defs []toolDef
+	var deferredIDs []tools.Ident
+	for i := range deferred {
+		w1, w2, v := benchWords[i%len(benchWords)], benchWords[(i/len(benchWords))%len(benchWords)], benchVerbs[i%len(benchVerbs)]
+		defs = append(defs, toolDef{name: fmt.Sprintf("t%05d", i), description: fmt.Sprintf("%s the %s of a %s, variant %d", v, w1, w2, i)})
+		deferredIDs = append(deferredIDs, tools.Ident(fmt.Sprintf("catalog.t%05d", i)))
+	}
+	registerToolset(b, rt, "catalog", exec, defs...)
+	reg := runtime.AgentRegistration{
+		Name:      "bench",
+		Immediate: immediateIDs,
+		Deferred:  deferredIDs,
+		Planner:   p,
+		Caps:      runtime.Caps{MaxSteps: 1 << 30, MaxToolCalls: 1 << 30, MaxDuration: 1 << 62},
+	}
+	if err := rt.RegisterAgent(context.Background(), reg); err != nil {
+		b.Fatal(err)
+	}
+	return rt
+}
+
+// benchPlanner is a Planner test double: it reads the step's declarations,
+// as any planner does, and returns the next prepared response; after steps
+// responses it finishes.
+type benchPlanner struct {
+	step     func(n int) *model.Response
+	steps    int
+	done     *model.Response
+	declared int
+}
+
+func (p *benchPlanner) Plan(_ context.Context, in *runtime.PlanInput) (*model.Response, error) {
+	p.declared = len(in.Agent.AdvertisedToolDefinitions())
+	if in.Agent.Step() > p.steps {
+		return p.done, nil
+	}
+	return p.step(in.Agent.Step()), nil
+}
+
+// stepsPerRun is the planning steps of each benchmark run: runsPerRun-1
+// steps with calls, then a final answer.
+const stepsPerRun = 16
+
+// BenchmarkStep measures the runtime's own work per planning step, the
+// model excluded: resolve the catalog, build the declarations, validate the
+// planner's response, admit and execute the calls, record the step. One op
+// is one step; runs of stepsPerRun steps follow each other, so starting and
+// recording runs is included. The "call" steps make one immediate tool call
+// and no discovery call: their cost must not grow with the deferred
+// catalog. The "discover" steps add a discovery query against it.
+func BenchmarkStep(b *testing.B) {
+	callResp := respond(b, callPart("c1", "core_core03", `{"id":"42"}`))
+	discoverResp := respond(b, searchPart("d1", "summarize invoice dashboard"), callPart("c1", "core_core03", `{"id":"42"}`))
+	for _, kind := range []struct {
+		name string
+		resp *model.Response
+	}{{"call", callResp}, {"discover", discoverResp}} {
+		for _, deferred := range []int{100, 1000, 10000} {
+			b.Run(fmt.Sprintf("%s/deferred=%d", kind.name, deferred), func(b *testing.B) {
+				p := &benchPlanner{step: func(int) *model.Response { return kind.resp }, done: final(b, "done"), steps: stepsPerRun - 1}
+				rt := benchRuntime(b, deferred, p)
+				client := rt.Client("bench")
+				// A warm-up run builds the catalog (and, for discovery, its
+				// index) once, as the first run after registration does.
+				if _, err := client.Run(context.Background(), userSays("warm up")); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for done := 0; done < b.N; {
+					p.steps = min(stepsPerRun, b.N-done) - 1
+					out, err := client.Run(context.Background(), userSays("go"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if out.Steps != p.steps+1 || p.declared < 11 {
+						b.Fatalf("%d steps declaring %d tools, want %d declaring at least 11", out.Steps, p.declared, p.steps+1)
+					}
+					done += out.Steps
+				}
+			})
+		}
+	}
+}
