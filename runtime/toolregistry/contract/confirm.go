@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,45 +31,49 @@ type Prompt struct {
 // The template sees the decoded payload under its JSON names: `{{ .key }}`
 // for a property (an error when the property is absent), `{{ json .value }}`
 // for the JSON encoding of a value, and `{{ index . "key" }}` for optional
-// properties. Numbers keep their exact decimal text. Fields the contract
-// marks sensitive are replaced by Masked before the template runs.
+// properties; numbers keep their exact decimal text. Rendering is
+// tools.Confirmation.Render; Confirm adds that fields the contract marks
+// sensitive are replaced by Masked before the template runs.
 func Confirm(spec *tools.ToolSpec, payload []byte) (*Prompt, error) {
 	if spec == nil || spec.Contract == nil || spec.Contract.Confirmation == nil {
 		return nil, nil
 	}
-	conf := spec.Contract.Confirmation
-	tmpl, err := tools.ParseConfirmation(conf.Template)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
-	}
-	data, err := decodeExact(payload)
+	shown, err := maskSensitive(spec.Contract.Fields, payload)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: confirmation payload: %w", spec.Name, err)
 	}
-	for _, f := range spec.Contract.Fields {
-		if f.Sensitive {
-			data = mask(data, f.Path)
-		}
+	text, err := spec.Contract.Confirmation.Render(shown)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
 	}
-	var sb strings.Builder
-	if err := tmpl.Execute(&sb, data); err != nil {
-		return nil, fmt.Errorf("tool %q: render confirmation: %w", spec.Name, err)
-	}
-	return &Prompt{Tool: spec.Name, Title: conf.Title, Text: sb.String()}, nil
+	return &Prompt{Tool: spec.Name, Title: spec.Contract.Confirmation.Title, Text: text}, nil
 }
 
-// decodeExact decodes one JSON value, keeping numbers as json.Number.
-func decodeExact(payload []byte) (any, error) {
+// maskSensitive returns the payload with every sensitive field replaced by
+// Masked, or the payload itself when no field is sensitive.
+func maskSensitive(fields []tools.FieldMeta, payload []byte) ([]byte, error) {
+	if !slices.ContainsFunc(fields, func(f tools.FieldMeta) bool { return f.Sensitive }) {
+		return payload, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	var data any
+	if err := dec.Decode(&data); err != nil {
 		return nil, fmt.Errorf("%w: %w", tools.ErrInvalidJSON, err)
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%w: data after the JSON value", tools.ErrInvalidJSON)
 	}
-	return v, nil
+	for _, f := range fields {
+		if f.Sensitive {
+			data = mask(data, f.Path)
+		}
+	}
+	out, err := json.Marshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("encode masked payload: %w", err)
+	}
+	return out, nil
 }
 
 // mask replaces the value at the JSON Pointer path with Masked. A path that

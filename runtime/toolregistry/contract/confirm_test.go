@@ -23,6 +23,7 @@ func TestConfirm(t *testing.T) {
 		{"optional absent", `Limit {{ json (index . "limit") }}`, nil, `{}`, "Limit null", ""},
 		{"required absent", `Delete {{ .id }}`, nil, `{}`, "", `map has no entry for key "id"`},
 		{"sensitive masked", `Pay {{ .card }} for {{ .who.name }}`, []tools.FieldMeta{{Path: "/card", Sensitive: true}, {Path: "/who/name"}}, `{"card":"4111","who":{"name":"Ann"}}`, "Pay " + Masked + " for Ann", ""},
+		{"masking keeps other values", `{{ .note }} {{ .n }} {{ .card }}`, []tools.FieldMeta{{Path: "/card", Sensitive: true}}, `{"note":"<b>&","n":1.50,"card":"4111"}`, "<b>& 1.50 " + Masked, ""},
 		{"sensitive nested in array", `{{ json .cards }}`, []tools.FieldMeta{{Path: "/cards/1", Sensitive: true}}, `{"cards":["a","b"]}`, `["a","` + Masked + `"]`, ""},
 		{"sensitive absent", `{{ index . "card" }}`, []tools.FieldMeta{{Path: "/card", Sensitive: true}, {Path: "/x/y/z", Sensitive: true}}, `{"x":1}`, "<no value>", ""},
 		{"escaped pointer", `{{ index . "a/b" }}`, []tools.FieldMeta{{Path: "/a~1b", Sensitive: true}}, `{"a/b":"s"}`, Masked, ""},
