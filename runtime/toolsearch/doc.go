@@ -5,17 +5,28 @@
 // ([Count]), and at run time queries and registry catalogs go through it, so
 // counts made at generation time always agree with queries.
 //
-// An [Index] is built either from precomputed [Counts] ([NewIndex], which does
-// no tokenizing, the form generated code embeds) or from tool documents at
-// run time ([NewIndexFromDocuments], for registry catalogs). Search scores
-// tools with BM25F over six fields (name, title, description, parameter
-// names, parameter descriptions, extra search terms) in which a name match
-// outweighs a description match and rare words outweigh common ones. A query
-// that contains a tool's exact name returns that tool first, and
-// [Index.Lookup] returns exactly the named tools.
+// An index is built in one of three ways, all ending in the same [Index]:
+//
+//   - [NewIndex] from a [CatalogCounts], the counts of a whole catalog
+//     arranged by term ([NewCatalogCounts] merges per-tool counts into it).
+//     It does no tokenizing and hashes only names and distinct terms; this
+//     is the form generated code embeds for a catalog it knows whole.
+//   - [NewIndexFromCounts] from per-tool [Counts], the form generated code
+//     embeds per toolset; no tokenizing, one hash per term of every tool.
+//   - [NewIndexFromDocuments] from tool [Document] values at run time, for
+//     registry catalogs: it analyzes names, titles, descriptions, parameter
+//     JSON Schemas and extra search terms.
+//
+// Search scores tools with BM25F over six fields (name, title, description,
+// parameter names, parameter descriptions, extra search terms): a name match
+// outweighs a description match and rare words outweigh common ones. A word
+// found in more than half of a catalog's tools, and in five or more, is too
+// common to find a tool by. A query that contains a tool's exact name or
+// model-facing name returns that tool first, and [Index.Lookup] returns
+// exactly the named tools.
 //
 // Results are deterministic: equal scores keep registration order. An Index
-// is immutable once built and safe for concurrent use; a search allocates
-// nothing beyond its result slice ([Index.AppendSearch] allocates nothing
-// when given room).
+// is immutable once built and safe for concurrent use. [Index.AppendSearch]
+// allocates nothing when its destination has room; [Index.Search] allocates
+// only its result slice.
 package toolsearch
