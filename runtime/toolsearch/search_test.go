@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -204,5 +205,32 @@ func TestLookup(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSearchConcurrent(t *testing.T) {
+	ix := mustIndex(t, testCatalog())
+	queries := []string{"weather", "convert units", "customer records", "files.list", "help", "thumbnail"}
+	want := make([][]Result, len(queries))
+	for i, q := range queries {
+		want[i] = ix.Search(q, 10)
+	}
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			for i := range 200 {
+				q := (g + i) % len(queries)
+				if got := ix.Search(queries[q], 10); !slices.Equal(got, want[q]) {
+					done <- fmt.Errorf("Search(%q) = %v, want %v", queries[q], got, want[q])
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }
