@@ -133,7 +133,11 @@ func NewCatalog(entries []Entry, index *toolsearch.Index) (*Catalog, error) {
 func (c *Catalog) Len() int { return len(c.entries) }
 
 // Permits reports whether the catalog holds a tool the model knows as name.
+// A nil catalog permits nothing.
 func (c *Catalog) Permits(name string) bool {
+	if c == nil {
+		return false
+	}
 	_, ok := c.byModel[name]
 	return ok
 }

@@ -45,9 +45,16 @@ func newHistoryGen(t testing.TB, seed uint64) *historyGen {
 
 func (g *historyGen) name() string { return g.universe[g.rng.IntN(len(g.universe))] }
 
+// snapshot forges a snapshot: usually of a valid name inside or outside
+// the catalog, sometimes of a name or schema that no history may hold.
 func (g *historyGen) snapshot() model.ToolSnapshot {
-	s := snap(g.name())
-	switch g.rng.IntN(6) {
+	valid := g.universe[:len(g.universe)-3] // the last three are reserved or not portable
+	name := valid[g.rng.IntN(len(valid))]
+	if g.rng.IntN(10) == 0 {
+		name = g.name()
+	}
+	s := snap(name)
+	switch g.rng.IntN(12) {
 	case 0:
 		s.Parameters = json.RawMessage(strictSchema)
 		s.Strict = new(true)
@@ -144,7 +151,7 @@ func TestPropertyPermittedCatalog(t *testing.T) {
 	const runs = 400
 	g := newHistoryGen(t, 1)
 	app := map[string]bool{"search": true, "lookup": true}
-	var prepared, rejected int
+	var prepared, rejected, withheld int
 	for run := range runs {
 		history := g.history(t)
 		caps := model.Capabilities{Discovery: model.DiscoveryEmulated, Strict: model.StrictLimits{Supported: true, MaxTools: g.rng.IntN(3)}}
@@ -153,7 +160,7 @@ func TestPropertyPermittedCatalog(t *testing.T) {
 			Tools:     []model.ToolDefinition{appTool("search"), appTool("lookup")},
 			Discovery: model.Discovery{Enabled: g.rng.IntN(3) > 0},
 		}
-		_, err := Prepare(req, caps, g.catalog)
+		d, err := Prepare(req, caps, g.catalog)
 		if err != nil {
 			if !errors.Is(err, model.ErrInvalidRequest) {
 				t.Fatalf("run %d: Prepare = %v, want a validation error", run, err)
@@ -162,6 +169,9 @@ func TestPropertyPermittedCatalog(t *testing.T) {
 			continue
 		}
 		prepared++
+		if len(d.Withheld) > 0 {
+			withheld++
+		}
 		for _, d := range req.Tools {
 			switch d.Kind {
 			case model.ToolApplication:
@@ -224,8 +234,8 @@ func TestPropertyPermittedCatalog(t *testing.T) {
 		}
 	}
 	// The generator must exercise both outcomes to prove anything.
-	if prepared < runs/10 || rejected < runs/10 {
-		t.Fatalf("generator is lopsided: %d prepared, %d rejected", prepared, rejected)
+	if prepared < runs/10 || rejected < runs/10 || withheld < runs/40 {
+		t.Fatalf("generator is lopsided: %d prepared, %d rejected, %d withholding tools", prepared, rejected, withheld)
 	}
-	t.Logf("%d histories prepared, %d rejected", prepared, rejected)
+	t.Logf("%d histories prepared (%d withholding tools), %d rejected", prepared, withheld, rejected)
 }
