@@ -51,6 +51,9 @@ func (d *dictionary) add(key string) (id int32, added bool) {
 
 // lookup returns the id of the string key spells.
 func (d *dictionary) lookup(key []byte) (int32, bool) {
+	if len(d.slots) == 0 {
+		return 0, false // the zero dictionary
+	}
 	h := maphash.Bytes(d.seed, key)
 	mask := uint64(len(d.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -66,6 +69,9 @@ func (d *dictionary) lookup(key []byte) (int32, bool) {
 
 // lookupString returns the id of key.
 func (d *dictionary) lookupString(key string) (int32, bool) {
+	if len(d.slots) == 0 {
+		return 0, false // the zero dictionary
+	}
 	h := maphash.String(d.seed, key)
 	mask := uint64(len(d.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {

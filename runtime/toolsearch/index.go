@@ -13,8 +13,9 @@ import (
 // tools share a name or model-facing name.
 var ErrDuplicateName = errors.New("duplicate tool name")
 
-// Index is a searchable tool catalog. It is immutable once built and safe for
-// concurrent use.
+// Index is a searchable tool catalog, built by [NewIndex],
+// [NewIndexFromCounts] or [NewIndexFromDocuments] (the zero Index is an empty
+// catalog). It is immutable once built and safe for concurrent use.
 type Index struct {
 	names   []string   // catalog name of each tool, in registration order
 	aliases []string   // model-facing name of each tool, or ""
@@ -128,7 +129,6 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			p++
 		}
 	}
-	ix.states.New = func() any { return ix.newState() }
 	return ix, nil
 }
 

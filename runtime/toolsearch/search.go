@@ -35,8 +35,9 @@ var ErrUnknownTool = errors.New("unknown tool")
 
 // Search returns the tools that best match query, at most limit of them
 // ([DefaultLimit] when limit <= 0), best first. Tools whose exact name or
-// model-facing name the query contains come first; the rest are ranked by
-// score, and equal scores keep registration order. A tool is found only by a
+// model-facing name the query contains come first (a name that is one
+// ordinary word, such as "help", counts only when it is the whole query);
+// the rest are ranked by score, and equal scores keep registration order. A tool is found only by a
 // query term that is neither a stop word nor too common in the catalog, so a
 // query without such terms (empty, blank, ".*") finds nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
@@ -49,7 +50,10 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	st := ix.states.Get().(*searchState)
+	st, _ := ix.states.Get().(*searchState)
+	if st == nil {
+		st = ix.newState()
+	}
 	defer ix.states.Put(st)
 	ix.matchNames(st, query)
 	ix.matchTerms(st, query)

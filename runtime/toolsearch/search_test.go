@@ -234,3 +234,13 @@ func TestSearchConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestZeroIndex(t *testing.T) {
+	var ix Index
+	if got := ix.Search("anything", 0); len(got) != 0 || ix.Len() != 0 {
+		t.Errorf("zero Index: Search = %v, Len = %d", got, ix.Len())
+	}
+	if _, err := ix.Lookup("a"); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("zero Index: Lookup error = %v", err)
+	}
+}
