@@ -18,7 +18,7 @@ var benchVerbs = []string{"create", "update", "list", "archive", "summarize", "e
 
 // benchRuntime registers 10 immediate tools and deferred deferred tools
 // and an agent "bench" planned by p.
-func benchRuntime(b *testing.B, deferred int, p runtime.Planner) *runtime.Runtime {
+func benchRuntime(b testing.TB, deferred int, p runtime.Planner) *runtime.Runtime {
 	b.Helper()
 	rt := runtime.New()
 	exec := runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolInvocation) (any, error) { return "ok", nil })

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"maps"
+	"slices"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
@@ -75,11 +76,15 @@ func (s *stepContext) AdvertisedToolDefinitions() []model.ToolDefinition {
 }
 
 func (s *stepContext) DeferredToolDefinitions() []model.ToolDefinition {
-	var defs []model.ToolDefinition
-	for _, t := range s.cat.deferred {
-		if s.run.policy.permits(t) {
-			defs = append(defs, t.snapshot.Definition())
+	r := s.run
+	if r.deferredCatalog != s.cat {
+		r.deferredDefs = nil
+		for _, t := range s.cat.deferred {
+			if r.policy.permits(t) {
+				r.deferredDefs = append(r.deferredDefs, t.snapshot.Definition())
+			}
 		}
+		r.deferredCatalog = s.cat
 	}
-	return defs
+	return slices.Clone(r.deferredDefs)
 }

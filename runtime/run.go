@@ -135,6 +135,19 @@ func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 	if state.ID == "" || state.Agent == "" {
 		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
 	}
+	switch state.Status {
+	case "", RunActive, RunStopped, RunFailed:
+	default:
+		return fmt.Errorf("%w: imported run %q: unknown status %q", ErrInvalidInput, state.ID, state.Status)
+	}
+	switch state.Stop {
+	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopTimeBudget:
+	default:
+		return fmt.Errorf("%w: imported run %q: unknown stop reason %q", ErrInvalidInput, state.ID, state.Stop)
+	}
+	if state.Steps < 0 || state.ToolCalls < 0 {
+		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
+	}
 	if err := model.ValidateMessages(state.Messages); err != nil {
 		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
 	}
@@ -142,7 +155,7 @@ func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
 	}
 	s := state.clone()
-	if s.Status == RunActive {
+	if s.Status == RunActive || s.Status == "" {
 		s.Status = RunStopped
 	}
 	return rt.engine.CreateRun(ctx, s)
@@ -272,6 +285,9 @@ type run struct {
 
 	immCatalog *catalog // the catalog immDefs were computed for
 	immDefs    []model.ToolDefinition
+
+	deferredCatalog *catalog // the catalog deferredDefs were computed for
+	deferredDefs    []model.ToolDefinition
 }
 
 // loop plans and executes steps until the run stops.
