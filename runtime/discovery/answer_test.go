@@ -225,3 +225,21 @@ func TestNewCatalogErrors(t *testing.T) {
 		t.Errorf("Snapshot found an unknown tool")
 	}
 }
+
+func TestEmptyCatalog(t *testing.T) {
+	c, err := NewCatalog(nil, nil)
+	if err != nil {
+		t.Fatalf("NewCatalog: %v", err)
+	}
+	r, err := c.Answer(model.DiscoveryCall{ID: "d", Names: []string{"x"}, Query: "anything"}, 0)
+	if err != nil || len(r.Tools) != 0 || r.Note == "" {
+		t.Errorf("Answer = %+v, %v; want a note", r, err)
+	}
+	if c.Permits("x") || len(c.Deferred()) != 0 {
+		t.Errorf("an empty catalog permits or defers tools")
+	}
+	var none *Catalog
+	if none.Permits("x") {
+		t.Errorf("a nil catalog permits a tool")
+	}
+}

@@ -113,6 +113,9 @@ func declare(app []model.ToolDefinition, history []model.Message, opts Options, 
 			continue
 		}
 		def := s.Definition()
+		// Walking in order of first discovery, the tools past the limit
+		// lose strictness: a new discovery never changes how an earlier
+		// tool is declared, so earlier declarations keep their bytes.
 		if def.Strict {
 			if !opts.Strict.Supported || (opts.Strict.MaxTools > 0 && strict >= opts.Strict.MaxTools) {
 				def.Strict = false

@@ -154,7 +154,16 @@ func sameTools(got, want []model.ToolDefinition) error {
 			return failure(-1, -1, RuleDeclarations, "tool %d is the %s tool %q, want the %s tool %q", i, kindName(g.Kind), g.Name, kindName(w.Kind), w.Name)
 		}
 		if g.Description != w.Description || !bytes.Equal(g.Parameters, w.Parameters) || g.Strict != w.Strict || g.Namespace != w.Namespace {
-			return failure(-1, -1, RuleDeclarations, "tool %d %q differs from its definition in the history", i, g.Name)
+			want := "its latest snapshot in the history"
+			switch w.Kind {
+			case model.ToolDiscovery:
+				want = "the discovery tool that discovery.Tool returns for the request's description"
+			case model.ToolDiscovered:
+				if w.Strict != g.Strict {
+					want = fmt.Sprintf("its latest snapshot in the history, declared strict=%v for the model's strict limits", w.Strict)
+				}
+			}
+			return failure(-1, -1, RuleDeclarations, "tool %d %q differs from %s", i, g.Name, want)
 		}
 	}
 	return nil

@@ -75,6 +75,14 @@ func TestPrepareAndCheck(t *testing.T) {
 			r.Tools = slices.Clone(r.Tools)
 			r.Tools[2] = snap("b").Definition()
 		}},
+		{"own discovery tool", func(r *model.Request) {
+			r.Tools = slices.Clone(r.Tools)
+			r.Tools[1].Description = "Find tools."
+		}},
+		{"strictness changed", func(r *model.Request) {
+			r.Tools = slices.Clone(r.Tools)
+			r.Tools[2].Strict = true
+		}},
 		{"undiscovered tool", func(r *model.Request) { r.Tools = append(slices.Clone(r.Tools), snap("z").Definition()) }},
 	}
 	// Withholding one more discovered tool is a choice Check cannot tell
