@@ -127,4 +127,3 @@ func TestRecordDecodesAndConfirmsFromItsDefinition(t *testing.T) {
 		t.Error("a definition without confirmation asked for one")
 	}
 }
-

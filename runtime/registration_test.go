@@ -15,7 +15,9 @@ import (
 
 func TestRegisterToolsetRefusals(t *testing.T) {
 	schema := tools.MustCompileSchema([]byte(toolPayload))
-	spec := func(id tools.Ident) tools.ToolSpec { return tools.ToolSpec{Name: id, Payload: tools.NewRawCodec(schema)} }
+	spec := func(id tools.Ident) tools.ToolSpec {
+		return tools.ToolSpec{Name: id, Payload: tools.NewRawCodec(schema)}
+	}
 	tool := func(id tools.Ident) tools.ToolSchema {
 		return tools.ToolSchema{Name: id, Description: "x", Payload: json.RawMessage(toolPayload)}
 	}
