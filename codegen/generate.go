@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"goa.design/goa/v3/eval"
 
@@ -74,13 +76,33 @@ func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	for _, r := range d.registries {
 		files = append(files, registryFiles(r)...)
 	}
+	return renderAll(files)
+}
+
+// renderAll renders files on every CPU; formatting dominates generation.
+// The result keeps the order of files.
+func renderAll(files []*genFile) ([]output, error) {
 	out := make([]output, len(files))
-	for i, f := range files {
-		src, err := f.render()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = output{path: f.path, content: src}
+	errs := make([]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, err := files[i].render()
+				out[i], errs[i] = output{path: files[i].path, content: src}, err
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
