@@ -37,9 +37,10 @@ var ErrUnknownTool = errors.New("unknown tool")
 // ([DefaultLimit] when limit <= 0), best first. Tools whose exact name or
 // model-facing name the query contains come first (a name that is one
 // ordinary word, such as "help", counts only when it is the whole query);
-// the rest are ranked by score, and equal scores keep registration order. A tool is found only by a
-// query term that is neither a stop word nor too common in the catalog, so a
-// query without such terms (empty, blank, ".*") finds nothing but exact names.
+// the rest are ranked by score, and equal scores keep registration order.
+// A tool is found only by a query term that is neither a stop word nor too
+// common in the catalog, so a query without such terms (empty, blank, ".*")
+// finds nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
 	return ix.AppendSearch(nil, query, limit)
 }
