@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -144,7 +145,7 @@ func newAgent(reg AgentRegistration) (*agent, error) {
 		caps:          caps,
 		policy:        policy,
 		deferredSet:   deferred,
-		discoveryTool: discoveryTool(reg.DiscoveryDescription),
+		discoveryTool: discovery.Tool(reg.DiscoveryDescription),
 	}, nil
 }
 

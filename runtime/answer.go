@@ -1,90 +1,90 @@
 package runtime
 
-// Answering a discovery call from the step's permitted deferred catalog:
-// exact names first, then the query through the catalog's search index,
-// skipping tools the run may not use.
+// Answering a discovery call: package discovery answers it from the
+// deferred tools the run may use. That permitted catalog is built on the
+// first discovery call of a policy key and shared by every run and step
+// with the same catalog and key, so steps without a discovery call never
+// pay for it.
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
-	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
+
+// permittedCacheSize bounds the permitted catalogs one catalog keeps.
+const permittedCacheSize = 64
 
 // answer answers one discovery call.
 func (r *run) answer(cat *catalog, call model.DiscoveryCall) (model.DiscoveryResult, error) {
-	res := model.DiscoveryResult{CallID: call.ID}
-	taken := make(map[*catalogTool]bool)
-	var missing []string
-	for _, name := range call.Names {
-		t := cat.byName[name]
-		if t == nil {
-			t = cat.byIdent[tools.Ident(name)]
-		}
-		if t == nil || !t.deferred || !r.policy.permits(t) {
-			missing = append(missing, name)
-			continue
-		}
-		if !taken[t] {
-			taken[t] = true
-			res.Tools = append(res.Tools, t.snapshot)
-		}
+	dc, err := cat.permittedFor(r.policy)
+	if err != nil {
+		return model.DiscoveryResult{}, err
 	}
 	limit := r.agent.reg.DiscoveryLimit
 	if limit == 0 {
 		limit = DefaultDiscoveryLimit
 	}
-	if q := strings.TrimSpace(call.Query); q != "" && len(res.Tools) < limit && len(cat.deferred) > 0 {
-		ix, err := cat.searchIndex()
-		if err != nil {
-			return res, err
-		}
-		found, err := r.search(cat, ix, q, limit-len(res.Tools), taken)
-		if err != nil {
-			return res, err
-		}
-		for _, t := range found {
-			res.Tools = append(res.Tools, t.snapshot)
-		}
-	}
-	if len(res.Tools) == 0 {
-		res.Note = "No tool available to this run matches."
-		if len(missing) > 0 {
-			res.Note = fmt.Sprintf("No tool available to this run is named %s.", strings.Join(missing, ", "))
-		}
-	}
-	return res, nil
+	return dc.Answer(call, limit)
 }
 
-// search returns up to want permitted deferred tools matching query, best
-// first, that are not taken yet. It asks the index for more results until
-// enough pass policy or the index has no more.
-func (r *run) search(cat *catalog, ix *toolsearch.Index, query string, want int, taken map[*catalogTool]bool) ([]*catalogTool, error) {
-	var out []*catalogTool
-	for k := want; ; k *= 4 {
-		out = out[:0]
-		results := ix.Search(query, k)
-		for _, res := range results {
-			t := cat.byIdent[tools.Ident(res.Name)]
-			if t == nil || !t.deferred {
-				return nil, fmt.Errorf("%w: search index names %q, which the catalog does not defer", ErrCatalog, res.Name)
-			}
-			if taken[t] || !r.policy.permits(t) {
-				continue
-			}
-			out = append(out, t)
-			if len(out) == want {
-				break
-			}
-		}
-		if len(out) == want || len(results) < k || k >= ix.Len() {
-			break
+// permittedFor returns the discovery catalog of the deferred tools p
+// permits.
+func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
+	key := p.key(c.labelKeys)
+	c.permittedMu.Lock()
+	defer c.permittedMu.Unlock()
+	if dc, ok := c.permitted[key]; ok {
+		return dc, nil
+	}
+	ix, err := c.searchIndex()
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]discovery.Entry, 0, len(c.deferred))
+	for _, t := range c.deferred {
+		if p.permits(t) {
+			entries = append(entries, t.entry)
 		}
 	}
-	for _, t := range out {
-		taken[t] = true
+	dc, err := discovery.NewCatalog(entries, ix)
+	if err != nil {
+		return nil, fmt.Errorf("%w: permitted catalog: %w", ErrCatalog, err)
 	}
-	return out, nil
+	if c.permitted == nil || len(c.permitted) == permittedCacheSize {
+		c.permitted = make(map[string]*discovery.Catalog)
+	}
+	c.permitted[key] = dc
+	return dc, nil
+}
+
+// key identifies what the policy permits in a catalog whose contracts
+// require labelKeys: two runs with one key see the same tools.
+func (p *runPolicy) key(labelKeys map[string]bool) string {
+	keys := maps.Clone(labelKeys)
+	for _, c := range []*compiledPolicy{p.agent, p.run} {
+		for _, want := range c.labels {
+			for k := range want {
+				keys[k] = true
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(p.agent.key)
+	b.WriteString(p.run.key)
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		v, ok := p.labels[k]
+		b.WriteString(strconv.Quote(k))
+		if ok {
+			b.WriteString(strconv.Quote(v))
+		} else {
+			b.WriteString("-")
+		}
+	}
+	return b.String()
 }

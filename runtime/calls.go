@@ -7,12 +7,14 @@ package runtime
 // never executed. An admitted call is bound to a CallRecord at admission.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -55,7 +57,7 @@ func (r *run) admit(cat *catalog, call model.ToolCall, step int) admission {
 	if err := checkServerOnly(t.schema.Contract, call.Arguments); err != nil {
 		return refuse("Invalid arguments for %q: %v", call.Name, err)
 	}
-	payload, err := t.decode(call.Arguments)
+	payload, err := t.decode(&cat.checker, call)
 	if err != nil {
 		return refuse("Invalid arguments for %q: %v", call.Name, err)
 	}
@@ -90,20 +92,22 @@ func checkServerOnly(c *tools.Contract, args json.RawMessage) error {
 	return nil
 }
 
-// decode validates arguments against what the model was shown and decodes
-// them: with the local spec's codec, or as raw JSON for registry tools and
-// tools whose model schema hides server-only fields.
-func (t *catalogTool) decode(args json.RawMessage) (any, error) {
+// decode validates a call's arguments against what the model was shown and
+// decodes them: a local tool's with its spec's codec; the others' (and a
+// local tool's whose model schema hides server-only fields) with discovery's
+// argument check against the snapshot, keeping them as raw JSON.
+func (t *catalogTool) decode(checker *discovery.ArgumentChecker, call model.ToolCall) (any, error) {
 	if t.local != nil && (t.schema.Contract == nil || len(t.schema.Contract.ServerOnlyFields) == 0) {
-		return t.local.specs[t.id].Payload.Decode(args)
+		return t.local.specs[t.id].Payload.Decode(call.Arguments)
 	}
-	t.validatorOnce.Do(func() {
-		t.validator, t.validatorErr = tools.CompileSchema(t.snapshot.Parameters)
-	})
-	if t.validatorErr != nil {
-		return nil, fmt.Errorf("the tool's schema does not compile: %w", t.validatorErr)
+	if err := checker.Check(t.snapshot, call); err != nil {
+		var aerr *discovery.ArgumentError
+		if errors.As(err, &aerr) {
+			return nil, aerr.Err
+		}
+		return nil, err
 	}
-	return tools.NewRawCodec(t.validator).Decode(args)
+	return bytes.Clone(call.Arguments), nil
 }
 
 // execute confirms and runs an admitted call. ran reports whether the tool

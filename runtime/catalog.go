@@ -8,12 +8,14 @@ package runtime
 // here is per run; policy is applied on use (see runPolicy).
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -32,10 +34,7 @@ type catalogTool struct {
 	local    *toolset
 	registry RegistryClient
 	partner  *tools.ToolSchema // the pagination partner, when it has one
-
-	validatorOnce sync.Once
-	validator     *tools.Schema
-	validatorErr  error
+	entry    discovery.Entry   // the tool as discovery answers with it
 }
 
 // definition returns the tool as an immediate declaration.
@@ -53,17 +52,30 @@ type catalog struct {
 	byName    map[string]*catalogTool
 	byIdent   map[tools.Ident]*catalogTool
 
+	// labelKeys are the run labels some tool's contract requires; only
+	// their values make two runs' permitted catalogs differ.
+	labelKeys map[string]bool
+
 	prebuilt  *toolsearch.Index // generated index of the deferred tools, if any
 	indexOnce sync.Once
 	index     *toolsearch.Index
 	indexErr  error
+
+	// checker validates arguments against snapshots, compiling each schema
+	// once for every run that shares the catalog.
+	checker discovery.ArgumentChecker
+	// permitted caches the discovery catalogs of the deferred tools that
+	// runs with one policy key may use.
+	permittedMu sync.Mutex
+	permitted   map[string]*discovery.Catalog
 }
 
 func newCatalog(version string, capacity int) *catalog {
 	return &catalog{
-		version: version,
-		byName:  make(map[string]*catalogTool, capacity),
-		byIdent: make(map[tools.Ident]*catalogTool, capacity),
+		version:   version,
+		byName:    make(map[string]*catalogTool, capacity),
+		byIdent:   make(map[tools.Ident]*catalogTool, capacity),
+		labelKeys: make(map[string]bool),
 	}
 }
 
@@ -77,6 +89,11 @@ func (c *catalog) add(t *catalogTool) error {
 	}
 	c.byIdent[t.id] = t
 	c.byName[t.name] = t
+	if t.schema.Contract != nil {
+		for k := range t.schema.Contract.RequiredLabels {
+			c.labelKeys[k] = true
+		}
+	}
 	if t.deferred {
 		c.deferred = append(c.deferred, t)
 	} else {
@@ -113,68 +130,29 @@ func (c *catalog) searchIndex() (*toolsearch.Index, error) {
 	return c.index, c.indexErr
 }
 
-// ModelName returns the name the model calls a tool by: the tool's Ident
-// with its dot replaced by '_' ("records.lookup" becomes "records_lookup"),
-// which every provider accepts.
-func ModelName(id tools.Ident) string {
-	return id.Toolset() + "_" + id.Tool()
-}
-
-// newCatalogTool builds the catalog entry of one tool schema.
+// newCatalogTool builds the catalog entry of one tool schema. The model
+// knows the tool by the snapshot discovery makes of it.
 func newCatalogTool(schema *tools.ToolSchema, deferred bool, src ToolSource) (*catalogTool, error) {
-	params, err := modelParameters(schema)
+	entry, err := discovery.EntryFromSchema(schema)
 	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCatalog, err)
+	}
+	// Discovery catalogs answer with compact parameters; the declaration
+	// and the admission check use the same bytes.
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, entry.Snapshot.Parameters); err != nil {
 		return nil, fmt.Errorf("%w: tool %q: %w", ErrCatalog, schema.Name, err)
 	}
-	t := &catalogTool{
+	entry.Snapshot.Parameters = buf.Bytes()
+	return &catalogTool{
 		id:       schema.Name,
-		name:     ModelName(schema.Name),
+		name:     entry.Snapshot.Name,
 		deferred: deferred,
 		schema:   schema,
 		source:   src,
-		snapshot: model.ToolSnapshot{
-			Name:        ModelName(schema.Name),
-			Description: schema.Description,
-			Parameters:  params,
-			Namespace:   schema.Name.Toolset(),
-		},
-	}
-	return t, nil
-}
-
-// modelParameters returns the payload schema the model sees: the schema
-// verbatim, or without the contract's server-only properties.
-func modelParameters(schema *tools.ToolSchema) (json.RawMessage, error) {
-	if schema.Contract == nil || len(schema.Contract.ServerOnlyFields) == 0 {
-		return schema.Payload, nil
-	}
-	var root map[string]any
-	if err := json.Unmarshal(schema.Payload, &root); err != nil {
-		return nil, fmt.Errorf("payload schema: %w", err)
-	}
-	props, _ := root["properties"].(map[string]any)
-	hidden := make(map[string]bool, len(schema.Contract.ServerOnlyFields))
-	for _, f := range schema.Contract.ServerOnlyFields {
-		if _, ok := props[f]; !ok {
-			return nil, fmt.Errorf("server-only field %q is not a payload property", f)
-		}
-		hidden[f] = true
-		delete(props, f)
-	}
-	if req, ok := root["required"].([]any); ok {
-		kept := req[:0]
-		for _, r := range req {
-			if s, ok := r.(string); !ok || !hidden[s] {
-				kept = append(kept, r)
-			}
-		}
-		root["required"] = kept
-	}
-	out, err := json.Marshal(root)
-	if err != nil {
-		return nil, fmt.Errorf("payload schema: %w", err)
-	}
-	return out, nil
+		snapshot: entry.Snapshot,
+		entry:    entry,
+	}, nil
 }
 
 // localCatalog returns the agent's local catalog, building it when the
@@ -183,7 +161,7 @@ func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
 	rt.mu.RLock()
 	gen := rt.generation
 	rt.mu.RUnlock()
-	version := "local@" + strconv.FormatUint(gen, 10)
+	version := versionKey("local", a.reg.Name, strconv.FormatUint(gen, 10))
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.local != nil && a.local.version == version {

@@ -7,37 +7,14 @@ package runtime
 
 import (
 	"bytes"
-	"encoding/json"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// DiscoveryToolName is the name requests give the discovery tool.
-const DiscoveryToolName = "tool_search"
-
-// discoveryToolDescription opens the discovery tool's description; the
-// agent's text follows it.
-const discoveryToolDescription = "Find more tools. Only some tools are declared up front; the others load on demand. " +
-	"Pass exact tool names in \"names\" to load those tools, or keywords describing the task in \"query\" to search for them. " +
-	"The tools found are declared from the next turn on. Call a tool only after it was found."
-
-// discoveryToolParameters is the discovery tool's argument schema.
-var discoveryToolParameters = json.RawMessage(`{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"Exact names of tools to load."},"query":{"type":"string","description":"Keywords describing the tools needed."}},"additionalProperties":false}`)
-
-// discoveryTool returns the discovery tool's declaration with the agent's
-// text appended.
-func discoveryTool(agentText string) model.ToolDefinition {
-	desc := discoveryToolDescription
-	if agentText != "" {
-		desc += "\n\n" + agentText
-	}
-	return model.ToolDefinition{
-		Name:        DiscoveryToolName,
-		Description: desc,
-		Parameters:  discoveryToolParameters,
-		Kind:        model.ToolDiscovery,
-	}
-}
+// DiscoveryToolName is the name requests give the discovery tool; package
+// discovery decides it.
+const DiscoveryToolName = discovery.ToolName
 
 // discovered is the run's discovered tools: the latest snapshot of each
 // name, in order of first discovery.

@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/planner"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
-// scriptedClient is a model.Client test double: it returns prepared
-// responses in order and records every request it gets.
+// scriptedClient is a model.Client test double: it checks every request as
+// a provider adapter does (discovery.Check), returns prepared responses in
+// order and records the requests.
 type scriptedClient struct {
 	mu        sync.Mutex
 	responses []*model.Response
@@ -30,6 +32,9 @@ func (c *scriptedClient) Complete(_ context.Context, req *model.Request) (*model
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests = append(c.requests, req)
+	if err := discovery.Check(req, model.Capabilities{Discovery: c.mode}); err != nil {
+		return nil, fmt.Errorf("scripted client: request %d fails the adapters' check: %w", len(c.requests), err)
+	}
 	if len(c.responses) == 0 {
 		return nil, fmt.Errorf("scripted client: no response left for request %d", len(c.requests))
 	}

@@ -3,6 +3,9 @@ package runtime
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -39,6 +42,8 @@ type compiledPolicy struct {
 	denyTools     map[tools.Ident]bool
 	denyToolsets  map[string]bool
 	labels        map[tools.Ident]map[string]string
+	// key identifies the policy's content.
+	key string
 }
 
 func (p Policy) compile() (*compiledPolicy, error) {
@@ -78,7 +83,35 @@ func (p Policy) compile() (*compiledPolicy, error) {
 		}
 		c.labels[id] = maps.Clone(want)
 	}
+	c.key = policyKey(p)
 	return c, nil
+}
+
+// policyKey renders a policy's content in a canonical form.
+func policyKey(p Policy) string {
+	var b strings.Builder
+	list := func(items []string) {
+		b.WriteString(strconv.Quote(strings.Join(slices.Sorted(slices.Values(items)), "\x00")))
+	}
+	idents := func(ids []tools.Ident) []string {
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			out[i] = string(id)
+		}
+		return out
+	}
+	list(idents(p.AllowTools))
+	list(p.AllowToolsets)
+	list(idents(p.DenyTools))
+	list(p.DenyToolsets)
+	for _, id := range slices.Sorted(maps.Keys(p.RequiredLabels)) {
+		b.WriteString(strconv.Quote(string(id)))
+		want := p.RequiredLabels[id]
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			b.WriteString(strconv.Quote(k) + strconv.Quote(want[k]))
+		}
+	}
+	return b.String()
 }
 
 // permits reports whether the policy lets a run with labels use t.

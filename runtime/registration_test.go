@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -100,7 +101,7 @@ func TestPrebuiltDeferredIndex(t *testing.T) {
 		for _, n := range names {
 			for _, d := range recordsTools {
 				if "records."+d.name == n {
-					out = append(out, toolsearch.Document{Name: n, Alias: runtime.ModelName(tools.Ident(n)), Description: d.description, Parameters: json.RawMessage(toolPayload)})
+					out = append(out, toolsearch.Document{Name: n, Alias: discovery.PortableName(n), Description: d.description, Parameters: json.RawMessage(toolPayload)})
 				}
 			}
 		}

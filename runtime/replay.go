@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -33,13 +34,14 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord) (mo
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
 	}
-	payload, err := t.decode(rec.Arguments)
+	call := model.ToolCall{ID: rec.CallID, Name: rec.Name, Arguments: rec.Arguments}
+	var checker discovery.ArgumentChecker
+	payload, err := t.decode(&checker, call)
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
 	}
 	r := &run{rt: rt, agent: a, id: runID, state: state,
 		policy: &runPolicy{agent: a.policy, run: &compiledPolicy{}, labels: state.Labels}}
-	call := model.ToolCall{ID: rec.CallID, Name: rec.Name, Arguments: rec.Arguments}
 	res, _, err := r.execute(ctx, &admission{call: call, tool: t, record: rec, payload: payload})
 	return res, err
 }

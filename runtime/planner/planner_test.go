@@ -12,13 +12,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/planner"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
-// scriptedClient is a model.Client test double: it answers every request
-// with a final text, through Complete or a one-event stream, and records
+// scriptedClient is a model.Client test double: it checks every request as
+// a provider adapter does (discovery.Check) and answers it with a final text, through Complete or a one-event stream, and records
 // the requests.
 type scriptedClient struct {
 	mu       sync.Mutex
@@ -31,6 +32,9 @@ func (c *scriptedClient) answer(req *model.Request) (*model.Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests = append(c.requests, req)
+	if err := discovery.Check(req, model.Capabilities{Discovery: c.mode}); err != nil {
+		return nil, fmt.Errorf("scripted client: request fails the adapters' check: %w", err)
+	}
 	return model.NewResponse(model.AssistantMessage(model.TextPart("ok")), model.FinishStop, model.Usage{})
 }
 
