@@ -201,3 +201,23 @@ func BenchmarkTerms(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkLookup measures looking up every tool of a 10,000-tool catalog
+// by name, as a check that a generated index holds exactly its tools does.
+func BenchmarkLookup(b *testing.B) {
+	docs := repeatCatalog(devDocuments(b), 10_000)
+	ix, err := toolsearch.NewIndexFromDocuments(docs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Name
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ix.Lookup(names...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

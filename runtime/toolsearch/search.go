@@ -51,10 +51,7 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	st, _ := ix.states.Get().(*searchState)
-	if st == nil {
-		st = ix.newState()
-	}
+	st := ix.state()
 	defer ix.states.Put(st)
 	ix.matchNames(st, query)
 	ix.matchTerms(st, query)
@@ -152,6 +149,8 @@ func containsTerm(terms []int32, t int32) bool {
 func (ix *Index) Lookup(names ...string) ([]Result, error) {
 	results := make([]Result, 0, len(names))
 	var missing []string
+	st := ix.state()
+	defer ix.states.Put(st)
 	for _, name := range names {
 		id, ok := ix.byName.lookupString(name)
 		if !ok {
@@ -159,17 +158,13 @@ func (ix *Index) Lookup(names ...string) ([]Result, error) {
 			continue
 		}
 		tool := ix.named[id].tool
-		dup := false
-		for _, r := range results {
-			if r.Name == ix.names[tool] {
-				dup = true
-				break
-			}
+		if st.fields[tool] != 0 {
+			continue // named before
 		}
-		if !dup {
-			results = append(results, Result{Name: ix.names[tool], Exact: true})
-		}
+		st.touch(tool, exactBit)
+		results = append(results, Result{Name: ix.names[tool], Exact: true})
 	}
+	st.clear()
 	if len(missing) > 0 {
 		return results, fmt.Errorf("%w: %s", ErrUnknownTool, quoteAll(missing))
 	}

@@ -30,6 +30,15 @@ func (a candidate) before(b candidate) bool {
 	return a.tool < b.tool
 }
 
+// state takes a search state from the index's pool; the caller puts it back
+// after clearing it.
+func (ix *Index) state() *searchState {
+	if st, ok := ix.states.Get().(*searchState); ok {
+		return st
+	}
+	return ix.newState()
+}
+
 func (ix *Index) newState() *searchState {
 	return &searchState{
 		scores: make([]float32, len(ix.names)),
