@@ -52,10 +52,10 @@ type AgentContext interface {
 	// agent has deferred tools, with the agent's description text.
 	Discovery() model.Discovery
 	// DeferredToolDefinitions returns the permitted deferred tools, for
-	// providers that declare deferred tools up front. It is computed on
-	// first call and costs time in proportion to the catalog; planners call
-	// it only for such providers.
-	DeferredToolDefinitions() []model.ToolDefinition
+	// providers that declare deferred tools up front. The first call for a
+	// catalog and policy builds them, in time proportional to the catalog;
+	// planners call it only for such providers.
+	DeferredToolDefinitions() ([]model.ToolDefinition, error)
 }
 
 // stepContext is the AgentContext of one step.
@@ -75,16 +75,10 @@ func (s *stepContext) AdvertisedToolDefinitions() []model.ToolDefinition {
 	return s.run.declarations(s.cat)
 }
 
-func (s *stepContext) DeferredToolDefinitions() []model.ToolDefinition {
-	r := s.run
-	if r.deferredCatalog != s.cat {
-		r.deferredDefs = nil
-		for _, t := range s.cat.deferred {
-			if r.policy.permits(t) {
-				r.deferredDefs = append(r.deferredDefs, t.snapshot.Definition())
-			}
-		}
-		r.deferredCatalog = s.cat
+func (s *stepContext) DeferredToolDefinitions() ([]model.ToolDefinition, error) {
+	dc, err := s.cat.permittedFor(s.run.policy)
+	if err != nil {
+		return nil, err
 	}
-	return slices.Clone(r.deferredDefs)
+	return slices.Clone(dc.Deferred()), nil
 }

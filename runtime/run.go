@@ -285,9 +285,6 @@ type run struct {
 
 	immCatalog *catalog // the catalog immDefs were computed for
 	immDefs    []model.ToolDefinition
-
-	deferredCatalog *catalog // the catalog deferredDefs were computed for
-	deferredDefs    []model.ToolDefinition
 }
 
 // loop plans and executes steps until the run stops.

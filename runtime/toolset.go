@@ -106,7 +106,7 @@ func newToolset(reg ToolsetRegistration) (*toolset, error) {
 	}
 	seen := make(map[tools.Ident]bool, len(schema.Tools))
 	for _, t := range schema.Tools {
-		if err := t.Name.Validate(); err != nil {
+		if err := t.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: toolset %q: %w", ErrInvalidRegistration, name, err)
 		}
 		if t.Name.Toolset() != name {

@@ -83,7 +83,11 @@ func (p *Planner) Request(in *runtime.PlanInput) (*model.Request, error) {
 		case model.DiscoveryUnsupported:
 			return nil, fmt.Errorf("planner: agent %q defers tools: %w", in.Agent.AgentName(), model.ErrToolSearchUnsupported)
 		case model.DiscoveryNative:
-			disc.Deferred = in.Agent.DeferredToolDefinitions()
+			deferred, err := in.Agent.DeferredToolDefinitions()
+			if err != nil {
+				return nil, fmt.Errorf("planner: agent %q: %w", in.Agent.AgentName(), err)
+			}
+			disc.Deferred = deferred
 		}
 	}
 	msgs := in.Messages
