@@ -70,29 +70,34 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 }
 
 // matchNames marks the tools whose exact name or model-facing name the query
-// contains. A name that is one ordinary word must be the whole query (in a
-// sentence it is just that word); any other name may be a word of the query:
-// a run of characters other than white space, quotes, brackets and clause
-// punctuation, tried also without a trailing full stop or colon.
+// contains. A name is matched as a word of the query: a run of characters
+// other than white space, quotes, brackets and clause punctuation, tried also
+// without a trailing full stop or colon. A name that is one ordinary word
+// counts only when it is the whole query or quoted ("help", `help`): in a
+// sentence it is just that word.
 func (ix *Index) matchNames(st *searchState, query string) {
-	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok && ix.named[id].word {
+	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok {
 		st.touch(ix.named[id].tool, exactBit)
 	}
-	for len(query) > 0 {
-		i := strings.IndexFunc(query, isNameRune)
+	rest := query
+	for len(rest) > 0 {
+		i := strings.IndexFunc(rest, isNameRune)
 		if i < 0 {
 			return
 		}
-		query = query[i:]
-		end := strings.IndexFunc(query, func(r rune) bool { return !isNameRune(r) })
+		start := len(query) - len(rest) + i
+		rest = rest[i:]
+		end := strings.IndexFunc(rest, func(r rune) bool { return !isNameRune(r) })
 		if end < 0 {
-			end = len(query)
+			end = len(rest)
 		}
-		word := query[:end]
-		query = query[end:]
+		word := rest[:end]
+		rest = rest[end:]
 		for {
-			if id, ok := ix.byName.lookupString(word); ok && !ix.named[id].word {
-				st.touch(ix.named[id].tool, exactBit)
+			if id, ok := ix.byName.lookupString(word); ok {
+				if !ix.named[id].word || quoted(query, start, start+len(word)) {
+					st.touch(ix.named[id].tool, exactBit)
+				}
 				break
 			}
 			trimmed := strings.TrimRight(word, ".:")
@@ -102,6 +107,19 @@ func (ix *Index) matchNames(st *searchState, query string) {
 			word = trimmed
 		}
 	}
+}
+
+// quoted reports whether query[start:end] is enclosed in a pair of the same
+// quote character.
+func quoted(query string, start, end int) bool {
+	if start == 0 || end >= len(query) {
+		return false
+	}
+	switch q := query[start-1]; q {
+	case '"', '\'', '`':
+		return query[end] == q
+	}
+	return false
 }
 
 // isNameRune reports whether r may be part of a tool name as a query

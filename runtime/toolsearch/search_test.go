@@ -67,6 +67,9 @@ func TestSearchRanking(t *testing.T) {
 		{"exact model-facing name", "call records_lookup with id 7", 0, []string{"records.lookup"}},
 		{"one-word name alone is exact", "help", 0, []string{"help"}},
 		{"one-word name in a sentence is a word", "help me get the weather forecast", 0, []string{"weather.forecast"}},
+		{"quoted one-word name is exact", "call `help` about the weather forecast", 0, []string{"help", "weather.forecast"}},
+		{"double-quoted one-word name is exact", `use "help" for the weather forecast`, 0, []string{"help", "weather.forecast"}},
+		{"unpaired quote is no quoting", "use \"help for the weather forecast", 0, []string{"weather.forecast"}},
 		{"shorter field of equal matches ranks first", "convert", 2, []string{"convert_units", "convert_temperature"}},
 	}
 	for _, tt := range tests {
