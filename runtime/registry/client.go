@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,6 +30,8 @@ var ErrBadResponse = errors.New("registry response outside the protocol")
 // and a resolution answers exactly the toolsets asked for, at their pinned
 // versions.
 type Client struct {
+	verified  verifiedSet
+	lastList  atomic.Pointer[listSnapshot]
 	base      string
 	http      *http.Client
 	maxBody   int64
@@ -108,26 +111,47 @@ func (c *Client) Withdraw(ctx context.Context, req *WithdrawRequest) error {
 // ListToolsets reads the whole registry. An empty registry is an empty
 // catalog, not an error.
 func (c *Client) ListToolsets(ctx context.Context) (*Catalog, error) {
-	var out Catalog
-	if err := c.do(ctx, http.MethodGet, PathToolsets, nil, &out); err != nil {
+	last := c.lastList.Load()
+	var header http.Header
+	if last != nil {
+		header = http.Header{"If-None-Match": {last.etag}}
+	}
+	ans, err := c.send(ctx, http.MethodGet, PathToolsets, nil, header)
+	if err != nil {
 		return nil, fmt.Errorf("list registry: %w", err)
 	}
-	if err := checkCatalog(&out, nil); err != nil {
+	if ans.status == http.StatusNotModified {
+		if last == nil {
+			return nil, fmt.Errorf("list registry: %w: 304 Not Modified to a request without If-None-Match", ErrBadResponse)
+		}
+		return cloneCatalog(last.catalog), nil
+	}
+	out, err := c.verified.decodeCatalog(ans.body, nil)
+	if err != nil {
 		return nil, fmt.Errorf("list registry: %w", err)
 	}
-	return &out, nil
+	if etag := ans.header.Get("ETag"); etag != "" {
+		c.lastList.Store(&listSnapshot{etag: etag, catalog: cloneCatalog(out)})
+	} else {
+		c.lastList.Store(nil)
+	}
+	return out, nil
 }
 
 // ResolveToolsets reads the named toolsets, all or none.
 func (c *Client) ResolveToolsets(ctx context.Context, refs []ToolsetRef) (*Catalog, error) {
-	var out Catalog
-	if err := c.do(ctx, http.MethodPost, PathResolve, &ResolveRequest{Toolsets: refs}, &out); err != nil {
+	ans, err := c.send(ctx, http.MethodPost, PathResolve, &ResolveRequest{Toolsets: refs}, nil)
+	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
 	}
-	if err := checkCatalog(&out, refs); err != nil {
+	if refs == nil {
+		refs = []ToolsetRef{} // a resolution, even of nothing, is not a whole-registry read
+	}
+	out, err := c.verified.decodeCatalog(ans.body, refs)
+	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
 	}
-	return &out, nil
+	return out, nil
 }
 
 // CallResolvedTool runs a call under the token its tool was resolved under,
@@ -173,17 +197,40 @@ func (c *Client) retryDelay(err error) (time.Duration, bool) {
 // do sends one request and decodes a 2xx answer into out (nil: no body
 // expected). Error answers come back as *Error.
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	ans, err := c.send(ctx, method, path, in, nil)
+	if err != nil || out == nil {
+		return err
+	}
+	if err := json.Unmarshal(ans.body, out); err != nil {
+		return fmt.Errorf("%w: status %d: %w", ErrBadResponse, ans.status, err)
+	}
+	return nil
+}
+
+// answer is a registry's answer with a 2xx or 304 status.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// send sends one request with the extra headers and returns the answer;
+// an error status comes back as *Error.
+func (c *Client) send(ctx context.Context, method, path string, in any, header http.Header) (*answer, error) {
 	var body io.Reader
 	if in != nil {
 		data, err := json.Marshal(in)
 		if err != nil {
-			return fmt.Errorf("encode request: %w", err)
+			return nil, fmt.Errorf("encode request: %w", err)
 		}
 		body = bytes.NewReader(data)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
-		return fmt.Errorf("build request: %w", err)
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -191,26 +238,20 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUnreachable, err)
+		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	if err != nil {
-		return fmt.Errorf("%w: read response: %w", ErrUnreachable, err)
+		return nil, fmt.Errorf("%w: read response: %w", ErrUnreachable, err)
 	}
 	if int64(len(data)) > c.maxBody {
-		return fmt.Errorf("%w: response exceeds %d bytes", ErrBadResponse, c.maxBody)
+		return nil, fmt.Errorf("%w: response exceeds %d bytes", ErrBadResponse, c.maxBody)
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return decodeErrorBody(resp, data)
+	if resp.StatusCode != http.StatusNotModified && (resp.StatusCode < 200 || resp.StatusCode > 299) {
+		return nil, decodeErrorBody(resp, data)
 	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%w: status %d: %w", ErrBadResponse, resp.StatusCode, err)
-	}
-	return nil
+	return &answer{status: resp.StatusCode, header: resp.Header, body: data}, nil
 }
 
 func decodeErrorBody(resp *http.Response, data []byte) error {

@@ -46,7 +46,7 @@ func TestClientRefusesAnswersOutsideTheProtocol(t *testing.T) {
 		{"another toolset", 200, Catalog{Toolsets: []ResolvedToolset{good, good}}, ErrBadResponse, "2 toolsets resolved, 1 asked for"},
 		{"error body", 409, ErrorBody{Error: Errorf(CodeVersionMismatch, "pinned 9")}, ErrVersionMismatch, "pinned 9"},
 		{"error without body", 500, "oops", ErrBadResponse, "status 500"},
-		{"malformed body", 200, "{", ErrBadResponse, "status 200"},
+		{"malformed body", 200, "{", ErrBadResponse, "unexpected end of JSON input"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,8 +175,10 @@ func TestClientCallRetries(t *testing.T) {
 	if _, err := c.CallResolvedTool(context.Background(), call); !errors.Is(err, ErrOverloaded) {
 		t.Fatalf("call without retries = %v, want ErrOverloaded", err)
 	}
-	retrying := *c
-	WithCallRetries(2, time.Millisecond)(&retrying)
+	retrying, err := NewClient(c.base, WithHTTPClient(c.http), WithCallRetries(2, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
 	attempts.Store(0)
 	res, err := retrying.CallResolvedTool(context.Background(), call)
 	if err != nil || string(res.Result) != `{"ok":true}` || attempts.Load() != 3 {

@@ -30,3 +30,11 @@ func resolvedRecords(t testing.TB, revision string) ResolvedToolset {
 	}
 	return ResolvedToolset{Toolset: ts, Fingerprint: fp, Revision: revision, Token: NewToken(fp, revision)}
 }
+
+func toIdent(toolset string, j int) tools.Ident {
+	return tools.Ident(toolset + ".tool" + string(rune('a'+j/26)) + string(rune('a'+j%26)))
+}
+
+func fingerprintFor(rt *ResolvedToolset) (tools.Fingerprint, error) {
+	return tools.ToolsetFingerprint(&rt.Toolset)
+}

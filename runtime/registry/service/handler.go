@@ -78,13 +78,23 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 	registry.WriteJSON(w, status, res)
 }
 
+// handleList answers a whole-registry read. The entity tag names the
+// service instance and generation, so a client that holds the catalog of
+// the current generation gets 304 Not Modified instead of the catalog.
 func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
-	cat, err := s.ListToolsets(r.Context())
+	c, err := s.catalogJSON()
 	if err != nil {
 		registry.WriteError(w, err)
 		return
 	}
-	registry.WriteJSON(w, http.StatusOK, cat)
+	w.Header().Set("ETag", c.etag)
+	if r.Header.Get("If-None-Match") == c.etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(c.body)
 }
 
 func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {

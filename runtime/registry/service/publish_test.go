@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -103,8 +104,17 @@ func TestPinChecksTheCurrentVersion(t *testing.T) {
 	h := newHarness(t)
 	p := newProvider(t)
 	ctx := context.Background()
-	publish(t, h.client, p, "1.0.0", "r1")
-	publish(t, h.client, p, "2.0.0", "r2")
+	for _, v := range []string{"1.0.0", "2.0.0"} {
+		publish(t, h.client, p, v, "r"+v)
+		// Every list answer reflects the latest change.
+		cat, err := h.client.ListToolsets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cat.Toolsets[0].Toolset.Version; got != v {
+			t.Fatalf("list after publishing %s shows version %s", v, got)
+		}
+	}
 	_, err := h.client.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: "records", Version: "1.0.0"}})
 	wantCode(t, err, registry.CodeVersionMismatch)
 	if err == nil || !strings.Contains(err.Error(), `pinned version "1.0.0", the registered version is "2.0.0"`) {
@@ -140,4 +150,41 @@ func TestPublishConflictsAndWithdraw(t *testing.T) {
 	wantCode(t, err, registry.CodeToolsetNotFound)
 	_, err = h.client.CallResolvedTool(ctx, lookup("c1", reg.Token, "r1"))
 	wantCode(t, err, registry.CodeCallNotAdmitted)
+}
+
+func TestListEntityTags(t *testing.T) {
+	h := newHarness(t)
+	other := newHarness(t)
+	p := newProvider(t)
+	get := func(h *harness, tag string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, h.server.URL+registry.PathToolsets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tag != "" {
+			req.Header.Set("If-None-Match", tag)
+		}
+		resp, err := h.server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("ETag")
+	}
+	status, tag := get(h, "")
+	if status != http.StatusOK || tag == "" {
+		t.Fatalf("first list: %d, ETag %q", status, tag)
+	}
+	if status, _ := get(h, tag); status != http.StatusNotModified {
+		t.Fatalf("list with the current tag: %d, want 304", status)
+	}
+	if _, otherTag := get(other, ""); otherTag == tag {
+		t.Fatalf("two registries at one generation share the tag %s", tag)
+	}
+	publish(t, h.client, p, "1.0.0", "r1")
+	status, newTag := get(h, tag)
+	if status != http.StatusOK || newTag == tag {
+		t.Fatalf("list after a change with the old tag: %d, tag %q", status, newTag)
+	}
 }

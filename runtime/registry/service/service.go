@@ -2,10 +2,14 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
@@ -14,15 +18,29 @@ import (
 
 // Service is a tool registry. It is safe for concurrent use.
 type Service struct {
-	opts  options
-	disk  *disk // nil when the store is only in memory
-	slots chan struct{}
-	wg    sync.WaitGroup
+	opts options
+	disk *disk // nil when the store is only in memory
+	// instance tells this service's generations apart from those of
+	// another service at the same address, such as an in-memory registry
+	// restarted from generation 0.
+	instance string
+	slots    chan struct{}
+	wg       sync.WaitGroup
 
 	mu         sync.RWMutex
 	generation uint64
 	toolsets   map[string]*entry
 	calls      map[string]*callState
+
+	// listJSON is the encoded whole-registry catalog of one generation,
+	// which every list request of that generation is answered with.
+	listJSON atomic.Pointer[encodedCatalog]
+}
+
+type encodedCatalog struct {
+	generation uint64
+	etag       string
+	body       []byte
 }
 
 var (
@@ -48,8 +66,13 @@ func New(opts ...Option) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	nonce := make([]byte, 8)
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, fmt.Errorf("registry service: %w", err)
+	}
 	s := &Service{
 		opts:     o,
+		instance: hex.EncodeToString(nonce),
 		slots:    make(chan struct{}, o.maxInFlight),
 		toolsets: make(map[string]*entry),
 		calls:    make(map[string]*callState),
@@ -207,12 +230,43 @@ func (s *Service) Withdraw(_ context.Context, req *registry.WithdrawRequest) err
 func (s *Service) ListToolsets(context.Context) (*registry.Catalog, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	out := s.catalogLocked()
+	for i := range out.Toolsets {
+		out.Toolsets[i].Toolset = contract.CloneToolset(&out.Toolsets[i].Toolset)
+	}
+	return out, nil
+}
+
+// catalogLocked returns the whole-registry catalog sharing the stored
+// records, which the caller must copy or only read. s.mu must be held.
+func (s *Service) catalogLocked() *registry.Catalog {
 	out := &registry.Catalog{Generation: s.generation, Toolsets: make([]registry.ResolvedToolset, 0, len(s.toolsets))}
 	for _, e := range s.toolsets {
-		out.Toolsets = append(out.Toolsets, resolved(&e.reg))
+		out.Toolsets = append(out.Toolsets, e.reg.Resolved())
 	}
 	slices.SortFunc(out.Toolsets, func(a, b registry.ResolvedToolset) int { return strings.Compare(a.Toolset.Name, b.Toolset.Name) })
-	return out, nil
+	return out
+}
+
+// catalogJSON returns the encoded whole-registry catalog and its entity
+// tag, encoding it once per generation.
+func (s *Service) catalogJSON() (*encodedCatalog, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if c := s.listJSON.Load(); c != nil && c.generation == s.generation {
+		return c, nil
+	}
+	body, err := json.Marshal(s.catalogLocked())
+	if err != nil {
+		return nil, registry.Errorf(registry.CodeInternal, "encode catalog: %v", err)
+	}
+	c := &encodedCatalog{
+		generation: s.generation,
+		etag:       fmt.Sprintf(`"%s-%d"`, s.instance, s.generation),
+		body:       append(body, '\n'),
+	}
+	s.listJSON.Store(c)
+	return c, nil
 }
 
 // ResolveToolsets reads the named toolsets in request order, all or none.

@@ -1,0 +1,115 @@
+package registry
+
+// Checking a catalog (validating every record, recomputing every
+// fingerprint and token) costs time in proportion to its size, and a
+// runtime reads its registry at every planning step. The client therefore
+// remembers each toolset it has checked under the SHA-256 digest of its
+// exact bytes: bytes seen before decode to a value already checked, which
+// is handed out again as a deep copy instead of being decoded and checked
+// anew. Any change in the bytes is a miss and is checked in full.
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
+)
+
+// maxVerified bounds the toolsets the client remembers; past it the memory
+// starts over.
+const maxVerified = 4096
+
+// wireCatalog is a Catalog whose toolsets are still raw JSON.
+type wireCatalog struct {
+	Generation uint64            `json:"generation"`
+	Toolsets   []json.RawMessage `json:"toolsets"`
+}
+
+type digest = [sha256.Size]byte
+
+// verifiedSet is the client's memory of checked toolsets.
+type verifiedSet struct {
+	mu       sync.Mutex
+	byDigest map[digest]ResolvedToolset
+}
+
+// decodeCatalog decodes and checks a catalog answer; see the file comment
+// and checkCatalog. A whole-registry read (refs nil) also forgets the
+// toolsets the registry no longer holds.
+func (v *verifiedSet) decodeCatalog(data []byte, refs []ToolsetRef) (*Catalog, error) {
+	var wire wireCatalog
+	if err := json.Unmarshal(data, &wire); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
+	out := &Catalog{Generation: wire.Generation, Toolsets: make([]ResolvedToolset, len(wire.Toolsets))}
+	seen := make(map[digest]ResolvedToolset, len(wire.Toolsets))
+	for i, raw := range wire.Toolsets {
+		d := sha256.Sum256(raw)
+		if hit, ok := v.lookup(d); ok {
+			out.Toolsets[i] = cloneResolved(hit)
+			seen[d] = hit
+			continue
+		}
+		var ts ResolvedToolset
+		if err := json.Unmarshal(raw, &ts); err != nil {
+			return nil, fmt.Errorf("%w: toolset %d: %w", ErrBadResponse, i, err)
+		}
+		if err := checkResolved(ts); err != nil {
+			return nil, err
+		}
+		out.Toolsets[i] = ts
+		seen[d] = cloneResolved(ts)
+	}
+	if err := checkOrder(out, refs); err != nil {
+		return nil, err
+	}
+	v.remember(seen, refs == nil)
+	return out, nil
+}
+
+// lookup returns the remembered toolset with this digest; the caller must
+// not modify it.
+func (v *verifiedSet) lookup(d digest) (ResolvedToolset, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	ts, ok := v.byDigest[d]
+	return ts, ok
+}
+
+// remember records the toolsets of an answer. A whole-registry read
+// replaces the memory with what the registry holds now, and so does any
+// answer that would take the memory past maxVerified.
+func (v *verifiedSet) remember(seen map[digest]ResolvedToolset, whole bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if whole || v.byDigest == nil || len(v.byDigest)+len(seen) > maxVerified {
+		v.byDigest = seen
+		return
+	}
+	for d, ts := range seen {
+		v.byDigest[d] = ts
+	}
+}
+
+// listSnapshot is the last whole-registry catalog a client read, with the
+// entity tag the registry gave it; a registry that answers 304 Not Modified
+// to that tag still holds exactly this catalog.
+type listSnapshot struct {
+	etag    string
+	catalog *Catalog
+}
+
+func cloneCatalog(c *Catalog) *Catalog {
+	out := &Catalog{Generation: c.Generation, Toolsets: make([]ResolvedToolset, len(c.Toolsets))}
+	for i, ts := range c.Toolsets {
+		out.Toolsets[i] = cloneResolved(ts)
+	}
+	return out
+}
+
+func cloneResolved(ts ResolvedToolset) ResolvedToolset {
+	ts.Toolset = contract.CloneToolset(&ts.Toolset)
+	return ts
+}
