@@ -17,10 +17,9 @@ var ErrDuplicateName = errors.New("duplicate tool name")
 // [NewIndexFromCounts] or [NewIndexFromDocuments] (the zero Index is an empty
 // catalog). It is immutable once built and safe for concurrent use.
 type Index struct {
-	names   []string   // catalog name of each tool, in registration order
-	aliases []string   // model-facing name of each tool, or ""
-	byName  dictionary // names and model-facing names
-	named   []toolName // the tool of each byName entry
+	names  []string   // catalog name of each tool, in registration order
+	byName dictionary // names and model-facing names
+	named  []toolName // the tool of each byName entry
 
 	terms dictionary
 	// The postings of term t are postings[postStart[t]:postStart[t+1]], in
@@ -43,8 +42,8 @@ type posting struct {
 type toolName struct {
 	tool int32
 	// word marks a name that is one ordinary word ("help", "translate"):
-	// inside a sentence it is that word, not the tool, so only a query
-	// that is the name alone names the tool exactly.
+	// inside a sentence it is that word, not the tool, so it names the
+	// tool exactly only as the whole query or quoted.
 	word bool
 }
 
@@ -65,7 +64,6 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 	}
 	ix := &Index{
 		names:     make([]string, n),
-		aliases:   make([]string, n),
 		byName:    newDictionary(n),
 		named:     make([]toolName, 0, n),
 		terms:     newDictionary(len(cat.Terms)),
@@ -161,10 +159,10 @@ func (ix *Index) addNames(i int32, name, alias string) error {
 		return fmt.Errorf("%w: tool %d: empty name", ErrInvalidDocument, i)
 	}
 	ix.names[i] = name
-	if alias != name {
-		ix.aliases[i] = alias
+	if alias == name {
+		alias = "" // no other name
 	}
-	for _, name := range [...]string{name, ix.aliases[i]} {
+	for _, name := range [...]string{name, alias} {
 		if name == "" {
 			continue
 		}
