@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -186,7 +187,7 @@ func TestImportRefusesUnansweredCalls(t *testing.T) {
 		model.UserMessage("hi"),
 		model.AssistantMessage(callPart("c1", "x_y", `{}`)),
 	}}
-	if err := rt.ImportRun(context.Background(), state); err == nil || !strings.Contains(err.Error(), `call "c1" has no result`) {
+	if err := rt.ImportRun(context.Background(), state); !errors.Is(err, runtime.ErrInvalidInput) || !strings.Contains(err.Error(), `"c1"`) {
 		t.Fatalf("error %v, want the unanswered call named", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -129,8 +130,8 @@ func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
 }
 
 // ImportRun records a run stored elsewhere (for example a RunState decoded
-// from JSON), so that Continue can run it on. Its history must be valid and
-// every call in it answered.
+// from JSON), so that Continue can run it on. Its history must pass
+// discovery.ValidateHistory, which also requires every call answered.
 func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 	if state.ID == "" || state.Agent == "" {
 		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
@@ -148,10 +149,7 @@ func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 	if state.Steps < 0 || state.ToolCalls < 0 {
 		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
 	}
-	if err := model.ValidateMessages(state.Messages); err != nil {
-		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
-	}
-	if err := checkAnswered(state.Messages); err != nil {
+	if err := discovery.ValidateHistory(state.Messages); err != nil {
 		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
 	}
 	s := state.clone()
@@ -179,37 +177,6 @@ func checkInput(msgs []model.Message) error {
 		if m.Role != model.RoleSystem && m.Role != model.RoleUser {
 			return fmt.Errorf("%w: message %d has role %q; a run takes system and user messages", ErrInvalidInput, i, m.Role)
 		}
-	}
-	return nil
-}
-
-// checkAnswered reports a history whose last assistant message has calls
-// that no later message answers.
-func checkAnswered(msgs []model.Message) error {
-	pending := make(map[string]bool)
-	for _, m := range msgs {
-		switch m.Role {
-		case model.RoleAssistant:
-			clear(pending)
-			for _, c := range m.ToolCalls() {
-				pending[c.ID] = true
-			}
-			for _, c := range m.DiscoveryCalls() {
-				pending[c.ID] = true
-			}
-		case model.RoleTool, model.RoleDiscovery:
-			for _, p := range m.Parts {
-				switch {
-				case p.ToolResult != nil:
-					delete(pending, p.ToolResult.CallID)
-				case p.DiscoveryResult != nil:
-					delete(pending, p.DiscoveryResult.CallID)
-				}
-			}
-		}
-	}
-	for id := range pending {
-		return fmt.Errorf("call %q has no result", id)
 	}
 	return nil
 }

@@ -22,7 +22,8 @@ type ToolsetRegistration struct {
 	Executor ToolExecutor
 }
 
-// ToolExecutor executes admitted calls of one toolset's tools.
+// ToolExecutor executes admitted calls of one toolset's tools. Concurrent
+// runs call it concurrently.
 type ToolExecutor interface {
 	// Execute runs one call. The returned value is the tool's result,
 	// encoded with the spec's result codec (or as JSON when the tool has
