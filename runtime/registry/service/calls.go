@@ -84,8 +84,8 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 
 // admit returns the call's recorded result, or the attempt to wait for.
 func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
 	c := s.calls[req.CallID]
 	var spec *tools.ToolSpec
 	if c != nil {
@@ -98,7 +98,7 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		if c.running != nil {
 			return c.running, nil, nil
 		}
-		e := s.toolsets[c.rec.Tool.Toolset()]
+		e := s.registration(c.rec.Tool.Toolset())
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, c.rec.Token, c.rec.Tool.Toolset())
@@ -107,7 +107,7 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		}
 		spec = e.specs[c.rec.Tool]
 	} else {
-		e := s.toolsets[req.Tool.Toolset()]
+		e := s.registration(req.Tool.Toolset())
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
@@ -148,6 +148,15 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 	return a, nil, nil
 }
 
+// registration returns the current registration of a toolset, or nil. An
+// entry is never modified once stored, so it may be used after the lock is
+// released.
+func (s *Service) registration(toolset string) *entry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.toolsets[toolset]
+}
+
 // forward runs one attempt. It does not depend on the caller's context: a
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
@@ -160,8 +169,8 @@ func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *r
 	if err == nil {
 		res, err = s.outcome(spec, req, pr)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
 	if err == nil {
 		rec := c.rec
 		rec.Result = res

@@ -27,9 +27,13 @@ type Service struct {
 	slots    chan struct{}
 	wg       sync.WaitGroup
 
+	// mu guards the registrations. callMu guards the admitted calls and is
+	// taken first when both are needed, so that persisting a call never
+	// holds up catalog reads.
 	mu         sync.RWMutex
 	generation uint64
 	toolsets   map[string]*entry
+	callMu     sync.Mutex
 	calls      map[string]*callState
 
 	// listJSON is the encoded whole-registry catalog of one generation,
