@@ -191,3 +191,65 @@ func TestImportRefusesUnansweredCalls(t *testing.T) {
 		t.Fatalf("error %v, want the unanswered call named", err)
 	}
 }
+
+func TestChildRunKeepsParentPolicy(t *testing.T) {
+	rt, exec := newRecordsRuntime(t, newScriptedClient(
+		respond(t, callPart("c1", "records_lookup", `{"id":"7"}`)),
+		final(t, "Could not look it up."),
+	), func(r *runtime.AgentRegistration) { r.Name = "researcher" })
+	if err := rt.RegisterAgentTools("experts", runtime.AgentTool{Tool: "research", Agent: "researcher", Description: "Ask the research agent"}); err != nil {
+		t.Fatal(err)
+	}
+	parent := newScriptedClient(
+		respond(t, callPart("p1", "experts_research", `{"request":"Look up record 7"}`)),
+		final(t, "done"),
+	)
+	reg := runtime.AgentRegistration{Name: "lead", Immediate: []tools.Ident{"experts.research"}, Planner: plannerFor(parent)}
+	if err := rt.RegisterAgent(context.Background(), reg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Client("lead").Run(context.Background(), userSays("go"),
+		runtime.WithPolicy(runtime.Policy{DenyTools: []tools.Ident{"records.lookup"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exec.count() != 0 {
+		t.Fatalf("the child run executed a tool the parent's policy denies")
+	}
+	child, err := rt.LoadRun(context.Background(), out.Calls[0].ChildRunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := toolResults(child.Messages)["c1"]; !res.IsError {
+		t.Errorf("child call result %+v, want a refusal", res)
+	}
+}
+
+func TestContinuedRunUnderNarrowerPolicy(t *testing.T) {
+	first := newScriptedClient(respond(t, searchPart("d1", "", "records_analyze")), final(t, "found"))
+	rt, exec := newRecordsRuntime(t, first, nil)
+	out, err := rt.Client("assistant").Run(context.Background(), userSays("find"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := newScriptedClient(respond(t, callPart("c1", "records_analyze", `{"id":"1"}`)), final(t, "done"))
+	rt2, exec2 := newRecordsRuntime(t, second, nil)
+	state, err := rt.LoadRun(context.Background(), out.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt2.ImportRun(context.Background(), state); err != nil {
+		t.Fatal(err)
+	}
+	out2, err := rt2.Client("assistant").Continue(context.Background(), out.RunID, userSays("analyze"),
+		runtime.WithPolicy(runtime.Policy{DenyTools: []tools.Ident{"records.analyze"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := second.requestTools()[0]; !slices.Equal(got, []string{"records_lookup", "tool_search"}) {
+		t.Errorf("declares %v; a discovered tool the policy now denies stays undeclared", got)
+	}
+	if res := toolResults(out2.Messages)["c1"]; !res.IsError || exec.count()+exec2.count() != 0 {
+		t.Errorf("denied discovered tool: result %+v, %d executions", res, exec.count()+exec2.count())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -289,7 +290,7 @@ func TestTimeCap(t *testing.T) {
 	if err := rt.RegisterAgent(context.Background(), reg); err != nil {
 		t.Fatal(err)
 	}
-	out, err := rt.Client("waiter").Run(context.Background(), userSays("wait"), runtime.WithCaps(runtime.Caps{MaxDuration: 20e6}))
+	out, err := rt.Client("waiter").Run(context.Background(), userSays("wait"), runtime.WithCaps(runtime.Caps{MaxDuration: 20 * time.Millisecond}))
 	var capErr *runtime.CapError
 	if !errors.As(err, &capErr) || capErr.Reason != runtime.StopTimeBudget {
 		t.Fatalf("error %v, want the time cap", err)
