@@ -4,6 +4,10 @@ package runtime
 // discovery tool when the agent has deferred tools, then the tools this
 // run's history discovered (latest snapshot of each name, in order of first
 // discovery) that the step's catalog still holds, unchanged and permitted.
+// It is what discovery.Declare decides for those application tools, that
+// history and that permitted set, so the request passes discovery.Check in
+// the provider adapters; it is kept up to date as results are appended
+// instead of re-read from the history on every step.
 
 import (
 	"bytes"

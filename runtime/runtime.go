@@ -83,7 +83,7 @@ type ConfirmationRequest struct {
 	Text string
 }
 
-// snapshot returns the registrations as of now, under the read lock.
+// toolsetNamed returns the registered toolset of that name.
 func (rt *Runtime) toolsetNamed(name string) (*toolset, bool) {
 	rt.mu.RLock()
 	defer rt.mu.RUnlock()
