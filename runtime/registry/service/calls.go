@@ -132,6 +132,9 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		}
 		c = &callState{rec: rec}
 		s.calls[req.CallID] = c
+		if err := s.sweepLocked(); err != nil {
+			return nil, nil, err
+		}
 	}
 	select {
 	case s.slots <- struct{}{}:

@@ -165,6 +165,14 @@ func (d *disk) deleteToolset(name string) error {
 	return syncDir(filepath.Dir(path))
 }
 
+func (d *disk) deleteCall(id string) error {
+	path := d.callPath(id)
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("registry store: %w", err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
 func (d *disk) putCall(rec *callRecord) error {
 	return writeJSONAtomic(d.callPath(rec.CallID), rec)
 }

@@ -27,6 +27,7 @@ type options struct {
 	maxInFlight    int
 	maxBody        int64
 	forwardTimeout time.Duration
+	callRetention  time.Duration
 	now            func() time.Time
 }
 
@@ -49,6 +50,13 @@ func WithMaxBodyBytes(n int64) Option { return func(o *options) { o.maxBody = n 
 // WithForwardTimeout bounds one forwarded call.
 func WithForwardTimeout(d time.Duration) Option { return func(o *options) { o.forwardTimeout = d } }
 
+// WithCallRetention forgets a call's admission and result d after the
+// result was recorded; calls without a result are never forgotten. A call
+// ID seen again after its record was forgotten is a new call, so d must
+// exceed the longest time a consumer may retry or replay a call. Zero, the
+// default, keeps every record.
+func WithCallRetention(d time.Duration) Option { return func(o *options) { o.callRetention = d } }
+
 // WithClock sets the clock that stamps registrations and results.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -69,6 +77,8 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: max body bytes %d is not positive", o.maxBody)
 	case o.forwardTimeout <= 0:
 		return o, fmt.Errorf("registry service: forward timeout %v is not positive", o.forwardTimeout)
+	case o.callRetention < 0:
+		return o, fmt.Errorf("registry service: call retention %v is negative", o.callRetention)
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
@@ -35,6 +36,7 @@ type Service struct {
 	toolsets   map[string]*entry
 	callMu     sync.Mutex
 	calls      map[string]*callState
+	lastSweep  time.Time
 
 	// listJSON is the encoded whole-registry catalog of one generation,
 	// which every list request of that generation is answered with.
@@ -109,6 +111,9 @@ func (s *Service) restore(snap *snapshot) error {
 	}
 	for _, rec := range snap.calls {
 		s.calls[rec.CallID] = &callState{rec: rec}
+	}
+	if err := s.sweepLocked(); err != nil {
+		return err
 	}
 	s.generation = snap.generation + 1
 	return s.disk.putGeneration(s.generation)

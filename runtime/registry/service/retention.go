@@ -1,0 +1,39 @@
+package service
+
+import (
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+)
+
+// sweepLocked forgets the calls whose results are older than the call
+// retention, at most once per tenth of it; see WithCallRetention. A record
+// whose file cannot be removed is kept, and the failure reported, so that
+// memory and store never disagree. s.callMu must be held.
+func (s *Service) sweepLocked() error {
+	d := s.opts.callRetention
+	if d == 0 {
+		return nil
+	}
+	now := s.opts.now()
+	if now.Sub(s.lastSweep) < d/10 {
+		return nil
+	}
+	s.lastSweep = now
+	for id, c := range s.calls {
+		if !expired(&c.rec, now, d) {
+			continue
+		}
+		if s.disk != nil {
+			if err := s.disk.deleteCall(id); err != nil {
+				return registry.Errorf(registry.CodeInternal, "forget call %q: %v", id, err)
+			}
+		}
+		delete(s.calls, id)
+	}
+	return nil
+}
+
+func expired(rec *callRecord, now time.Time, retention time.Duration) bool {
+	return rec.Result != nil && now.Sub(rec.Result.CompletedAt) > retention
+}
