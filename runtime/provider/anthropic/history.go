@@ -8,6 +8,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/emulation"
 )
 
 // historyRenderer turns the neutral history into Messages API turns.
@@ -149,7 +150,7 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 		return []anthropic.BetaContentBlockParamUnion{{OfToolUse: &anthropic.BetaToolUseBlockParam{
 			ID:    c.ID,
 			Name:  h.names.provider(discovery.ToolName),
-			Input: discoveryInputJSON(*c, h.names),
+			Input: json.RawMessage(emulation.Arguments(h.providerCall(*c))),
 		}}}, nil
 	}
 	rec, native, err := recordOf(p)
@@ -176,9 +177,9 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 		if !ok {
 			return nil, invalid(i, j, RuleHistory, "discovery call %q has no result to render", c.ID)
 		}
-		refs := make([]anthropic.BetaToolReferenceBlockParam, len(r.Tools))
-		for k, t := range r.Tools {
-			refs[k] = anthropic.BetaToolReferenceBlockParam{ToolName: h.names.provider(t.Name)}
+		refs := []anthropic.BetaToolReferenceBlockParam{}
+		for _, name := range h.references(r) {
+			refs = append(refs, anthropic.BetaToolReferenceBlockParam{ToolName: name})
 		}
 		result = anthropic.BetaContentBlockParamUnion{OfToolSearchToolResult: &anthropic.BetaToolSearchToolResultBlockParam{
 			ToolUseID: c.ID,
@@ -190,19 +191,46 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 	return []anthropic.BetaContentBlockParamUnion{use, result}, nil
 }
 
+// providerCall returns c with the names the model knows.
+func (h *historyRenderer) providerCall(c model.DiscoveryCall) model.DiscoveryCall {
+	if len(c.Names) > 0 {
+		names := make([]string, len(c.Names))
+		for i, n := range c.Names {
+			names[i] = h.names.provider(n)
+		}
+		c.Names = names
+	}
+	return c
+}
+
+// references returns the provider names of the result's tools that the
+// request declares: a tool it does not declare (withheld by policy) is
+// never shown to the model.
+func (h *historyRenderer) references(r *model.DiscoveryResult) []string {
+	var out []string
+	for _, t := range r.Tools {
+		if name, ok := h.names.declared(t.Name); ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // discoveryResult renders a discovery result as the discovery tool's
-// result: tool_reference blocks (native client search) or text (emulated).
-// A note, or an empty result, is text in both.
+// result: with client search, tool_reference blocks for the declared tools
+// it found, which the provider expands into their definitions; otherwise,
+// or when it found none, the text of package emulation listing them.
 func (h *historyRenderer) discoveryResult(r *model.DiscoveryResult) *anthropic.BetaToolResultBlockParam {
 	b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
-	if h.mode == modeClientSearch && len(r.Tools) > 0 {
-		for _, t := range r.Tools {
+	if refs := h.references(r); h.mode == modeClientSearch && len(refs) > 0 {
+		for _, name := range refs {
 			b.Content = append(b.Content, anthropic.BetaToolResultBlockParamContentUnion{
-				OfToolReference: &anthropic.BetaToolReferenceBlockParam{ToolName: h.names.provider(t.Name)},
+				OfToolReference: &anthropic.BetaToolReferenceBlockParam{ToolName: name},
 			})
 		}
 		return b
 	}
-	b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: emulatedResultText(r, h.names)}}}
+	text := emulation.ResultText(*r, h.names.declared)
+	b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: text}}}
 	return b
 }

@@ -42,3 +42,10 @@ func (n *names) neutral(p string) string {
 	}
 	return p
 }
+
+// declared reports the provider name of a tool the request declares (its
+// application tools, discovery tool, discovered tools and, natively, its
+// deferred tools); false for any other tool.
+func (n *names) declared(name string) (string, bool) {
+	return n.m.Portable(name)
+}

@@ -48,26 +48,6 @@ func serverToolName(raw json.RawMessage) string {
 	return b.Name
 }
 
-// discoveryInput is the input of the discovery tool: keywords, exact
-// names, or both (discovery.ParseCall reads it back).
-type discoveryInput struct {
-	Query string   `json:"query,omitempty"`
-	Names []string `json:"names,omitempty"`
-}
-
-// discoveryInputJSON renders a discovery call as the discovery tool's input.
-func discoveryInputJSON(c model.DiscoveryCall, names *names) json.RawMessage {
-	in := discoveryInput{Query: c.Query}
-	for _, n := range c.Names {
-		in.Names = append(in.Names, names.provider(n))
-	}
-	raw, err := json.Marshal(in)
-	if err != nil {
-		panic(fmt.Sprintf("anthropic: encode discovery input: %v", err)) // strings and slices always encode
-	}
-	return raw
-}
-
 // hostedQuery is the query of a hosted search call rebuilt from a neutral
 // discovery call: its query, else its names.
 func hostedQuery(c model.DiscoveryCall) string {
@@ -75,26 +55,4 @@ func hostedQuery(c model.DiscoveryCall) string {
 		return c.Query
 	}
 	return strings.Join(c.Names, " ")
-}
-
-// emulatedResultText is the text an emulated discovery result shows the
-// model: what was found and that it can now be called, or the note.
-func emulatedResultText(r *model.DiscoveryResult, names *names) string {
-	if len(r.Tools) == 0 {
-		if r.Note != "" {
-			return r.Note
-		}
-		return "No tools found."
-	}
-	var b strings.Builder
-	b.WriteString("Found these tools; call them from now on:")
-	for _, t := range r.Tools {
-		b.WriteString("\n- ")
-		b.WriteString(names.provider(t.Name))
-		if t.Description != "" {
-			b.WriteString(": ")
-			b.WriteString(t.Description)
-		}
-	}
-	return b.String()
 }
