@@ -18,9 +18,10 @@ import (
 
 // registryFlags are the arguments of "registry serve".
 type registryFlags struct {
-	addr    string
-	data    string
-	maxBody int64
+	addr      string
+	data      string
+	maxBody   int64
+	retention time.Duration
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -55,7 +56,7 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES]")
+		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -72,6 +73,7 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.addr, "addr", "", "address to listen on, such as 127.0.0.1:8080 (port 0 picks a free port)")
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
+	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -86,6 +88,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, errors.New("--addr is required")
 	case f.maxBody <= 0:
 		return f, fmt.Errorf("--max-body must be positive, got %d", f.maxBody)
+	case f.retention < 0:
+		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
 	}
 	return f, nil
 }
@@ -94,7 +98,7 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 // requests, lets those in flight finish and waits for forwarded calls to
 // record their outcome.
 func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error {
-	opts := []service.Option{service.WithMaxBodyBytes(f.maxBody)}
+	opts := []service.Option{service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention)}
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
 	}

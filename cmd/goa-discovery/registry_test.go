@@ -157,6 +157,7 @@ func TestRegistryFlags(t *testing.T) {
 		{"no addr", []string{"serve"}, 2, "--addr is required"},
 		{"extra argument", []string{"serve", "--addr", ":0", "x"}, 2, "unexpected arguments"},
 		{"bad max body", []string{"serve", "--addr", ":0", "--max-body", "0"}, 2, "--max-body must be positive"},
+		{"negative retention", []string{"serve", "--addr", ":0", "--call-retention", "-1h"}, 2, "--call-retention must not be negative"},
 		{"bad addr", []string{"serve", "--addr", "127.0.0.1:notaport"}, 1, "goa-discovery registry:"},
 		{"data is a file", []string{"serve", "--addr", "127.0.0.1:0", "--data", "registry_test.go"}, 1, "registry store"},
 	}
