@@ -72,6 +72,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 `)
@@ -107,9 +108,13 @@ func checkToolset(t *testing.T, name string, ts tools.ToolsetSchema, counts []to
 		t.Fatalf("%d tools, %d counts, %d specs", len(ts.Tools), len(counts), len(specs))
 	}
 	for i, s := range ts.Tools {
+		entry, err := discovery.EntryFromSchema(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want, err := toolsearch.Count(toolsearch.Document{
-			Name: string(s.Name), Alias: runtime.ModelName(s.Name),
-			Title: s.Title, Description: s.Description, Parameters: s.Payload,
+			Name: string(s.Name), Alias: entry.Snapshot.Name, Title: s.Title, Description: s.Description,
+			Parameters: entry.Snapshot.Parameters, SearchTerms: entry.SearchTerms,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -7,33 +7,29 @@ import (
 	"goa.design/goa/v3/eval"
 
 	"github.com/goa-discovery/goa-discovery/codegen"
-	"github.com/goa-discovery/goa-discovery/expr"
-	_ "github.com/goa-discovery/goa-discovery/testdata/designs/good"
+	"github.com/goa-discovery/goa-discovery/internal/designtest"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/localtoolset"
 )
 
-// TestGenerate runs the good design the way the gen program does: the design
-// package registered its DSL when it was loaded, eval.RunDSL evaluates it,
-// then Generate runs.
 func TestGenerate(t *testing.T) {
-	if err := eval.RunDSL(); err != nil {
-		t.Fatalf("RunDSL: %v", err)
-	}
-	if got := len(expr.Root.Agents); got != 2 {
-		t.Fatalf("design has %d agents, want 2", got)
-	}
 	cases := []struct {
-		name    string
-		outDir  string
-		wantErr bool
+		name       string
+		outDir     string
+		importPath string
+		wantErr    bool
 	}{
-		{"output directory", t.TempDir(), false},
-		{"empty output directory", "", true},
+		{"output directory", t.TempDir(), "example.com/app/gen", false},
+		{"empty output directory", "", "example.com/app/gen", true},
+		{"empty import path", t.TempDir(), "", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			files, err := codegen.Generate(tc.outDir, "example.com/app/gen")
+			if _, err := designtest.Run(t, localtoolset.Design); err != nil {
+				t.Fatalf("design: %v", err)
+			}
+			files, err := codegen.Generate(tc.outDir, tc.importPath)
 			if (err != nil) != tc.wantErr {
-				t.Fatalf("Generate(%q) error = %v, want error %v", tc.outDir, err, tc.wantErr)
+				t.Fatalf("Generate(%q, %q) error = %v, want error %v", tc.outDir, tc.importPath, err, tc.wantErr)
 			}
 			if !tc.wantErr && len(files) == 0 {
 				t.Fatal("Generate wrote no file")
@@ -43,9 +39,11 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestGenerateRefusesFailedEvaluation(t *testing.T) {
-	saved := eval.Context.Errors
-	t.Cleanup(func() { eval.Context.Errors = saved })
+	if _, err := designtest.Run(t, localtoolset.Design); err != nil {
+		t.Fatalf("design: %v", err)
+	}
 	eval.Context.Errors = eval.MultiError{{GoError: errors.New("bad design")}}
+	t.Cleanup(func() { eval.Context.Errors = nil })
 	_, err := codegen.Generate(t.TempDir(), "example.com/app/gen")
 	if !errors.Is(err, codegen.ErrNotEvaluated) {
 		t.Fatalf("Generate after a failed evaluation = %v, want ErrNotEvaluated", err)

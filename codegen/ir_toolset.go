@@ -11,7 +11,7 @@ import (
 	goaexpr "goa.design/goa/v3/expr"
 
 	"github.com/goa-discovery/goa-discovery/expr"
-	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
@@ -77,17 +77,33 @@ func buildTool(t *expr.ToolExpr, types *typeCollector) (*toolIR, error) {
 			return nil, err
 		}
 	}
-	tool.counts, err = toolsearch.Count(toolsearch.Document{
-		Name:        string(ident),
-		Alias:       runtime.ModelName(ident),
-		Title:       tool.title,
-		Description: tool.description,
-		Parameters:  tool.payloadSchema,
-	})
+	doc, err := searchDocument(tool.schema())
 	if err != nil {
+		return nil, err
+	}
+	if tool.counts, err = toolsearch.Count(doc); err != nil {
 		return nil, fmt.Errorf("search counts: %w", err)
 	}
 	return tool, nil
+}
+
+// searchDocument returns the search document of a tool the way the runtime
+// indexes a deferred tool: named by its Ident, with the name the model calls
+// it by (its discovery snapshot name) as alias, and the snapshot's
+// parameters.
+func searchDocument(s tools.ToolSchema) (toolsearch.Document, error) {
+	entry, err := discovery.EntryFromSchema(&s)
+	if err != nil {
+		return toolsearch.Document{}, fmt.Errorf("search document: %w", err)
+	}
+	return toolsearch.Document{
+		Name:        string(s.Name),
+		Alias:       entry.Snapshot.Name,
+		Title:       s.Title,
+		Description: s.Description,
+		Parameters:  entry.Snapshot.Parameters,
+		SearchTerms: entry.SearchTerms,
+	}, nil
 }
 
 // buildArgs resolves the payload: an object, since a model sends tool
@@ -117,13 +133,19 @@ func (tool *toolIR) buildArgs(args *goaexpr.AttributeExpr, types *typeCollector)
 func (ts *toolsetIR) toolSchemas() []tools.ToolSchema {
 	out := make([]tools.ToolSchema, len(ts.tools))
 	for i, t := range ts.tools {
-		out[i] = tools.ToolSchema{
-			Name: t.ident, Title: t.title, Description: t.description, Tags: t.tags,
-			Payload: json.RawMessage(t.payloadSchema),
-		}
-		if t.resultSchema != nil {
-			out[i].Result = json.RawMessage(t.resultSchema)
-		}
+		out[i] = t.schema()
 	}
 	return out
+}
+
+// schema returns the wire record of the tool.
+func (t *toolIR) schema() tools.ToolSchema {
+	s := tools.ToolSchema{
+		Name: t.ident, Title: t.title, Description: t.description, Tags: t.tags,
+		Payload: json.RawMessage(t.payloadSchema),
+	}
+	if t.resultSchema != nil {
+		s.Result = json.RawMessage(t.resultSchema)
+	}
+	return s
 }

@@ -33,8 +33,9 @@ var reservedPackageNames = map[string]bool{
 
 // packageName returns the Go package name, also the directory name, of a
 // design name: its ASCII letters and digits, lower-cased. A name that would
-// be empty, start with a digit, be a Go keyword or shadow an import gets the
-// suffix kind ("records" stays "records"; "map" becomes "maptoolset").
+// be empty or start with a digit gets the prefix kind ("_1st" becomes
+// "registry1st"); one that would be a Go keyword or shadow an import gets it
+// as a suffix ("map" becomes "maptoolset").
 func packageName(name, kind string) string {
 	var b strings.Builder
 	for i := 0; i < len(name); i++ {
@@ -47,15 +48,27 @@ func packageName(name, kind string) string {
 		}
 	}
 	pkg := b.String()
-	if pkg == "" || pkg[0] >= '0' && pkg[0] <= '9' || token.IsKeyword(pkg) || reservedPackageNames[pkg] {
+	switch {
+	case pkg == "" || pkg[0] >= '0' && pkg[0] <= '9':
+		return kind + pkg
+	case token.IsKeyword(pkg) || reservedPackageNames[pkg]:
 		return pkg + kind
 	}
 	return pkg
 }
 
 // goName returns the exported Go identifier of a design name, the way Goa
-// names it ("lookup_record" becomes "LookupRecord", "id" becomes "ID").
-func goName(name string) string { return goacodegen.Goify(name, true) }
+// names it ("lookup_record" becomes "LookupRecord", "id" becomes "ID"). A
+// name whose letters all follow a digit ("_9") gets a leading "X".
+func goName(name string) string { return leadingLetter(goacodegen.Goify(name, true), "X") }
 
 // lowerGoName returns the unexported Go identifier of a design name.
-func lowerGoName(name string) string { return goacodegen.Goify(name, false) }
+func lowerGoName(name string) string { return leadingLetter(goacodegen.Goify(name, false), "x") }
+
+// leadingLetter prefixes id with prefix when id starts with a digit.
+func leadingLetter(id, prefix string) string {
+	if id != "" && id[0] >= '0' && id[0] <= '9' {
+		return prefix + id
+	}
+	return id
+}

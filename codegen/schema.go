@@ -179,6 +179,8 @@ func (b *schemaBuilder) typeSchema(att *goaexpr.AttributeExpr, owner string) (*s
 		b.visiting[name] = true
 		defer delete(b.visiting, name)
 		return b.schema(dt.Attribute(), fmt.Sprintf("type %q", name))
+	case *goaexpr.Union:
+		return nil, fmt.Errorf("%s: OneOf (union) types have no tool schema form yet", owner)
 	default:
 		return nil, fmt.Errorf("%s: type %s has no tool schema form", owner, att.Type.Name())
 	}

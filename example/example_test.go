@@ -17,6 +17,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/knowledge"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -46,9 +47,13 @@ func TestSearchCountsEqualRuntime(t *testing.T) {
 				t.Fatalf("%d counts for %d tools", len(counts), len(schemas))
 			}
 			for i, s := range schemas {
+				entry, err := discovery.EntryFromSchema(&s)
+				if err != nil {
+					t.Fatal(err)
+				}
 				want, err := toolsearch.Count(toolsearch.Document{
-					Name: string(s.Name), Alias: runtime.ModelName(s.Name),
-					Title: s.Title, Description: s.Description, Parameters: s.Payload,
+					Name: string(s.Name), Alias: entry.Snapshot.Name, Title: s.Title, Description: s.Description,
+					Parameters: entry.Snapshot.Parameters, SearchTerms: entry.SearchTerms,
 				})
 				if err != nil {
 					t.Fatal(err)

@@ -1,0 +1,192 @@
+package codegen
+
+import (
+	"errors"
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/expr"
+)
+
+// generated is the content of a generated file.
+const generated = Header + "\n\npackage x\n"
+
+func TestWriteOutputs(t *testing.T) {
+	cases := []struct {
+		name string
+		// before are the files present before the run, by relative path;
+		// a value of "->" makes a symbolic link to a file outside.
+		before map[string]string
+		// files are the files the run generates.
+		files   map[string]string
+		wantErr error
+		// after are the files expected after the run.
+		after map[string]string
+	}{
+		{
+			name:  "new files",
+			files: map[string]string{"toolsets/a/toolset.go": generated},
+			after: map[string]string{"toolsets/a/toolset.go": generated},
+		},
+		{
+			name:   "replaces a generated file",
+			before: map[string]string{"toolsets/a/toolset.go": Header + "\n\npackage old\n"},
+			files:  map[string]string{"toolsets/a/toolset.go": generated},
+			after:  map[string]string{"toolsets/a/toolset.go": generated},
+		},
+		{
+			name:    "refuses a file it did not generate, writing nothing",
+			before:  map[string]string{"toolsets/a/toolset.go": "package mine\n"},
+			files:   map[string]string{"toolsets/a/aaa.go": generated, "toolsets/a/toolset.go": generated},
+			wantErr: ErrNotGenerated,
+			after:   map[string]string{"toolsets/a/toolset.go": "package mine\n"},
+		},
+		{
+			name:    "refuses a header that is not the first line",
+			before:  map[string]string{"toolsets/a/toolset.go": "// Copyright\n" + generated},
+			files:   map[string]string{"toolsets/a/toolset.go": generated},
+			wantErr: ErrNotGenerated,
+			after:   map[string]string{"toolsets/a/toolset.go": "// Copyright\n" + generated},
+		},
+		{
+			name:    "refuses a symbolic link",
+			before:  map[string]string{"toolsets/a/toolset.go": "->"},
+			files:   map[string]string{"toolsets/a/toolset.go": generated},
+			wantErr: ErrNotGenerated,
+		},
+		{
+			name: "removes stale generated files and keeps the others",
+			before: map[string]string{
+				"toolsets/old/toolset.go": generated,
+				"toolsets/a/extra.go":     "package a\n",
+				"toolsets/a/notes.txt":    "notes",
+				"main.go":                 generated,
+			},
+			files: map[string]string{"toolsets/a/toolset.go": generated},
+			after: map[string]string{
+				"toolsets/a/toolset.go": generated,
+				"toolsets/a/extra.go":   "package a\n",
+				"toolsets/a/notes.txt":  "notes",
+				"main.go":               generated,
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			outside := filepath.Join(t.TempDir(), "outside.go")
+			if err := os.WriteFile(outside, []byte(generated), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for rel, content := range tc.before {
+				path := filepath.Join(dir, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if content == "->" {
+					err = os.Symlink(outside, path)
+				} else {
+					err = os.WriteFile(path, []byte(content), 0o644)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var files []output
+			for rel, content := range tc.files {
+				files = append(files, output{path: rel, content: []byte(content)})
+			}
+			written, err := writeOutputs(dir, files)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("writeOutputs error = %v, want %v", err, tc.wantErr)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			} else if len(written) != len(tc.files) {
+				t.Errorf("wrote %v, want %d files", written, len(tc.files))
+			}
+			if tc.after == nil {
+				return
+			}
+			got := map[string]string{}
+			err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(dir, path)
+				b, err := os.ReadFile(path)
+				got[filepath.ToSlash(rel)] = string(b)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.after) {
+				t.Errorf("files after the run: %v, want %v", keys(got), keys(tc.after))
+			}
+			for rel, want := range tc.after {
+				if got[rel] != want {
+					t.Errorf("%s = %q, want %q", rel, got[rel], want)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "toolsets", "old")); err == nil {
+				t.Error("the directory of a stale package is left behind")
+			}
+		})
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestPackageName(t *testing.T) {
+	cases := []struct{ name, kind, want string }{
+		{"records", "toolset", "records"},
+		{"Customer-Records", "toolset", "customerrecords"},
+		{"map", "toolset", "maptoolset"},
+		{"tools", "toolset", "toolstoolset"},
+		{"_", "agent", "agent"},
+		{"_1st", "registry", "registry1st"},
+	}
+	for _, tc := range cases {
+		if got := packageName(tc.name, tc.kind); got != tc.want {
+			t.Errorf("packageName(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzNames checks that every design name the design rules accept gives a
+// package name and Go identifiers that compile.
+func FuzzNames(f *testing.F) {
+	for _, s := range []string{"records", "lookup_record", "_", "A-b_C9", "go", "type", "_9", "json"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if expr.CheckName(name) != nil {
+			return
+		}
+		for _, kind := range []string{"toolset", "agent", "registry"} {
+			pkg := packageName(name, kind)
+			if !token.IsIdentifier(pkg) || reservedPackageNames[pkg] {
+				t.Fatalf("packageName(%q, %q) = %q, not a usable package name", name, kind, pkg)
+			}
+		}
+		for _, id := range []string{goName(name), lowerGoName(name)} {
+			if !token.IsIdentifier(id) {
+				t.Fatalf("Go name of %q = %q, not an identifier", name, id)
+			}
+		}
+		if !token.IsExported(goName(name)) {
+			t.Fatalf("goName(%q) = %q is not exported", name, goName(name))
+		}
+	})
+}
