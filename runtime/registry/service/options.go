@@ -51,8 +51,9 @@ func WithMaxBodyBytes(n int64) Option { return func(o *options) { o.maxBody = n 
 func WithForwardTimeout(d time.Duration) Option { return func(o *options) { o.forwardTimeout = d } }
 
 // WithCallRetention forgets a call's admission and result d after the
-// result was recorded; calls without a result are never forgotten. A call
-// ID seen again after its record was forgotten is a new call, so d must
+// result was recorded, or d after the admission for a call that never got
+// one. A call ID seen again after its record was forgotten is a new call:
+// it is admitted only under the current token, and runs again; so d must
 // exceed the longest time a consumer may retry or replay a call. Zero, the
 // default, keeps every record.
 func WithCallRetention(d time.Duration) Option { return func(o *options) { o.callRetention = d } }

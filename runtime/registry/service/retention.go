@@ -6,8 +6,9 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// sweepLocked forgets the calls whose results are older than the call
-// retention, at most once per tenth of it; see WithCallRetention. A record
+// sweepLocked forgets the calls whose last event (result, or admission for
+// a call without one) is older than the call retention, at most once per
+// tenth of it; see WithCallRetention. A call being forwarded is kept. A record
 // whose file cannot be removed is kept, and the failure reported, so that
 // memory and store never disagree. s.callMu must be held.
 func (s *Service) sweepLocked() error {
@@ -21,7 +22,7 @@ func (s *Service) sweepLocked() error {
 	}
 	s.lastSweep = now
 	for id, c := range s.calls {
-		if !expired(&c.rec, now, d) {
+		if c.running != nil || !expired(&c.rec, now, d) {
 			continue
 		}
 		if s.disk != nil {
@@ -35,5 +36,9 @@ func (s *Service) sweepLocked() error {
 }
 
 func expired(rec *callRecord, now time.Time, retention time.Duration) bool {
-	return rec.Result != nil && now.Sub(rec.Result.CompletedAt) > retention
+	last := rec.AdmittedAt
+	if rec.Result != nil {
+		last = rec.Result.CompletedAt
+	}
+	return now.Sub(last) > retention
 }

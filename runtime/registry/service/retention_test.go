@@ -45,19 +45,18 @@ func TestCallRetention(t *testing.T) {
 	if n := callFiles(); n != 3 {
 		t.Fatalf("%d call records within retention, want 3", n)
 	}
+	// Within retention, a retry finds its admission.
+	_, err = svc.CallResolvedTool(ctx, lookup("pending", reg.Token, "other"))
+	wantCode(t, err, registry.CodeAdmissionConflict)
 
-	clock.Advance(45 * time.Minute) // "old" is now 75 minutes old, "recent" 45
+	clock.Advance(45 * time.Minute) // "old" and "pending" are 75 minutes old, "recent" 45
 	if _, err := svc.CallResolvedTool(ctx, lookup("new", reg.Token, "d")); err != nil {
 		t.Fatal(err)
 	}
-	if n := callFiles(); n != 3 {
-		t.Fatalf("%d call records after the sweep, want 3 (pending, recent, new)", n)
+	if n := callFiles(); n != 2 {
+		t.Fatalf("%d call records after the sweep, want 2 (recent, new)", n)
 	}
-	// The pending call was not forgotten: its retry still finds its
-	// admission.
-	_, err = svc.CallResolvedTool(ctx, lookup("pending", reg.Token, "other"))
-	wantCode(t, err, registry.CodeAdmissionConflict)
-	// A forgotten call ID is a new call.
+	// A forgotten call ID is a new call, admitted under the current token.
 	before := p.executions.Load()
 	if _, err := svc.CallResolvedTool(ctx, lookup("old", reg.Token, "a")); err != nil {
 		t.Fatal(err)
@@ -65,6 +64,11 @@ func TestCallRetention(t *testing.T) {
 	if p.executions.Load() != before+1 {
 		t.Fatal("a forgotten call was answered from a record")
 	}
+	// Forgetting never lets a call past a replacement: the forgotten
+	// pending call, retried under its replaced token, is not admitted.
+	publish(t, svc, p, "1.0.0", "r2")
+	_, err = svc.CallResolvedTool(ctx, lookup("pending", reg.Token, "b"))
+	wantCode(t, err, registry.CodeCallNotAdmitted)
 	if err := svc.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +80,8 @@ func TestCallRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	if n := callFiles(); n != 1 {
-		t.Fatalf("%d call records after a late restart, want the pending one", n)
+	if n := callFiles(); n != 0 {
+		t.Fatalf("%d call records after a late restart, want none", n)
 	}
 }
 
