@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -20,9 +21,9 @@ const RuleMeta model.Rule = "openai_meta"
 func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, error) {
 	var in responses.ResponseInputParam
 	for i, m := range msgs {
-		items, err := w.renderMessage(m)
+		items, err := w.renderMessage(i, m)
 		if err != nil {
-			if _, ok := err.(*model.ValidationError); ok {
+			if errors.As(err, new(*model.ValidationError)) {
 				return nil, err
 			}
 			return nil, fmt.Errorf("openai: message %d: %w", i, err)
@@ -32,7 +33,7 @@ func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, 
 	return in, nil
 }
 
-func (w *wire) renderMessage(m model.Message) ([]responses.ResponseInputItemUnionParam, error) {
+func (w *wire) renderMessage(index int, m model.Message) ([]responses.ResponseInputItemUnionParam, error) {
 	switch m.Role {
 	case model.RoleSystem:
 		return []responses.ResponseInputItemUnionParam{textItem(responses.EasyInputMessageRoleSystem, m.Text())}, nil
@@ -40,7 +41,11 @@ func (w *wire) renderMessage(m model.Message) ([]responses.ResponseInputItemUnio
 		return []responses.ResponseInputItemUnionParam{textItem(responses.EasyInputMessageRoleUser, m.Text())}, nil
 	case model.RoleAssistant:
 		if raw, ok := m.Meta[MetaKey]; ok && w.native {
-			return w.replay(raw)
+			items, err := w.replay(raw)
+			if err != nil {
+				return nil, &model.ValidationError{Message: index, Part: -1, Rule: RuleMeta, Detail: err.Error()}
+			}
+			return items, nil
 		}
 		return w.renderAssistant(m)
 	case model.RoleTool:

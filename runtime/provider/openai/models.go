@@ -46,7 +46,7 @@ func parseModel(model string) (version, string, bool) {
 	if !ok {
 		return version{}, "", false
 	}
-	ver, words, _ := strings.Cut(rest, "-")
+	ver, words, hasWords := strings.Cut(rest, "-")
 	majorText, minorText, hasMinor := strings.Cut(ver, ".")
 	var v version
 	var err error
@@ -58,7 +58,7 @@ func parseModel(model string) (version, string, bool) {
 			return version{}, "", false
 		}
 	}
-	if words == "" {
+	if !hasWords {
 		return v, "", true
 	}
 	variant, _, _ := strings.Cut(words, "-")
