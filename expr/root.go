@@ -107,8 +107,20 @@ func (r *RootExpr) Validate() error {
 	return p.err()
 }
 
-// Finalize resolves the deferred tools of every use.
+// Finalize resolves the deferred tools of every use, and finalizes the
+// argument and result attributes of every tool so that the attributes of
+// types they Extend or Reference are merged in before code generation
+// reads them.
 func (r *RootExpr) Finalize() {
+	for _, ts := range r.Toolsets {
+		for _, t := range ts.Tools {
+			for _, att := range []*goaexpr.AttributeExpr{t.Args, t.Return} {
+				if att != nil {
+					att.Finalize()
+				}
+			}
+		}
+	}
 	for _, a := range r.Agents {
 		for _, u := range a.Uses {
 			u.finalize()

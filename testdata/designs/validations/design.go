@@ -1,5 +1,6 @@
 // Package validations is a golden design: argument and result types that
-// state every validation a tool schema carries.
+// state every validation a tool schema carries, and arguments that extend a
+// type.
 package validations
 
 import (
@@ -18,6 +19,10 @@ func Design() {
 			Example("FR")
 		})
 		Required("street", "country")
+	})
+	account := Type("Account", func() {
+		Attribute("customer_id", String, "Customer identifier", func() { Format(FormatUUID) })
+		Required("customer_id")
 	})
 	Toolset("customers", func() {
 		Description("Customer accounts")
@@ -40,6 +45,13 @@ func Design() {
 				Attribute("created_at", String, "Creation time", func() { Format(FormatDateTime) })
 				Attribute("address", address)
 				Required("id", "created_at")
+			})
+		})
+		Tool("rename_customer", "Rename a customer account", func() {
+			Args(func() {
+				Extend(account)
+				Attribute("name", String, "New display name", func() { MinLength(1) })
+				Required("name")
 			})
 		})
 	})

@@ -13,6 +13,8 @@ import (
 type Executor interface {
 	// CreateCustomer executes customers.create_customer: Create a customer account.
 	CreateCustomer(ctx context.Context, args *CreateCustomerArgs) (*CreateCustomerResult, error)
+	// RenameCustomer executes customers.rename_customer: Rename a customer account.
+	RenameCustomer(ctx context.Context, args *RenameCustomerArgs) error
 }
 
 // Register registers the toolset with rt: Toolset() as its schema, Specs() as
@@ -42,6 +44,12 @@ func (e executor) Execute(ctx context.Context, call *runtime.ToolInvocation) (an
 			return nil, fmt.Errorf("%s: payload is %T, want CreateCustomerArgs", call.Tool, call.Payload)
 		}
 		return e.typed.CreateCustomer(ctx, &args)
+	case RenameCustomer:
+		args, ok := call.Payload.(RenameCustomerArgs)
+		if !ok {
+			return nil, fmt.Errorf("%s: payload is %T, want RenameCustomerArgs", call.Tool, call.Payload)
+		}
+		return nil, e.typed.RenameCustomer(ctx, &args)
 	}
 	return nil, fmt.Errorf("toolset %q has no tool %q", Name, call.Tool)
 }

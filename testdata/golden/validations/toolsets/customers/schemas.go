@@ -146,4 +146,26 @@ const (
   ],
   "additionalProperties": false
 }`
+	// renameCustomerPayloadSchema is the JSON Schema of the arguments of
+	// customers.rename_customer.
+	renameCustomerPayloadSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "New display name",
+      "minLength": 1
+    },
+    "customer_id": {
+      "type": "string",
+      "description": "Customer identifier",
+      "format": "uuid"
+    }
+  },
+  "required": [
+    "name",
+    "customer_id"
+  ],
+  "additionalProperties": false
+}`
 )

@@ -160,5 +160,44 @@ func SearchCounts() []toolsearch.Counts {
 			Counts: toolsearch.FieldCounts{ParamDescription: 1},
 			Term:   "year",
 		}},
+	}, {
+		Alias: "customers_rename_customer",
+		Name:  "customers.rename_customer",
+		Terms: []toolsearch.TermCounts{{
+			Counts: toolsearch.FieldCounts{Description: 1},
+			Term:   "account",
+		}, {
+			Counts: toolsearch.FieldCounts{
+				Description:      1,
+				Name:             4,
+				ParamDescription: 1,
+				ParamName:        1,
+			},
+			Term: "customer",
+		}, {
+			Counts: toolsearch.FieldCounts{ParamDescription: 1},
+			Term:   "display",
+		}, {
+			Counts: toolsearch.FieldCounts{ParamName: 1},
+			Term:   "id",
+		}, {
+			Counts: toolsearch.FieldCounts{ParamDescription: 1},
+			Term:   "identifier",
+		}, {
+			Counts: toolsearch.FieldCounts{
+				ParamDescription: 1,
+				ParamName:        1,
+			},
+			Term: "nam",
+		}, {
+			Counts: toolsearch.FieldCounts{ParamDescription: 1},
+			Term:   "new",
+		}, {
+			Counts: toolsearch.FieldCounts{
+				Description: 1,
+				Name:        2,
+			},
+			Term: "renam",
+		}},
 	}}
 }

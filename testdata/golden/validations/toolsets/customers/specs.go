@@ -18,11 +18,21 @@ var createCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 	}
 })
 
+// renameCustomerSpec returns the spec of customers.rename_customer, compiling
+// its schemas on first use.
+var renameCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
+	return tools.ToolSpec{
+		Description: "Rename a customer account",
+		Name:        RenameCustomer,
+		Payload:     tools.NewTypedCodec[RenameCustomerArgs](tools.MustCompileSchema([]byte(renameCustomerPayloadSchema))),
+	}
+})
+
 // Specs returns the specs of the toolset's tools in declaration order, with
 // their validating codecs. The codecs are compiled once and shared; the slice
 // is fresh.
 func Specs() []tools.ToolSpec {
-	return []tools.ToolSpec{createCustomerSpec()}
+	return []tools.ToolSpec{createCustomerSpec(), renameCustomerSpec()}
 }
 
 // Spec returns the spec of the tool id, and false when the toolset has no such
@@ -31,6 +41,8 @@ func Spec(id tools.Ident) (tools.ToolSpec, bool) {
 	switch id {
 	case CreateCustomer:
 		return createCustomerSpec(), true
+	case RenameCustomer:
+		return renameCustomerSpec(), true
 	}
 	return tools.ToolSpec{}, false
 }

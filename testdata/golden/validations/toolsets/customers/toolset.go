@@ -18,11 +18,13 @@ const Name = "customers"
 const (
 	// CreateCustomer identifies tool "create_customer": Create a customer account.
 	CreateCustomer tools.Ident = "customers.create_customer"
+	// RenameCustomer identifies tool "rename_customer": Rename a customer account.
+	RenameCustomer tools.Ident = "customers.rename_customer"
 )
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:06077b8f44262f855cf13ff718fbb4f09c6afb2fdc448b27b4965e14d27b69d2"
+const authoredFingerprint tools.Fingerprint = "sha256:fc26c8f79c384eb7d6ce512560c68a242058b2a77c02dad349c9258a7ab975a6"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the
@@ -43,6 +45,10 @@ func ToolSchemas() []tools.ToolSchema {
 		Name:        CreateCustomer,
 		Payload:     json.RawMessage(createCustomerPayloadSchema),
 		Result:      json.RawMessage(createCustomerResultSchema),
+	}, {
+		Description: "Rename a customer account",
+		Name:        RenameCustomer,
+		Payload:     json.RawMessage(renameCustomerPayloadSchema),
 	}}
 }
 

@@ -43,3 +43,11 @@ type CreateCustomerResult struct {
 	// Address is a postal address.
 	Address *Address `json:"address,omitzero"`
 }
+
+// RenameCustomerArgs is the arguments of tool customers.rename_customer.
+type RenameCustomerArgs struct {
+	// Name is new display name.
+	Name string `json:"name"`
+	// CustomerID is customer identifier.
+	CustomerID string `json:"customer_id"`
+}
