@@ -241,3 +241,32 @@ func TestGeneratorMain(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputImportPath(t *testing.T) {
+	mod := outputModule(t) // <tmp>/gen in module example.com/out
+	cases := []struct {
+		name    string
+		dir     string
+		want    string
+		wantErr string
+	}{
+		{"module root", filepath.Dir(mod), "example.com/out", ""},
+		{"directory to create", mod, "example.com/out/gen", ""},
+		{"nested directory", filepath.Join(mod, "a", "b"), "example.com/out/gen/a/b", ""},
+		{"outside any module", filepath.Join(t.TempDir(), "gen"), "", "is not inside a Go module"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := outputImportPath(tc.dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("outputImportPath(%s) = %q, %v; want an error containing %q", tc.dir, got, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("outputImportPath(%s) = %q, %v; want %q", tc.dir, got, err, tc.want)
+			}
+		})
+	}
+}
