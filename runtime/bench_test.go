@@ -113,3 +113,46 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRegistryStep measures a step of an agent whose deferred tools
+// come from a whole registry of 1,000 tools: the registry is read once per
+// step (here from an in-memory double), and the catalog built for what it
+// served is reused while the registrations stay the same.
+func BenchmarkRegistryStep(b *testing.B) {
+	reg := newMemoryRegistry()
+	for _, name := range []string{"billing", "crm", "ops"} {
+		var defs []toolDef
+		for i := range 333 {
+			defs = append(defs, toolDef{name: fmt.Sprintf("t%03d", i), description: fmt.Sprintf("%s %s tool %d", benchVerbs[i%len(benchVerbs)], benchWords[i%len(benchWords)], i)})
+		}
+		reg.publish(b, toolsetSchema(b, name, defs...))
+	}
+	call := respond(b, callPart("c1", "core_core03", `{"id":"42"}`))
+	p := &benchPlanner{step: func(int) *model.Response { return call }, done: final(b, "done"), steps: stepsPerRun - 1}
+	rt := benchRuntime(b, 0, p)
+	if err := rt.RegisterRegistry("company", reg); err != nil {
+		b.Fatal(err)
+	}
+	agent := runtime.AgentRegistration{
+		Name: "reader", Immediate: []tools.Ident{"core.core03"}, Planner: p,
+		Registries: []runtime.RegistrySource{{Registry: "company", Deferred: true}},
+		Caps:       runtime.Caps{MaxSteps: 1 << 30, MaxToolCalls: 1 << 30, MaxDuration: 1 << 62},
+	}
+	if err := rt.RegisterAgent(context.Background(), agent); err != nil {
+		b.Fatal(err)
+	}
+	client := rt.Client("reader")
+	if _, err := client.Run(context.Background(), userSays("warm up")); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		p.steps = min(stepsPerRun, b.N-done) - 1
+		out, err := client.Run(context.Background(), userSays("go"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		done += out.Steps
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
@@ -269,9 +268,31 @@ func (cc *catalogCache) put(key string, c *catalog) {
 
 // versionKey joins version parts unambiguously.
 func versionKey(parts ...string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(strconv.Quote(p))
-	}
-	return b.String()
+	var kb keyBuilder
+	kb.add(parts...)
+	return kb.String()
 }
+
+// keyBuilder joins parts unambiguously: each is written with its length.
+type keyBuilder struct {
+	buf []byte
+}
+
+func (k *keyBuilder) add(parts ...string) {
+	for _, p := range parts {
+		k.buf = strconv.AppendInt(k.buf, int64(len(p)), 10)
+		k.buf = append(k.buf, ':')
+		k.buf = append(k.buf, p...)
+	}
+}
+
+func (k *keyBuilder) flag(v bool) {
+	if v {
+		k.buf = append(k.buf, '+')
+	} else {
+		k.buf = append(k.buf, '-')
+	}
+}
+
+// String returns the key.
+func (k *keyBuilder) String() string { return string(k.buf) }

@@ -38,18 +38,20 @@ func (rt *Runtime) stepCatalog(ctx context.Context, a *agent, labels map[string]
 		return local, nil
 	}
 	var resolved []resolvedSource
-	keyParts := []string{local.version}
+	var kb keyBuilder
+	kb.add(local.version)
 	for _, src := range sources {
 		got, err := rt.readSource(ctx, src)
 		if err != nil {
 			return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
 		}
 		for _, r := range got {
-			keyParts = append(keyParts, src.Registry, r.toolset.Schema.Name, string(r.toolset.Fingerprint), r.toolset.Token, fmt.Sprint(src.Deferred))
+			kb.add(src.Registry, r.toolset.Schema.Name, string(r.toolset.Fingerprint), r.toolset.Token)
+			kb.flag(src.Deferred)
 		}
 		resolved = append(resolved, got...)
 	}
-	key := versionKey(keyParts...)
+	key := kb.String()
 	if c := rt.registryParts.get(key); c != nil {
 		return c, nil
 	}
