@@ -286,3 +286,56 @@ func TestCallID(t *testing.T) {
 		t.Fatalf("derived call id is not valid: %v", err)
 	}
 }
+
+func TestConcurrentRunsShareARegistry(t *testing.T) {
+	w := newWorld(t)
+	w.publish(t, "records", "1.0.0", "r1")
+	const runs = 8
+	agents := make([]*runtime.AgentClient, runs)
+	for i := range agents {
+		lookup := callLookup(t, "records", fmt.Sprintf("id%d", i), nil)
+		sameID := func(in *runtime.PlanInput) []model.Part {
+			parts := lookup(in)
+			if parts[0].ToolCall != nil {
+				parts[0].ToolCall.ID = "call_1"
+			}
+			return parts
+		}
+		steps := &scriptedSteps{steps: []func(*runtime.PlanInput) []model.Part{sameID}}
+		agents[i] = w.agent(t, fmt.Sprintf("reader%d", i), steps, runtime.RegistrySource{Registry: "company", Toolset: "records"})
+	}
+	var wg sync.WaitGroup
+	results := make([]string, runs)
+	errs := make([]error, runs)
+	for i, agent := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Every run uses the same model call ID; the registry keeps
+			// their admissions apart by run.
+			out, err := agent.Run(context.Background(), []model.Message{model.UserMessage("go")}, runtime.WithRunID(fmt.Sprintf("run-%d", i)))
+			errs[i] = err
+			if err == nil {
+				for _, m := range out.Messages {
+					for _, p := range m.Parts {
+						if p.ToolResult != nil {
+							results[i] = p.ToolResult.Content
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range results {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		if want := fmt.Sprintf(`{"name":"records.lookup id%d"}`, i); results[i] != want {
+			t.Fatalf("run %d result %q, want %q", i, results[i], want)
+		}
+	}
+	if n := w.executions.Load(); n != runs {
+		t.Fatalf("provider ran %d calls, want %d", n, runs)
+	}
+}
