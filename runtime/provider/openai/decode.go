@@ -1,9 +1,7 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3/responses"
@@ -14,9 +12,9 @@ import (
 )
 
 // ErrUnexpectedOutput is matched by errors reporting output the adapter
-// cannot represent in the conversation: a call of an undeclared kind, a
-// tool search the server ran, a response still in progress.
-var ErrUnexpectedOutput = errors.New("openai: unexpected output")
+// cannot represent in the conversation: a tool search the server ran, a
+// call without an id or arguments, a response still in progress.
+var ErrUnexpectedOutput = openaiwire.ErrUnexpectedOutput
 
 // decodeResponse turns a Responses API response into the assistant message
 // and finish reason. Native: the output items are kept verbatim in the
@@ -105,33 +103,9 @@ func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []mode
 }
 
 // decodeFunctionCall maps a function call back to the conversation's tool
-// name. Emulated, a call of the discovery function is a discovery call; one
-// whose arguments discovery.ParseCall rejects stays a tool call of the
-// discovery tool, so the caller answers it with an error the model reads.
-// Arguments that are not JSON are kept verbatim as malformed arguments.
+// name and decodes it (see openaiwire.FunctionCallPart).
 func (w *wire) decodeFunctionCall(id, namespace, name, args string) (model.Part, error) {
-	if id == "" {
-		return model.Part{}, fmt.Errorf("%w: function call %q has no call id", ErrUnexpectedOutput, name)
-	}
-	call := model.ToolCall{ID: id, Name: w.neutralName(namespace, name)}
-	switch {
-	case args == "":
-		return model.Part{}, fmt.Errorf("%w: function call %q has no arguments", ErrUnexpectedOutput, id)
-	case json.Valid([]byte(args)):
-		var b bytes.Buffer
-		if err := json.Compact(&b, []byte(args)); err != nil {
-			return model.Part{}, fmt.Errorf("openai: function call %q: %w", id, err)
-		}
-		call.Arguments = b.Bytes()
-	default:
-		call.MalformedArguments = args
-	}
-	if !w.native && call.Name == discovery.ToolName {
-		if dc, err := discovery.ParseCall(call); err == nil {
-			return model.DiscoveryCallPart(dc), nil
-		}
-	}
-	return model.ToolCallPart(call), nil
+	return openaiwire.FunctionCallPart(id, w.neutralName(namespace, name), args, !w.native)
 }
 
 // finishReason maps the response status.

@@ -51,7 +51,7 @@ func TestDecodeResponses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			api := newFakeAPI(t, reply{body: tc.body})
+			api := newFakeAPI(t, reply{Body: tc.body})
 			c := api.client()
 			resp, err := c.Complete(context.Background(), prepare(t, c, tc.model, start(), testCatalog(t)))
 			if tc.wantErr != nil {

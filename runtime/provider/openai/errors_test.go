@@ -21,15 +21,15 @@ func TestProviderErrors(t *testing.T) {
 		want      model.ProviderError
 		temporary bool
 	}{
-		{"rate limit", reply{status: http.StatusTooManyRequests, body: `{"error":{"message":"Rate limit reached for gpt-5.4","type":"rate_limit_error","code":"rate_limit_exceeded","param":null}}`},
+		{"rate limit", reply{Status: http.StatusTooManyRequests, Body: `{"error":{"message":"Rate limit reached for gpt-5.4","type":"rate_limit_error","code":"rate_limit_exceeded","param":null}}`},
 			model.ProviderError{Provider: "openai", StatusCode: 429, Type: "rate_limit_error", Message: "Rate limit reached for gpt-5.4", RequestID: "req_test_1"}, true},
-		{"bad request", reply{status: http.StatusBadRequest, body: `{"error":{"message":"Invalid schema for function 'get_time'","type":"invalid_request_error","code":null,"param":"tools[0]"}}`},
+		{"bad request", reply{Status: http.StatusBadRequest, Body: `{"error":{"message":"Invalid schema for function 'get_time'","type":"invalid_request_error","code":null,"param":"tools[0]"}}`},
 			model.ProviderError{Provider: "openai", StatusCode: 400, Type: "invalid_request_error", Message: "Invalid schema for function 'get_time'", RequestID: "req_test_1"}, false},
-		{"code only", reply{status: http.StatusUnauthorized, body: `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`},
+		{"code only", reply{Status: http.StatusUnauthorized, Body: `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`},
 			model.ProviderError{Provider: "openai", StatusCode: 401, Type: "invalid_api_key", Message: "Incorrect API key provided", RequestID: "req_test_1"}, false},
-		{"server error", reply{status: http.StatusInternalServerError, body: `{"error":{"message":"The server had an error","type":"server_error"}}`},
+		{"server error", reply{Status: http.StatusInternalServerError, Body: `{"error":{"message":"The server had an error","type":"server_error"}}`},
 			model.ProviderError{Provider: "openai", StatusCode: 500, Type: "server_error", Message: "The server had an error", RequestID: "req_test_1"}, true},
-		{"failed response", reply{body: `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5.4","output":[],"error":{"code":"server_error","message":"Something went wrong"}}`},
+		{"failed response", reply{Body: `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5.4","output":[],"error":{"code":"server_error","message":"Something went wrong"}}`},
 			model.ProviderError{Provider: "openai", Type: "server_error", Message: "Something went wrong"}, false},
 	}
 	for _, tc := range cases {

@@ -106,15 +106,15 @@ const (
 func loopReplies(native bool) []reply {
 	if native {
 		return []reply{
-			{body: responseJSON(nativeModel, reasoningItem, searchCallItem)},
-			{body: responseJSON(nativeModel, nsCallItem)},
-			{body: responseJSON(nativeModel, answerItem)},
+			{Body: responseJSON(nativeModel, reasoningItem, searchCallItem)},
+			{Body: responseJSON(nativeModel, nsCallItem)},
+			{Body: responseJSON(nativeModel, answerItem)},
 		}
 	}
 	return []reply{
-		{body: responseJSON(emulatedModel, emuSearchItem)},
-		{body: responseJSON(emulatedModel, flatCallItem)},
-		{body: responseJSON(emulatedModel, answerItem)},
+		{Body: responseJSON(emulatedModel, emuSearchItem)},
+		{Body: responseJSON(emulatedModel, flatCallItem)},
+		{Body: responseJSON(emulatedModel, answerItem)},
 	}
 }
 

@@ -32,7 +32,7 @@ func TestDiscoverCallAnswer(t *testing.T) {
 			replies := loopReplies(rc.native)
 			if rc.name == "forced_emulation" {
 				for i := range replies {
-					replies[i].body = replaceModel(replies[i].body, nativeModel)
+					replies[i].Body = replaceModel(replies[i].Body, nativeModel)
 				}
 			}
 			api := newFakeAPI(t, replies...)

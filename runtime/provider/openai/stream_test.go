@@ -7,26 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
-
-// sse renders server-sent events, each a JSON object with its "type".
-func sse(events ...string) string {
-	var b strings.Builder
-	for _, e := range events {
-		var head struct{ Type string }
-		if err := json.Unmarshal([]byte(e), &head); err != nil {
-			panic(fmt.Sprintf("event %s: %v", e, err))
-		}
-		fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", head.Type, e)
-	}
-	return b.String()
-}
 
 func textDelta(s string) string {
 	return fmt.Sprintf(`{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":%q,"sequence_number":1}`, s)
@@ -88,7 +74,7 @@ func TestStream(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			events := append(append([]string{}, tc.extra...), completed(tc.final))
-			api := newFakeAPI(t, reply{body: sse(events...), sse: true}, reply{body: tc.final})
+			api := newFakeAPI(t, reply{Body: sse(events...), SSE: true}, reply{Body: tc.final})
 			c := api.client()
 			req := prepare(t, c, tc.model, start(), testCatalog(t))
 			s, err := c.Stream(context.Background(), req)
@@ -132,13 +118,13 @@ func TestStreamErrors(t *testing.T) {
 		want model.ProviderError
 		is   error
 	}{
-		{"error event", reply{sse: true, body: sse(textDelta("Hi"), `{"type":"error","code":"server_error","message":"The model crashed","param":null,"sequence_number":2}`)},
+		{"error event", reply{SSE: true, Body: sse(textDelta("Hi"), `{"type":"error","code":"server_error","message":"The model crashed","param":null,"sequence_number":2}`)},
 			model.ProviderError{Provider: "openai", Type: "server_error", Message: "The model crashed"}, nil},
-		{"failed response", reply{sse: true, body: sse(`{"type":"response.failed","sequence_number":1,"response":{"id":"r","status":"failed","output":[],"error":{"code":"rate_limit_exceeded","message":"Slow down"}}}`)},
+		{"failed response", reply{SSE: true, Body: sse(`{"type":"response.failed","sequence_number":1,"response":{"id":"r","status":"failed","output":[],"error":{"code":"rate_limit_exceeded","message":"Slow down"}}}`)},
 			model.ProviderError{Provider: "openai", Type: "rate_limit_exceeded", Message: "Slow down"}, nil},
-		{"http error", reply{status: http.StatusServiceUnavailable, body: `{"error":{"message":"Overloaded","type":"server_error"}}`},
+		{"http error", reply{Status: http.StatusServiceUnavailable, Body: `{"error":{"message":"Overloaded","type":"server_error"}}`},
 			model.ProviderError{Provider: "openai", StatusCode: 503, Type: "server_error", Message: "Overloaded", RequestID: "req_test_1"}, nil},
-		{"cut short", reply{sse: true, body: sse(textDelta("Hi"))}, model.ProviderError{}, model.ErrStreamIncomplete},
+		{"cut short", reply{SSE: true, Body: sse(textDelta("Hi"))}, model.ProviderError{}, model.ErrStreamIncomplete},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,48 @@
+package openaiwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// ErrUnexpectedOutput is matched by errors reporting model output the
+// adapters cannot represent in the conversation.
+var ErrUnexpectedOutput = errors.New("openai: unexpected output")
+
+// FunctionCallPart turns a function call the model made into a message part.
+// name is the conversation's name of the called tool (already mapped back
+// from the wire). JSON arguments are kept compact, as a stored history keeps
+// them; arguments that are not JSON are kept verbatim as malformed
+// arguments. With emulated discovery, a call of the discovery tool is a
+// discovery call; one whose arguments discovery.ParseCall rejects stays a
+// tool call of the discovery tool, so the caller answers it with an error
+// the model reads.
+func FunctionCallPart(id, name, args string, emulated bool) (model.Part, error) {
+	if id == "" {
+		return model.Part{}, fmt.Errorf("%w: function call %q has no call id", ErrUnexpectedOutput, name)
+	}
+	call := model.ToolCall{ID: id, Name: name}
+	switch {
+	case args == "":
+		return model.Part{}, fmt.Errorf("%w: function call %q has no arguments", ErrUnexpectedOutput, id)
+	case json.Valid([]byte(args)):
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(args)); err != nil {
+			return model.Part{}, fmt.Errorf("openai: function call %q: %w", id, err)
+		}
+		call.Arguments = b.Bytes()
+	default:
+		call.MalformedArguments = args
+	}
+	if emulated && call.Name == discovery.ToolName {
+		if dc, err := discovery.ParseCall(call); err == nil {
+			return model.DiscoveryCallPart(dc), nil
+		}
+	}
+	return model.ToolCallPart(call), nil
+}
