@@ -12,6 +12,9 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
 	"github.com/goa-discovery/goa-discovery/example/gen/registries/company"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/escalation"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/knowledge"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -149,5 +152,63 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	}
 	if len(out.Calls) != 1 || out.Calls[0].Source.Token != string(pub.Registration.Token) || out.Calls[0].Source.Registry != company.Name {
 		t.Fatalf("call records %+v, want one bound to %s", out.Calls, pub.Registration.Token)
+	}
+}
+
+// TestExampleGeneratedToolsetsPublish publishes every generated toolset of
+// the example, as a provider serving them would: the registry compiles
+// them and computes the fingerprint contract.Fingerprint gives, which
+// differs from the generated SchemaFingerprint (no toolset annotations).
+func TestExampleGeneratedToolsetsPublish(t *testing.T) {
+	ctx := context.Background()
+	url, stop := startRegistry(t)
+	defer stop()
+	client, err := registry.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := []struct {
+		toolset func() tools.ToolsetSchema
+		schema  func(string) (tools.Fingerprint, error)
+	}{
+		{tickets.Toolset, tickets.SchemaFingerprint},
+		{customers.Toolset, customers.SchemaFingerprint},
+		{knowledge.Toolset, knowledge.SchemaFingerprint},
+		{escalation.Toolset, escalation.SchemaFingerprint},
+	}
+	for _, g := range generated {
+		ts := g.toolset()
+		t.Run(ts.Name, func(t *testing.T) {
+			fp, err := contract.Fingerprint(&ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := client.Publish(ctx, &registry.PublishRequest{Toolset: ts, Fingerprint: fp, Revision: "gen-1", Endpoint: "http://127.0.0.1:1/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Registration.Fingerprint != fp {
+				t.Fatalf("registry fingerprint %s, contract.Fingerprint %s", res.Registration.Fingerprint, fp)
+			}
+			schemaFP, err := g.schema(ts.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if schemaFP == fp {
+				t.Fatal("SchemaFingerprint equals the toolset fingerprint")
+			}
+			for i := range ts.Tools {
+				if _, err := contract.Compile(&ts.Tools[i]); err != nil {
+					t.Fatalf("generated tool does not compile: %v", err)
+				}
+			}
+		})
+	}
+	cat, err := client.ListToolsets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Toolsets) != len(generated) {
+		t.Fatalf("registry lists %d toolsets, want %d", len(cat.Toolsets), len(generated))
 	}
 }
