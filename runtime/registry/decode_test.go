@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -92,4 +93,15 @@ func FuzzDecodeRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+func BenchmarkDecodeRequest(b *testing.B) {
+	body := []byte(`{"call_id":"4:run1/call_1","tool":"records.lookup","token":"reg1-0000000000000000000000000000000000000000000000000000000000000000","payload":{"id":"r1","limit":20,"filters":{"status":["open","pending"]}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var req CallRequest
+		if err := DecodeRequest(bytes.NewReader(body), DefaultMaxBodyBytes, &req); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
