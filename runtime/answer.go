@@ -2,9 +2,9 @@ package runtime
 
 // Answering a discovery call: package discovery answers it from the
 // deferred tools the run may use. That permitted catalog is built on the
-// first discovery call of a policy key and shared by every run and step
-// with the same catalog and key, so steps without a discovery call never
-// pay for it.
+// first discovery call that needs it and shared by every run and step that
+// may use the same tools of the same catalog, so steps without a discovery
+// call never pay for it.
 
 import (
 	"fmt"
@@ -34,12 +34,28 @@ func (r *run) answer(cat *catalog, call model.DiscoveryCall) (model.DiscoveryRes
 }
 
 // permittedFor returns the discovery catalog of the deferred tools p
-// permits.
+// permits. Runs whose policies leave out the same tools share one: the set
+// left out is worked out once per policy key, and a discovery catalog is
+// built once per distinct set.
 func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
 	key := p.key(c.labelKeys)
 	c.permittedMu.Lock()
 	defer c.permittedMu.Unlock()
-	if dc, ok := c.permitted[key]; ok {
+	set, ok := c.excludedByKey[key]
+	if !ok {
+		var kb keyBuilder
+		for i, t := range c.deferred {
+			if !p.permits(t) {
+				kb.add(strconv.Itoa(i))
+			}
+		}
+		set = kb.String()
+		if c.excludedByKey == nil || len(c.excludedByKey) == permittedCacheSize {
+			c.excludedByKey = make(map[string]string)
+		}
+		c.excludedByKey[key] = set
+	}
+	if dc, ok := c.permitted[set]; ok {
 		return dc, nil
 	}
 	ix, err := c.searchIndex()
@@ -59,7 +75,7 @@ func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
 	if c.permitted == nil || len(c.permitted) == permittedCacheSize {
 		c.permitted = make(map[string]*discovery.Catalog)
 	}
-	c.permitted[key] = dc
+	c.permitted[set] = dc
 	return dc, nil
 }
 

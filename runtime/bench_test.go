@@ -156,3 +156,38 @@ func BenchmarkRegistryStep(b *testing.B) {
 		done += out.Steps
 	}
 }
+
+// BenchmarkFirstDiscoveryUnderNewPolicy measures the first discovery call
+// of runs whose policies no run had before, over 10,000 deferred tools. One
+// op is a run of that step and a final answer. When each policy leaves out
+// other tools, each run builds a permitted catalog: the one cost that
+// grows with the catalog. When the policies differ but leave out the same
+// tools, runs share one and pay only a pass over the catalog's policy
+// checks.
+func BenchmarkFirstDiscoveryUnderNewPolicy(b *testing.B) {
+	discover := respond(b, searchPart("d1", "summarize invoice dashboard"))
+	for _, tc := range []struct {
+		name string
+		deny func(i int) tools.Ident
+	}{
+		{"other tools left out", func(i int) tools.Ident { return tools.Ident(fmt.Sprintf("catalog.t%05d", i%10000)) }},
+		{"same tools left out", func(i int) tools.Ident { return tools.Ident(fmt.Sprintf("elsewhere.t%d", i)) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			p := &benchPlanner{step: func(int) *model.Response { return discover }, done: final(b, "done"), steps: 1}
+			rt := benchRuntime(b, 10000, p)
+			client := rt.Client("bench")
+			if _, err := client.Run(context.Background(), userSays("warm up")); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				deny := runtime.WithPolicy(runtime.Policy{DenyTools: []tools.Ident{tc.deny(i)}})
+				if _, err := client.Run(context.Background(), userSays("go"), deny); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

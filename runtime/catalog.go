@@ -63,10 +63,11 @@ type catalog struct {
 	// checker validates arguments against snapshots, compiling each schema
 	// once for every run that shares the catalog.
 	checker discovery.ArgumentChecker
-	// permitted caches the discovery catalogs of the deferred tools that
-	// runs with one policy key may use.
-	permittedMu sync.Mutex
-	permitted   map[string]*discovery.Catalog
+	// excludedByKey maps a policy key to the deferred tools it leaves out;
+	// permitted maps such a set to the discovery catalog of the others.
+	permittedMu   sync.Mutex
+	excludedByKey map[string]string
+	permitted     map[string]*discovery.Catalog
 }
 
 func newCatalog(version string, capacity int) *catalog {
