@@ -121,6 +121,11 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		if _, err := spec.Payload.Decode(req.Payload); err != nil {
 			return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err)
 		}
+		// Forget expired calls before admitting: a failure to forget then
+		// refuses this call rather than leaving it admitted but unsent.
+		if err := s.sweepLocked(); err != nil {
+			return nil, nil, err
+		}
 		rec := callRecord{
 			CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
 			Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, AdmittedAt: s.opts.now().UTC().Round(0),
@@ -132,9 +137,6 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		}
 		c = &callState{rec: rec}
 		s.calls[req.CallID] = c
-		if err := s.sweepLocked(); err != nil {
-			return nil, nil, err
-		}
 	}
 	select {
 	case s.slots <- struct{}{}:
