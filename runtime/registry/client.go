@@ -28,7 +28,10 @@ var ErrBadResponse = errors.New("registry response outside the protocol")
 // Every catalog it returns has been checked: each toolset record is valid,
 // its fingerprint and token are the ones its content and revision give,
 // and a resolution answers exactly the toolsets asked for, at their pinned
-// versions.
+// versions. Reads are incremental: a whole-registry read is revalidated with
+// the entity tag of the last one, and toolsets whose bytes were checked
+// before are not checked again; every read still returns a fresh copy that
+// the caller owns.
 type Client struct {
 	verified  verifiedSet
 	lastList  atomic.Pointer[listSnapshot]
