@@ -27,6 +27,14 @@
 //
 // The adapter renders what the request declares; it does not decide it.
 // Which tools a request declares, and whether the history is valid, is the
-// business of package discovery. Tool names are mapped to names the API
-// accepts and back, and colliding names are rejected before sending.
+// business of package discovery: every request passes discovery.Check
+// before it is rendered. Tool names travel as discovery's portable names
+// and are mapped back in answers; names that collide are rejected before
+// sending. A discovery result never references a tool the request does not
+// declare, so a tool withheld by policy stays unseen.
+//
+// A history started on another adapter, or under another rendering,
+// continues here: discovery calls without a native record are rendered
+// from their neutral form (with hosted search, as a rebuilt
+// server_tool_use and tool_search_tool_result pair).
 package anthropic

@@ -1,0 +1,41 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+// TestGoldenSettings checks how generation settings render: temperature,
+// structured output, and each tool choice.
+func TestGoldenSettings(t *testing.T) {
+	temp := 0.25
+	tests := []struct {
+		name string
+		edit func(*model.Request)
+	}{
+		{"temperature_and_format", func(r *model.Request) {
+			r.Temperature = &temp
+			r.ResponseFormat = &model.ResponseFormat{Name: "answer", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)}
+		}},
+		{"choice_none", func(r *model.Request) { r.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceNone} }},
+		{"choice_required", func(r *model.Request) { r.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceRequired} }},
+		{"choice_tool", func(r *model.Request) {
+			r.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceTool, Name: "records.lookup"}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			api := newFakeAPI(t, textReply("ok"))
+			c := api.client()
+			req := &model.Request{Model: nativeModel, Messages: opening(), Tools: []model.ToolDefinition{lookupTool}, MaxOutputTokens: 256}
+			tt.edit(req)
+			if _, err := c.Complete(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "settings_"+tt.name, api.body(0))
+		})
+	}
+}
