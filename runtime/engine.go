@@ -24,10 +24,17 @@ type Engine interface {
 	// LoadRun returns a copy of a run's state, or an error wrapping
 	// ErrUnknownRun.
 	LoadRun(ctx context.Context, id string) (*RunState, error)
+	// ResumeRun marks a run that is not active as active and returns a
+	// copy of its state, in one step: of two concurrent calls for a run,
+	// one fails with an error wrapping ErrRunActive.
+	ResumeRun(ctx context.Context, id string) (*RunState, error)
 }
 
 // ErrRunExists is wrapped when a run id is recorded twice.
 var ErrRunExists = errors.New("runtime: run already exists")
+
+// ErrRunActive is wrapped when a run that is running is continued.
+var ErrRunActive = errors.New("runtime: run is active")
 
 // RunStatus says where a run stands.
 type RunStatus string
@@ -73,6 +80,8 @@ type RunUpdate struct {
 	Messages []model.Message
 	// Calls are appended to the call records.
 	Calls []CallRecord
+	// Labels, when not nil, replace the run's labels.
+	Labels map[string]string
 	// Steps, ToolCalls, Status and Stop replace the run's.
 	Steps, ToolCalls int
 	// Status replaces the run's status.
@@ -113,6 +122,9 @@ func (e *MemoryEngine) AppendRun(_ context.Context, id string, u RunUpdate) erro
 		return fmt.Errorf("%w %q", ErrUnknownRun, id)
 	}
 	s.Messages = append(s.Messages, u.Messages...)
+	if u.Labels != nil {
+		s.Labels = maps.Clone(u.Labels)
+	}
 	s.Calls = append(s.Calls, u.Calls...)
 	s.Steps, s.ToolCalls, s.Status, s.Stop = u.Steps, u.ToolCalls, u.Status, u.Stop
 	return nil
@@ -126,6 +138,21 @@ func (e *MemoryEngine) LoadRun(_ context.Context, id string) (*RunState, error) 
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownRun, id)
 	}
+	return s.clone(), nil
+}
+
+// ResumeRun marks a recorded run active and returns a copy of it.
+func (e *MemoryEngine) ResumeRun(_ context.Context, id string) (*RunState, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.runs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownRun, id)
+	}
+	if s.Status == RunActive {
+		return nil, fmt.Errorf("%w: %q", ErrRunActive, id)
+	}
+	s.Status = RunActive
 	return s.clone(), nil
 }
 

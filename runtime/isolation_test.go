@@ -253,3 +253,39 @@ func TestContinuedRunUnderNarrowerPolicy(t *testing.T) {
 		t.Errorf("denied discovered tool: result %+v, %d executions", res, exec.count()+exec2.count())
 	}
 }
+
+func TestOneInvocationOfARunAtATime(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	p := runtime.PlannerFunc(func(ctx context.Context, in *runtime.PlanInput) (*model.Response, error) {
+		if in.Agent.Step() == 2 {
+			close(entered)
+			<-release
+		}
+		return model.NewResponse(model.AssistantMessage(model.TextPart("done")), model.FinishStop, model.Usage{})
+	})
+	rt, _ := newRecordsRuntime(t, newScriptedClient(), func(r *runtime.AgentRegistration) { r.Planner = p })
+	client := rt.Client("assistant")
+	if _, err := client.Run(context.Background(), userSays("one"), runtime.WithRunID("r")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := client.Continue(context.Background(), "r", userSays("two"), runtime.WithLabels(map[string]string{"tier": "pro"}))
+		done <- err
+	}()
+	<-entered
+	if _, err := client.Continue(context.Background(), "r", userSays("three")); !errors.Is(err, runtime.ErrRunActive) {
+		t.Errorf("second invocation: %v, want ErrRunActive", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	state, err := rt.LoadRun(context.Background(), "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state.Status != runtime.RunStopped || state.Labels["tier"] != "pro" || len(state.Messages) != 4 {
+		t.Errorf("recorded %s, labels %v, %d messages", state.Status, state.Labels, len(state.Messages))
+	}
+}

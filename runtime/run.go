@@ -89,16 +89,21 @@ func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ..
 	if err := checkInput(messages); err != nil {
 		return nil, err
 	}
+	caps, runPol, err := o.settings(a)
+	if err != nil {
+		return nil, err
+	}
 	id := o.id
 	if id == "" {
 		id = newRunID()
 	}
 	state := &RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}
-	return c.rt.invoke(ctx, a, state, messages, o, true)
+	return c.rt.start(ctx, a, state, messages, caps, runPol, true)
 }
 
-// Continue appends messages to a recorded run and runs it on. The run must
-// not be active; one invocation of a run runs at a time.
+// Continue appends messages to a recorded run and runs it on. One
+// invocation of a run runs at a time: continuing an active run fails with
+// an error wrapping ErrRunActive.
 func (c *AgentClient) Continue(ctx context.Context, runID string, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
 	o := collect(opts)
 	a, err := c.rt.agentNamed(c.agent)
@@ -108,20 +113,25 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	if err := checkInput(messages); err != nil {
 		return nil, err
 	}
-	state, err := c.rt.engine.LoadRun(ctx, runID)
+	caps, runPol, err := o.settings(a)
+	if err != nil {
+		return nil, err
+	}
+	recorded, err := c.rt.engine.LoadRun(ctx, runID)
 	if err != nil {
 		return nil, fmt.Errorf("continue run: %w", err)
 	}
-	switch {
-	case state.Agent != a.reg.Name:
-		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, state.Agent, a.reg.Name)
-	case state.Status == RunActive:
-		return nil, fmt.Errorf("%w: run %q is active", ErrInvalidInput, runID)
+	if recorded.Agent != a.reg.Name {
+		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, recorded.Agent, a.reg.Name)
+	}
+	state, err := c.rt.engine.ResumeRun(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("continue run: %w", err)
 	}
 	if o.hasLabels {
 		state.Labels = o.labels
 	}
-	return c.rt.invoke(ctx, a, state, messages, o, false)
+	return c.rt.start(ctx, a, state, messages, caps, runPol, false)
 }
 
 // LoadRun returns a recorded run.
@@ -187,18 +197,17 @@ func newRunID() string {
 	return "run-" + hex.EncodeToString(b[:])
 }
 
-// invoke runs state on with new input messages under the options' caps and
-// policy.
-func (rt *Runtime) invoke(ctx context.Context, a *agent, state *RunState, input []model.Message, o runOptions, create bool) (*RunOutput, error) {
+// settings returns the caps and compiled run policy of an invocation.
+func (o *runOptions) settings(a *agent) (Caps, *compiledPolicy, error) {
 	caps, err := o.caps.over(a.caps)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+		return Caps{}, nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
 	}
 	runPol, err := o.policy.compile()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+		return Caps{}, nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
 	}
-	return rt.start(ctx, a, state, input, caps, runPol, create)
+	return caps, runPol, nil
 }
 
 // invokeChild starts the child run of an agent tool under the parent's run
@@ -220,7 +229,7 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 	}
 	r.found.recordMessages(state.Messages)
 	r.messages = append(state.Messages, input...)
-	update := RunUpdate{Messages: input, Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunActive}
+	update := RunUpdate{Messages: input, Labels: state.Labels, Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunActive}
 	if create {
 		state.Messages = nil
 		if err := rt.engine.CreateRun(ctx, state); err != nil {
