@@ -32,7 +32,10 @@
 // stored as JSON, reloaded and continued.
 //
 // Step overhead does not grow with the catalog: the local catalog is built
-// once per registration generation, policy is checked per tool on use, and
-// the search index of deferred tools is built (or taken from generated code)
-// only when a discovery query first needs it.
+// once per registration generation and a registry catalog once per set of
+// registrations read, policy is checked per tool on use, and the search
+// index of deferred tools (or the one generated code embeds) and the
+// permitted catalog that package discovery answers from are built only when
+// a discovery call first needs them, then shared by every run that may use
+// the same tools.
 package runtime
