@@ -6,6 +6,7 @@
 //	goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH
 //	goa-discovery search --tools FILE [--limit N] QUERY...
 //	goa-discovery search --tools FILE --queries FILE [--json]
+//	goa-discovery registry serve --addr ADDR [--data DIR]
 package main
 
 import (
@@ -28,6 +29,7 @@ var commands = []struct {
 }{
 	{"gen", command{"validate a design and generate its packages", runGen}},
 	{"search", command{"rank a tool catalog for a query, or evaluate search on a query set", runSearch}},
+	{"registry", command{"serve the tool registry over HTTP", runRegistry}},
 }
 
 func main() {
