@@ -72,6 +72,14 @@ func TestDecodeResponses(t *testing.T) {
 			finish: model.FinishToolCalls,
 		},
 		{
+			name:  "hosted search paused before its result",
+			reply: messageReply("pause_turn", `[`+serverToolUse+`]`),
+			want: []model.Part{
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice"}, Meta: map[string]json.RawMessage{Provider: json.RawMessage(`{"server_tool_use":` + serverToolUse + `}`)}},
+			},
+			finish: model.FinishToolCalls,
+		},
+		{
 			name:   "length",
 			reply:  messageReply("max_tokens", `[{"type":"text","text":"Refu"}]`),
 			want:   []model.Part{model.TextPart("Refu")},

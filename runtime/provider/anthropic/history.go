@@ -24,6 +24,10 @@ type historyRenderer struct {
 	names  *names
 	mode   mode
 	hosted HostedSearch
+	// toolReferences renders discovery results as tool_reference blocks:
+	// client search with the discovery tool declared, so the referenced
+	// tools are declared deferred.
+	toolReferences bool
 	// results are the history's discovery results by call id.
 	results map[string]*model.DiscoveryResult
 }
@@ -217,12 +221,13 @@ func (h *historyRenderer) references(r *model.DiscoveryResult) []string {
 }
 
 // discoveryResult renders a discovery result as the discovery tool's
-// result: with client search, tool_reference blocks for the declared tools
-// it found, which the provider expands into their definitions; otherwise,
-// or when it found none, the text of package emulation listing them.
+// result: with client search and discovery on, tool_reference blocks for
+// the declared tools it found, which the provider expands into their
+// definitions; otherwise (emulation, discovery turned off, nothing found)
+// the text of package emulation listing them.
 func (h *historyRenderer) discoveryResult(r *model.DiscoveryResult) *anthropic.BetaToolResultBlockParam {
 	b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
-	if refs := h.references(r); h.mode == modeClientSearch && len(refs) > 0 {
+	if refs := h.references(r); h.toolReferences && len(refs) > 0 {
 		for _, name := range refs {
 			b.Content = append(b.Content, anthropic.BetaToolResultBlockParamContentUnion{
 				OfToolReference: &anthropic.BetaToolReferenceBlockParam{ToolName: name},

@@ -83,7 +83,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 		r.discoveryTool = decl.discovery.Name
 	}
 	tools := decl.render(r.names, r.mode, c.hosted)
-	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted}
+	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -38,4 +39,23 @@ func TestGoldenSettings(t *testing.T) {
 			checkGolden(t, "settings_"+tt.name, api.body(0))
 		})
 	}
+}
+
+// TestGoldenDiscoveryOff renders a native request after discovery was
+// turned off: the discovered tools stay declared, as ordinary tools (no
+// search tool is declared to load deferred ones), and the earlier
+// discovery result lists them as text.
+func TestGoldenDiscoveryOff(t *testing.T) {
+	api := newFakeAPI(t, textReply("ok"))
+	c := api.client()
+	req := request(t, c, nativeModel, steps(t)[2])
+	req.Tools = []model.ToolDefinition{lookupTool}
+	req.Discovery = model.Discovery{}
+	if _, err := discovery.Prepare(req, c.Capabilities(nativeModel), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "native_discovery_off", api.body(0))
 }
