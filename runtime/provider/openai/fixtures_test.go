@@ -1,13 +1,12 @@
 package openai
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
 
 const (
@@ -15,67 +14,25 @@ const (
 	emulatedModel = "gpt-4.1"
 )
 
-const idParams = `{"type":"object","properties":{"id":{"type":"string","description":"Record id"}},"required":["id"],"additionalProperties":false}`
+// The fixtures are shared with the Chat Completions adapter's tests.
 
-// testCatalog is a permitted catalog of four deferred tools in two toolsets.
-func testCatalog(t testing.TB) *discovery.Catalog {
-	t.Helper()
-	entry := func(toolset, tool, desc, params string) discovery.Entry {
-		return discovery.Entry{
-			Name: toolset + "." + tool,
-			Snapshot: model.ToolSnapshot{
-				Name:        toolset + "_" + tool,
-				Description: desc,
-				Parameters:  json.RawMessage(params),
-				Namespace:   toolset,
-			},
-		}
-	}
-	cat, err := discovery.NewCatalog([]discovery.Entry{
-		entry("records", "lookup", "Look up a customer record by id", idParams),
-		entry("records", "search", "Search customer records by keywords", `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`),
-		entry("records", "analyze", "Analyze a set of records for trends", `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}}}`),
-		entry("billing", "refund", "Refund an invoice", `{"type":"object","properties":{"invoice":{"type":"string"},"amount":{"type":"number","minimum":0.01}},"required":["invoice"]}`),
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
-}
+func testCatalog(t testing.TB) *discovery.Catalog { return openaitest.Catalog(t) }
 
-// appTools are the application's always-declared tools.
-func appTools() []model.ToolDefinition {
-	return []model.ToolDefinition{{
-		Name:        "get_time",
-		Description: "Current time in a time zone",
-		Parameters:  json.RawMessage(`{"type":"object","properties":{"zone":{"type":"string"}},"required":["zone"],"additionalProperties":false}`),
-		Strict:      true,
-	}}
-}
-
-// prepare builds the request for history as the agent runtime does:
-// discovery.Prepare with the run's catalog.
 func prepare(t testing.TB, c *Client, modelID string, history []model.Message, cat *discovery.Catalog) *model.Request {
 	t.Helper()
-	req := &model.Request{
-		Model:           modelID,
-		Messages:        history,
-		Tools:           appTools(),
-		Discovery:       model.Discovery{Enabled: true, Description: "Customer records and billing."},
-		MaxOutputTokens: 1024,
-	}
-	if _, err := discovery.Prepare(req, c.Capabilities(modelID), cat); err != nil {
-		t.Fatalf("prepare: %v", err)
-	}
-	return req
+	return openaitest.Prepare(t, c, modelID, history, cat)
 }
 
-func start() []model.Message {
-	return []model.Message{
-		model.SystemMessage("You help with customer records."),
-		model.UserMessage("Is record r1 late?"),
-	}
+func runLoop(t testing.TB, c *Client, modelID string, cat *discovery.Catalog, history []model.Message) []model.Message {
+	t.Helper()
+	return openaitest.RunLoop(t, c, modelID, cat, history)
 }
+
+func start() []model.Message { return openaitest.Start() }
+
+func stripMeta(msgs []model.Message) []model.Message { return openaitest.StripMeta(msgs) }
+
+const idParams = openaitest.IDParams
 
 const usageJSON = `"usage":{"input_tokens":120,"input_tokens_details":{"cached_tokens":100},"output_tokens":20,"output_tokens_details":{"reasoning_tokens":8},"total_tokens":140}`
 
@@ -115,43 +72,5 @@ func loopReplies(native bool) []reply {
 		{Body: responseJSON(emulatedModel, emuSearchItem)},
 		{Body: responseJSON(emulatedModel, flatCallItem)},
 		{Body: responseJSON(emulatedModel, answerItem)},
-	}
-}
-
-// runLoop drives the loop as the agent runtime does: prepare, complete,
-// answer discovery calls from the catalog and tool calls with a canned
-// record, until the model answers. It returns the history.
-func runLoop(t testing.TB, c *Client, modelID string, cat *discovery.Catalog, history []model.Message) []model.Message {
-	t.Helper()
-	for step := 1; ; step++ {
-		if step > 5 {
-			t.Fatal("the loop did not end")
-		}
-		resp, err := c.Complete(context.Background(), prepare(t, c, modelID, history, cat))
-		if err != nil {
-			t.Fatalf("step %d: %v", step, err)
-		}
-		history = append(history, resp.Message)
-		if resp.FinishReason != model.FinishToolCalls {
-			return history
-		}
-		var results []model.DiscoveryResult
-		for _, call := range resp.DiscoveryCalls() {
-			r, err := cat.Answer(call, 2)
-			if err != nil {
-				t.Fatalf("step %d: answer: %v", step, err)
-			}
-			results = append(results, r)
-		}
-		if len(results) > 0 {
-			history = append(history, model.DiscoveryMessage(results...))
-		}
-		var outs []model.ToolResult
-		for _, call := range resp.ToolCalls() {
-			outs = append(outs, model.ToolResult{CallID: call.ID, Name: call.Name, Content: `{"id":"r1","status":"late"}`})
-		}
-		if len(outs) > 0 {
-			history = append(history, model.ToolMessage(outs...))
-		}
 	}
 }

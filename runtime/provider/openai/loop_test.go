@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
 
 // renderings are the ways this adapter renders discovery.
@@ -41,7 +42,7 @@ func TestDiscoverCallAnswer(t *testing.T) {
 			for i := range 3 {
 				checkGolden(t, fmt.Sprintf("%s_step%d", rc.name, i+1), api.body(i))
 			}
-			want := wantHistory(rc.native)
+			want := openaitest.WantHistory()
 			if diff := cmp.Diff(want, stripMeta(history)); diff != "" {
 				t.Fatalf("history (-want +got):\n%s", diff)
 			}
@@ -63,33 +64,4 @@ func replaceModel(body, modelID string) string {
 	m["model"], _ = json.Marshal(modelID)
 	b, _ := json.Marshal(m)
 	return string(b)
-}
-
-// wantHistory is the neutral history of the loop, the same on every
-// rendering.
-func wantHistory(native bool) []model.Message {
-	call := model.DiscoveryCall{ID: "call_s1", Query: "look up a record"}
-	_ = native
-	return []model.Message{
-		model.SystemMessage("You help with customer records."),
-		model.UserMessage("Is record r1 late?"),
-		{Role: model.RoleAssistant, Parts: []model.Part{model.DiscoveryCallPart(call)}},
-		model.DiscoveryMessage(model.DiscoveryResult{CallID: "call_s1", Tools: []model.ToolSnapshot{
-			{Name: "records_lookup", Description: "Look up a customer record by id", Parameters: json.RawMessage(idParams), Namespace: "records"},
-			{Name: "records_search", Description: "Search customer records by keywords", Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`), Namespace: "records"},
-		}}),
-		{Role: model.RoleAssistant, Parts: []model.Part{model.ToolCallPart(model.ToolCall{ID: "call_f1", Name: "records_lookup", Arguments: json.RawMessage(`{"id":"r1"}`)})}},
-		model.ToolMessage(model.ToolResult{CallID: "call_f1", Name: "records_lookup", Content: `{"id":"r1","status":"late"}`}),
-		{Role: model.RoleAssistant, Parts: []model.Part{model.TextPart("Record r1 is late.")}},
-	}
-}
-
-// stripMeta returns a copy of msgs without provider records.
-func stripMeta(msgs []model.Message) []model.Message {
-	out := make([]model.Message, len(msgs))
-	for i, m := range msgs {
-		m.Meta = nil
-		out[i] = m
-	}
-	return out
 }
