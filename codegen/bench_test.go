@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,6 +191,54 @@ func BenchmarkGenCLI(b *testing.B) {
 				cmd.Env = gomodtest.Env()
 				if out, err := cmd.CombinedOutput(); err != nil {
 					b.Fatalf("gen: %v\n%.2000s", err, out)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGenProgram measures the generation step alone, the part of
+// "goa-discovery gen" after the design program is built: running the kept
+// generator program (process start, design evaluation, generation and
+// writing) on designs of 1,000 and 2,000 tools.
+func BenchmarkGenProgram(b *testing.B) {
+	cli := filepath.Join(b.TempDir(), "goa-discovery")
+	build := exec.Command("go", "build", "-o", cli, "../cmd/goa-discovery")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build the CLI: %v\n%s", err, out)
+	}
+	for _, n := range []int{100, 200} {
+		b.Run(fmt.Sprintf("tools=%d", n*toolsPerToolset), func(b *testing.B) {
+			mod := gomodtest.New(b, "..", "example.com/bench")
+			designDir := filepath.Join(mod.Dir, "design")
+			if err := os.MkdirAll(designDir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(designDir, "design.go"), fmt.Appendf(nil, largeDesignSource, n), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			mod.Go(b, "build", "./...") // completes go.mod from the module cache
+			cmd := exec.Command(cli, "gen", "--debug", "-o", "gen", "example.com/bench/design")
+			cmd.Dir = mod.Dir
+			cmd.Env = gomodtest.Env()
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				b.Fatalf("gen: %v\n%.2000s", err, out)
+			}
+			_, kept, ok := strings.Cut(string(out), "kept generator program in ")
+			if !ok {
+				b.Fatalf("gen --debug did not keep its program:\n%.2000s", out)
+			}
+			program := filepath.Join(strings.TrimSpace(kept), "generator")
+			b.Cleanup(func() { os.RemoveAll(filepath.Dir(program)) })
+			outDir := filepath.Join(mod.Dir, "gen")
+			start := cpuTime()
+			defer func() { reportCPU(b, start) }()
+			for b.Loop() {
+				run := exec.Command(program, "--output="+outDir, "--import-path=example.com/bench/gen")
+				run.Dir = mod.Dir
+				if out, err := run.CombinedOutput(); err != nil {
+					b.Fatalf("generator: %v\n%.2000s", err, out)
 				}
 			}
 		})
