@@ -169,7 +169,7 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 		use = param.Override[anthropic.BetaContentBlockParamUnion](rec.ServerToolUse)
 	} else {
 		use = anthropic.BetaContentBlockParamUnion{OfServerToolUse: &anthropic.BetaServerToolUseBlockParam{
-			ID:    c.ID,
+			ID:    hostedID(c.ID),
 			Name:  anthropic.BetaServerToolUseBlockParamName(hostedToolName(h.hosted)),
 			Input: map[string]string{"query": hostedQuery(*c)},
 		}}
@@ -186,7 +186,7 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 			refs = append(refs, anthropic.BetaToolReferenceBlockParam{ToolName: name})
 		}
 		result = anthropic.BetaContentBlockParamUnion{OfToolSearchToolResult: &anthropic.BetaToolSearchToolResultBlockParam{
-			ToolUseID: c.ID,
+			ToolUseID: hostedID(c.ID),
 			Content: anthropic.BetaToolSearchToolResultBlockParamContentUnion{
 				OfRequestToolSearchToolSearchResultBlock: &anthropic.BetaToolSearchToolSearchResultBlockParam{ToolReferences: refs},
 			},
