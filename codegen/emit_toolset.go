@@ -6,6 +6,7 @@ package codegen
 // registration of a typed executor (register.go).
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -179,9 +180,7 @@ func toolsetTypesFile(ts *toolsetIR, p string) *genFile {
 func structDecl(nt *namedType, ts *toolsetIR) jen.Code {
 	return jen.Add(doc(definition(nt.name, nt.doc, typeRole(nt, ts)))).Line().Type().Id(nt.name).StructFunc(func(g *jen.Group) {
 		for _, fld := range nt.fields {
-			if fld.doc != "" {
-				g.Add(doc(definition(fld.goName, fld.doc, "")))
-			}
+			g.Add(doc(definition(fld.goName, fld.doc, fmt.Sprintf("the %q property", fld.jsonName))))
 			tag := fld.jsonName
 			if !fld.required {
 				tag += ",omitzero"

@@ -15,6 +15,7 @@ func Design() {
 		Attribute("id", String, "Note identifier")
 		Attribute("body", String, "Note text")
 		Attribute("pinned", Boolean, "Whether the note is pinned")
+		Attribute("author", String)
 		Required("id", "body")
 	})
 	notes := Toolset("notes", func() {

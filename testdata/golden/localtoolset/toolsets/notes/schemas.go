@@ -37,6 +37,9 @@ const (
     "pinned": {
       "type": "boolean",
       "description": "Whether the note is pinned"
+    },
+    "author": {
+      "type": "string"
     }
   },
   "required": [
@@ -82,6 +85,9 @@ const (
       "pinned": {
         "type": "boolean",
         "description": "Whether the note is pinned"
+      },
+      "author": {
+        "type": "string"
       }
     },
     "required": [

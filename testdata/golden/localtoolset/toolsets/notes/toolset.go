@@ -25,7 +25,7 @@ const (
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:0437bfb7a6e28599d2f7b91c0f17757f149ef9e8122461f9b3918bd325d2c514"
+const authoredFingerprint tools.Fingerprint = "sha256:60d3e372db8a3d920ce458d7fa6ce26a38302d7a8e1984c221f0b4bc88dda289"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the

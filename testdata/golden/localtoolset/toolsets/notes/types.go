@@ -18,6 +18,8 @@ type Note struct {
 	Body string `json:"body"`
 	// Pinned is whether the note is pinned.
 	Pinned *bool `json:"pinned,omitzero"`
+	// Author is the "author" property.
+	Author *string `json:"author,omitzero"`
 }
 
 // ListNotesArgs is the arguments of tool notes.list_notes.
