@@ -16,9 +16,6 @@ type modelVersion struct {
 	// known is false for IDs that do not follow a Claude naming scheme.
 	known        bool
 	major, minor int
-	// family is "opus", "sonnet", "haiku", ... ("" for claude-2 and
-	// claude-instant).
-	family string
 }
 
 // atLeast reports whether v is version major.minor or later.
@@ -26,7 +23,7 @@ func (v modelVersion) atLeast(major, minor int) bool {
 	return v.major > major || (v.major == major && v.minor >= minor)
 }
 
-// parseModelID reads the family and version of a Claude model ID. It accepts
+// parseModelID reads the version of a Claude model ID. It accepts
 // the first-party IDs ("claude-sonnet-4-5-20250929", "claude-3-5-haiku-latest")
 // and the forms that cloud platforms wrap them in
 // ("us.anthropic.claude-opus-4-1-20250805-v1:0", "claude-sonnet-4@20250514").
@@ -51,11 +48,7 @@ func parseModelID(id string) modelVersion {
 		if len(words) > 1 {
 			if m, ok := versionNumber(words[1]); ok {
 				v.minor = m
-				words = words[1:]
 			}
-		}
-		if len(words) > 1 {
-			v.family = words[1]
 		}
 		return v
 	}
@@ -67,7 +60,7 @@ func parseModelID(id string) modelVersion {
 	if !ok {
 		return modelVersion{}
 	}
-	v := modelVersion{known: true, family: words[0], major: n}
+	v := modelVersion{known: true, major: n}
 	if len(words) > 2 {
 		if m, ok := versionNumber(words[2]); ok {
 			v.minor = m
@@ -96,11 +89,11 @@ func nativeDiscovery(v modelVersion) bool {
 	return !v.known || v.atLeast(4, 5)
 }
 
-// strictLimits reports strict tool support: Opus 4.1, the 4.5 models and
-// later, and unrecognized IDs. Strict schemas use a subset of JSON Schema.
+// strictLimits reports strict tool support: generally available on the
+// 4.5 models and later (and assumed for unrecognized IDs), at most 20
+// strict tools a request, within a subset of JSON Schema.
 func strictLimits(v modelVersion) model.StrictLimits {
-	supported := !v.known || v.atLeast(4, 5) || (v.family == "opus" && v.atLeast(4, 1))
-	if !supported {
+	if v.known && !v.atLeast(4, 5) {
 		return model.StrictLimits{}
 	}
 	return model.StrictLimits{Supported: true, MaxTools: maxStrictTools, SubsetOnly: true}

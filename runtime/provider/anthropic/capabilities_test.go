@@ -24,7 +24,7 @@ func TestCapabilities(t *testing.T) {
 		{"claude-sonnet-4-5@20250929", model.DiscoveryNative, strict},
 		{"claude-mythos-preview", model.DiscoveryNative, strict},
 		{"my-gateway-model", model.DiscoveryNative, strict},
-		{"claude-opus-4-1-20250805", model.DiscoveryEmulated, strict},
+		{"claude-opus-4-1-20250805", model.DiscoveryEmulated, model.StrictLimits{}},
 		{"claude-opus-4-20250514", model.DiscoveryEmulated, model.StrictLimits{}},
 		{"claude-opus-4-0", model.DiscoveryEmulated, model.StrictLimits{}},
 		{"claude-sonnet-4-20250514", model.DiscoveryEmulated, model.StrictLimits{}},
