@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -157,6 +158,11 @@ func TestRequestRejected(t *testing.T) {
 			r.Tools = r.Tools[:1]
 			r.Discovery.Enabled = false
 		}, "deferred"},
+		{"too many strict deferred tools", func(r *model.Request) {
+			for i := range 21 {
+				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("strict_%d", i), Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`), Strict: true})
+			}
+		}, RuleStrict},
 		{"colliding names", func(r *model.Request) {
 			r.Tools = []model.ToolDefinition{lookupTool, {Name: "records_lookup", Parameters: lookupTool.Parameters}}
 			r.Discovery = model.Discovery{}

@@ -17,6 +17,9 @@ const (
 	RuleModel model.Rule = "anthropic_model"
 	// RuleMaxTokens: the Messages API needs a positive output token limit.
 	RuleMaxTokens model.Rule = "anthropic_max_tokens"
+	// RuleStrict: native rendering sends the deferred tools too; with them,
+	// no more strict tools than the model accepts.
+	RuleStrict model.Rule = "anthropic_strict"
 	// RuleSystem: system messages open the history.
 	RuleSystem model.Rule = "anthropic_system"
 	// RuleHistory: the history can be rendered (a hosted search call has
@@ -82,7 +85,10 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if decl.discovery != nil && r.mode != modeHostedSearch {
 		r.discoveryTool = decl.discovery.Name
 	}
-	tools := decl.render(r.names, r.mode, c.hosted)
+	tools, err := decl.render(r.names, r.mode, c.hosted, caps.Strict)
+	if err != nil {
+		return nil, err
+	}
 	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {

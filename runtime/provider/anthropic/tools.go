@@ -67,7 +67,7 @@ func (d *declarations) names(m mode) []string {
 // the same on every step of a run whatever has been discovered.
 //
 // The cache breakpoint goes on the last non-deferred tool.
-func (d *declarations) render(names *names, m mode, hosted HostedSearch) []anthropic.BetaToolUnionParam {
+func (d *declarations) render(names *names, m mode, hosted HostedSearch, strict model.StrictLimits) ([]anthropic.BetaToolUnionParam, error) {
 	var out []anthropic.BetaToolUnionParam
 	for _, t := range d.app {
 		out = append(out, toolParam(t, names, false))
@@ -85,14 +85,22 @@ func (d *declarations) render(names *names, m mode, hosted HostedSearch) []anthr
 		if len(out) > 0 {
 			setCacheBreakpoint(&out[len(out)-1])
 		}
-		return out
+		return out, nil
 	}
 	// The search tool is declared, so at least one tool is non-deferred.
 	setCacheBreakpoint(&out[len(out)-1])
+	count := 0
+	for _, t := range d.app {
+		count += btoi(t.Strict)
+	}
 	for _, t := range d.deferredTools() {
+		count += btoi(t.Strict)
 		out = append(out, toolParam(t, names, true))
 	}
-	return out
+	if strict.MaxTools > 0 && count > strict.MaxTools {
+		return nil, invalid(-1, -1, RuleStrict, "%d strict tools, deferred ones included, would be sent; the model accepts at most %d", count, strict.MaxTools)
+	}
+	return out, nil
 }
 
 // deferredTools merges the permitted catalog and the discovered tools.
@@ -171,4 +179,11 @@ func setCacheBreakpoint(t *anthropic.BetaToolUnionParam) {
 	case t.OfToolSearchToolRegex20251119 != nil:
 		t.OfToolSearchToolRegex20251119.CacheControl = cc
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
