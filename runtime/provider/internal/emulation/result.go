@@ -14,8 +14,8 @@ import (
 // model never reads of a tool it may not call.
 //
 // The text gives the number of tools listed, then one line per tool with
-// its name and the first line of its description; without tools it says
-// that none were found, followed by the result's note.
+// its name and the first line of its description; without tools it is the
+// result's note (which explains why), or says that none were found.
 func ResultText(r model.DiscoveryResult, declared func(name string) (string, bool)) string {
 	var lines []string
 	for _, s := range r.Tools {
@@ -33,12 +33,10 @@ func ResultText(r model.DiscoveryResult, declared func(name string) (string, boo
 	switch {
 	case len(lines) == 0 && len(r.Tools) > 0:
 		b.WriteString("No tools found that can be called now.")
+	case len(lines) == 0 && r.Note != "":
+		b.WriteString(r.Note)
 	case len(lines) == 0:
 		b.WriteString("No tools found.")
-		if r.Note != "" {
-			b.WriteString(" ")
-			b.WriteString(r.Note)
-		}
 	case len(lines) == 1:
 		b.WriteString("Found 1 tool; it is declared from the next step on and can be called by its name:")
 	default:
