@@ -142,7 +142,17 @@ func fieldCode(f *structField) *jen.Statement {
 	return typeCode(f.typ)
 }
 
-// strings renders a []string literal, nil when empty.
+// keyed is the keyed elements of a composite literal in the order they are
+// added, which is the declaration order of the fields they set.
+type keyed []jen.Code
+
+// set adds the element name: value.
+func (k *keyed) set(name string, value jen.Code) { *k = append(*k, jen.Id(name).Op(":").Add(value)) }
+
+// lines renders the elements one per line.
+func (k keyed) lines() jen.Code { return jen.Custom(multiLine, k...) }
+
+// stringsLit renders a []string literal, nil when empty.
 func stringsLit(values []string) jen.Code {
 	if len(values) == 0 {
 		return jen.Nil()

@@ -73,7 +73,7 @@ func identsFunc(name, comment string, list []*toolIR) jen.Code {
 func registrySourcesFunc(a *agentIR) jen.Code {
 	ret := jen.Nil()
 	if len(a.sources) > 0 {
-		ret = jen.Index().Qual(runtimePkg, "RegistrySource").ValuesFunc(func(g *jen.Group) {
+		ret = jen.Index().Qual(runtimePkg, "RegistrySource").CustomFunc(multiLine, func(g *jen.Group) {
 			for _, s := range a.sources {
 				g.Add(sourceLit(s, true))
 			}
@@ -85,37 +85,37 @@ func registrySourcesFunc(a *agentIR) jen.Code {
 
 // sourceLit emits a registry source; elided drops its type inside a slice.
 func sourceLit(s *sourceIR, elided bool) jen.Code {
-	fields := jen.Dict{jen.Id("Registry"): jen.Qual(s.registry.importPath, "Name")}
+	var fields keyed
+	fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
 	if s.toolset != "" {
-		fields[jen.Id("Toolset")] = jen.Lit(s.toolset)
+		fields.set("Toolset", jen.Lit(s.toolset))
 	}
 	if s.version != "" {
-		fields[jen.Id("Version")] = jen.Lit(s.version)
+		fields.set("Version", jen.Lit(s.version))
 	}
 	if s.deferred {
-		fields[jen.Id("Deferred")] = jen.True()
+		fields.set("Deferred", jen.True())
 	}
 	if elided {
-		return jen.Values(fields)
+		return jen.Values(fields...)
 	}
-	return jen.Qual(runtimePkg, "RegistrySource").Values(fields)
+	return jen.Qual(runtimePkg, "RegistrySource").Values(fields...)
 }
 
 // definitionFunc emits Definition.
 func definitionFunc(a *agentIR) jen.Code {
-	fields := jen.Dict{
-		jen.Id("Name"):        jen.Id("Name"),
-		jen.Id("Description"): jen.Id("Description"),
-		jen.Id("Immediate"):   jen.Id("ImmediateTools").Call(),
-		jen.Id("Deferred"):    jen.Id("DeferredTools").Call(),
-		jen.Id("Registries"):  jen.Id("RegistrySources").Call(),
-	}
+	var fields keyed
+	fields.set("Name", jen.Id("Name"))
+	fields.set("Description", jen.Id("Description"))
+	fields.set("Immediate", jen.Id("ImmediateTools").Call())
+	fields.set("Deferred", jen.Id("DeferredTools").Call())
 	if len(a.deferred) > 0 {
-		fields[jen.Id("DeferredIndex")] = jen.Id("mustSearchIndex").Call()
+		fields.set("DeferredIndex", jen.Id("mustSearchIndex").Call())
 	}
+	fields.set("Registries", jen.Id("RegistrySources").Call())
 	return jen.Add(doc("Definition returns the agent's registration as the design defines it, without a planner: name, description, immediate and deferred tools, the search index of the deferred tools and the registry sources. It reads no catalog and makes no network call.")).
 		Line().Func().Id("Definition").Params().Qual(runtimePkg, "AgentRegistration").Block(
-		jen.Return(jen.Qual(runtimePkg, "AgentRegistration").Values(fields)),
+		jen.Return(jen.Qual(runtimePkg, "AgentRegistration").Add(fields.lines())),
 	)
 }
 

@@ -22,11 +22,11 @@ func toolsetRegisterFile(ts *toolsetIR, p string) *genFile {
 		jen.If(jen.Id("exec").Op("==").Nil()).Block(
 			jen.Return(jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("register toolset %q: nil executor"), jen.Id("Name"))),
 		),
-		jen.Return(jen.Id("rt").Dot("RegisterToolset").Call(jen.Qual(runtimePkg, "ToolsetRegistration").Values(jen.Dict{
-			jen.Id("Schema"):   jen.Id("Toolset").Call(),
-			jen.Id("Specs"):    jen.Id("Specs").Call(),
-			jen.Id("Executor"): jen.Id("executor").Values(jen.Id("exec")),
-		}))),
+		jen.Return(jen.Id("rt").Dot("RegisterToolset").Call(jen.Qual(runtimePkg, "ToolsetRegistration").Add(keyed{
+			jen.Id("Schema").Op(":").Id("Toolset").Call(),
+			jen.Id("Specs").Op(":").Id("Specs").Call(),
+			jen.Id("Executor").Op(":").Id("executor").Values(jen.Id("exec")),
+		}.lines()))),
 	)
 	f.Add(doc("executor adapts an Executor to runtime.ToolExecutor."))
 	f.Type().Id("executor").Struct(jen.Id("typed").Id("Executor"))
@@ -96,14 +96,14 @@ func agentToolsRegisterFile(ts *toolsetIR, p string) *genFile {
 	a := ts.exportedBy
 	g.file.Add(docf("Register registers the toolset with rt as tools that run agent %q, which exports it; a call starts a child run of the agent.", a.name))
 	g.file.Func().Id("Register").Params(jen.Id("rt").Op("*").Qual(runtimePkg, "Runtime")).Error().Block(
-		jen.Return(jen.Id("rt").Dot("RegisterAgentTools").CallFunc(func(g *jen.Group) {
+		jen.Return(jen.Id("rt").Dot("RegisterAgentTools").CustomFunc(multiLineCall, func(g *jen.Group) {
 			g.Id("Name")
 			for _, t := range ts.tools {
-				g.Qual(runtimePkg, "AgentTool").Values(jen.Dict{
-					jen.Id("Tool"):        jen.Lit(t.name),
-					jen.Id("Agent"):       jen.Lit(a.name),
-					jen.Id("Description"): jen.Lit(t.description),
-				})
+				g.Qual(runtimePkg, "AgentTool").Values(
+					jen.Id("Tool").Op(":").Lit(t.name),
+					jen.Id("Agent").Op(":").Lit(a.name),
+					jen.Id("Description").Op(":").Lit(t.description),
+				)
 			}
 		})),
 	)

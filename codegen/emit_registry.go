@@ -28,16 +28,17 @@ func registryFiles(r *registryIR) []*genFile {
 	)
 	ret := jen.Nil()
 	if len(r.sources) > 0 {
-		ret = jen.Index().Qual(runtimePkg, "RegistrySource").ValuesFunc(func(g *jen.Group) {
+		ret = jen.Index().Qual(runtimePkg, "RegistrySource").CustomFunc(multiLine, func(g *jen.Group) {
 			for _, s := range r.sources {
-				fields := jen.Dict{jen.Id("Registry"): jen.Id("Name")}
+				var fields keyed
+				fields.set("Registry", jen.Id("Name"))
 				if s.toolset != "" {
-					fields[jen.Id("Toolset")] = jen.Lit(s.toolset)
+					fields.set("Toolset", jen.Lit(s.toolset))
 				}
 				if s.version != "" {
-					fields[jen.Id("Version")] = jen.Lit(s.version)
+					fields.set("Version", jen.Lit(s.version))
 				}
-				g.Values(fields)
+				g.Values(fields...)
 			}
 		})
 	}

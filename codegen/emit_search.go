@@ -25,15 +25,17 @@ func toolsetSearchFile(ts *toolsetIR, p string) (*genFile, error) {
 	}
 	g.file.Add(doc("SearchCounts returns the search word counts of the toolset's tools in declaration order, as toolsearch.Count computes them from ToolSchemas, each named by its Ident with its model-facing name as alias. Each call returns fresh values."))
 	g.file.Func().Id("SearchCounts").Params().Index().Qual(toolsearchPkg, "Counts").Block(
-		jen.Return(jen.Index().Qual(toolsearchPkg, "Counts").Values(counts...)),
+		jen.Return(jen.Index().Qual(toolsearchPkg, "Counts").Custom(multiLine, counts...)),
 	)
 	return g, nil
 }
 
 // valueLit emits a Go value of plain data (structs with exported fields,
-// slices, strings, booleans and numbers) as a composite literal, leaving out
-// zero fields. elided drops the type of a struct that is an element of a
-// slice literal, which states it.
+// slices, strings, booleans and numbers) as a composite literal: a struct on
+// one line with its non-zero fields in declaration order, a slice with one
+// element per line. elided drops the type of a struct that is an element of
+// a slice literal, which states it. Keeping literals flat keeps formatting
+// the generated file linear in its size.
 func valueLit(v reflect.Value, elided bool) (jen.Code, error) {
 	switch v.Kind() {
 	case reflect.String:
@@ -55,9 +57,9 @@ func valueLit(v reflect.Value, elided bool) (jen.Code, error) {
 			}
 			items[i] = item
 		}
-		return jen.Index().Add(typeRef(v.Type().Elem())).Values(items...), nil
+		return jen.Index().Add(typeRef(v.Type().Elem())).Custom(multiLine, items...), nil
 	case reflect.Struct:
-		fields := jen.Dict{}
+		var fields []jen.Code
 		for i := 0; i < v.NumField(); i++ {
 			sf := v.Type().Field(i)
 			if !sf.IsExported() {
@@ -70,15 +72,22 @@ func valueLit(v reflect.Value, elided bool) (jen.Code, error) {
 			if err != nil {
 				return nil, err
 			}
-			fields[jen.Id(sf.Name)] = lit
+			fields = append(fields, jen.Id(sf.Name).Op(":").Add(lit))
 		}
 		if elided {
-			return jen.Values(fields), nil
+			return jen.Values(fields...), nil
 		}
-		return jen.Add(typeRef(v.Type())).Values(fields), nil
+		return jen.Add(typeRef(v.Type())).Values(fields...), nil
 	}
 	return nil, fmt.Errorf("cannot emit a %s literal", v.Type())
 }
+
+// multiLine renders a composite literal with one element per line, and
+// multiLineCall the arguments of a call.
+var (
+	multiLine     = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+	multiLineCall = jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}
+)
 
 // typeRef emits a reference to a named type, or a basic type.
 func typeRef(t reflect.Type) jen.Code {

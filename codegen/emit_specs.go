@@ -39,18 +39,17 @@ func specVarName(t *toolIR) string { return lowerGoName(t.name) + "Spec" }
 
 // toolSpecVar emits the spec of one tool, built on first use.
 func toolSpecVar(t *toolIR) jen.Code {
-	fields := jen.Dict{
-		jen.Id("Name"):        jen.Id(t.goName),
-		jen.Id("Description"): jen.Lit(t.description),
-		jen.Id("Payload"):     payloadCodec(t),
-	}
+	var fields keyed
+	fields.set("Name", jen.Id(t.goName))
+	fields.set("Description", jen.Lit(t.description))
+	fields.set("Payload", payloadCodec(t))
 	if t.resultSchema != nil {
-		fields[jen.Id("Result")] = jen.Qual(toolsPkg, "NewTypedCodec").Types(typeCode(t.result)).Call(compiled(resultSchemaName(t)))
+		fields.set("Result", jen.Qual(toolsPkg, "NewTypedCodec").Types(typeCode(t.result)).Call(compiled(resultSchemaName(t))))
 	}
 	return jen.Add(docf("%s returns the spec of %s, compiling its schemas on first use.", specVarName(t), t.ident)).Line().
 		Var().Id(specVarName(t)).Op("=").Qual(syncPkg, "OnceValue").Call(
 		jen.Func().Params().Qual(toolsPkg, "ToolSpec").Block(
-			jen.Return(jen.Qual(toolsPkg, "ToolSpec").Values(fields)),
+			jen.Return(jen.Qual(toolsPkg, "ToolSpec").Add(fields.lines())),
 		),
 	)
 }

@@ -78,19 +78,21 @@ func toolIdents(ts *toolsetIR) jen.Code {
 
 // toolsetFunc emits Toolset: the authored registration, fresh each call.
 func toolsetFunc(ts *toolsetIR) jen.Code {
-	fields := jen.Dict{jen.Id("Name"): jen.Id("Name"), jen.Id("Tools"): jen.Id("ToolSchemas").Call()}
+	var fields keyed
+	fields.set("Name", jen.Id("Name"))
 	if ts.title != "" {
-		fields[jen.Id("Title")] = jen.Lit(ts.title)
+		fields.set("Title", jen.Lit(ts.title))
 	}
 	if ts.description != "" {
-		fields[jen.Id("Description")] = jen.Lit(ts.description)
+		fields.set("Description", jen.Lit(ts.description))
 	}
 	if len(ts.tags) > 0 {
-		fields[jen.Id("Tags")] = stringsLit(ts.tags)
+		fields.set("Tags", stringsLit(ts.tags))
 	}
+	fields.set("Tools", jen.Id("ToolSchemas").Call())
 	return jen.Add(doc("Toolset returns the authored registration of the toolset: its name, title, description, tags and tool schemas. Each call returns fresh values that the caller may modify.")).
 		Line().Func().Id("Toolset").Params().Qual(toolsPkg, "ToolsetSchema").Block(
-		jen.Return(jen.Qual(toolsPkg, "ToolsetSchema").Values(fields)),
+		jen.Return(jen.Qual(toolsPkg, "ToolsetSchema").Add(fields.lines())),
 	)
 }
 
@@ -98,7 +100,7 @@ func toolsetFunc(ts *toolsetIR) jen.Code {
 func toolSchemasFunc(ts *toolsetIR) jen.Code {
 	return jen.Add(doc("ToolSchemas returns the wire records of the toolset's tools in declaration order. Each call returns fresh values that the caller may modify.")).
 		Line().Func().Id("ToolSchemas").Params().Index().Qual(toolsPkg, "ToolSchema").Block(
-		jen.Return(jen.Index().Qual(toolsPkg, "ToolSchema").ValuesFunc(func(g *jen.Group) {
+		jen.Return(jen.Index().Qual(toolsPkg, "ToolSchema").CustomFunc(multiLine, func(g *jen.Group) {
 			for _, t := range ts.tools {
 				g.Add(toolSchemaLit(t))
 			}
@@ -108,23 +110,20 @@ func toolSchemasFunc(ts *toolsetIR) jen.Code {
 
 // toolSchemaLit emits the wire record of one tool.
 func toolSchemaLit(t *toolIR) jen.Code {
-	fields := jen.Dict{
-		jen.Id("Name"):    jen.Id(t.goName),
-		jen.Id("Payload"): jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(payloadSchemaName(t))),
-	}
+	var fields keyed
+	fields.set("Name", jen.Id(t.goName))
 	if t.title != "" {
-		fields[jen.Id("Title")] = jen.Lit(t.title)
+		fields.set("Title", jen.Lit(t.title))
 	}
-	if t.description != "" {
-		fields[jen.Id("Description")] = jen.Lit(t.description)
-	}
+	fields.set("Description", jen.Lit(t.description))
 	if len(t.tags) > 0 {
-		fields[jen.Id("Tags")] = stringsLit(t.tags)
+		fields.set("Tags", stringsLit(t.tags))
 	}
+	fields.set("Payload", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(payloadSchemaName(t))))
 	if t.resultSchema != nil {
-		fields[jen.Id("Result")] = jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(resultSchemaName(t)))
+		fields.set("Result", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(resultSchemaName(t))))
 	}
-	return jen.Values(fields)
+	return fields.lines()
 }
 
 // schemaFingerprintFunc emits SchemaFingerprint, precomputed for Name.

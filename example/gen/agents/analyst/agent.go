@@ -40,10 +40,9 @@ func DeferredTools() []tools.Ident {
 // RegistrySources returns the agent's registry sources, with their pinned
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{
-		Deferred: true,
-		Registry: company.Name,
-	}}
+	return []runtime.RegistrySource{
+		{Registry: company.Name, Deferred: true},
+	}
 }
 
 // Definition returns the agent's registration as the design defines it, without
@@ -52,11 +51,11 @@ func RegistrySources() []runtime.RegistrySource {
 // no network call.
 func Definition() runtime.AgentRegistration {
 	return runtime.AgentRegistration{
-		Deferred:      DeferredTools(),
-		DeferredIndex: mustSearchIndex(),
+		Name:          Name,
 		Description:   Description,
 		Immediate:     ImmediateTools(),
-		Name:          Name,
+		Deferred:      DeferredTools(),
+		DeferredIndex: mustSearchIndex(),
 		Registries:    RegistrySources(),
 	}
 }

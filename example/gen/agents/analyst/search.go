@@ -33,346 +33,135 @@ func mustSearchIndex() *toolsearch.Index {
 // searchCounts returns the merged search counts of the deferred tools, in
 // DeferredTools order.
 func searchCounts() toolsearch.CatalogCounts {
-	return toolsearch.CatalogCounts{
-		Terms: []toolsearch.TermPostings{{
-			Term: "chang",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "clos",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 4,
-			}},
-		}, {
-			Term: "duplicat",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   3,
-			}},
-		}, {
-			Term: "get",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}},
-		}, {
-			Term: "high",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "id",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}, {
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   2,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   3,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   4,
-			}},
-		}, {
-			Term: "identifier",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			}}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   4,
-			}},
-		}, {
-			Term: "ids",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   3,
-			}},
-		}, {
-			Term: "keyword",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "limit",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "low",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "merg",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             2,
-					ParamDescription: 1,
-				},
-				Tool: 3,
-			}},
-		}, {
-			Term: "new",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 2},
-				Tool:   2,
-			}},
-		}, {
-			Term: "normal",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "not",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   4,
-			}},
-		}, {
-			Term: "one",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   3,
-			}},
-		}, {
-			Term: "open",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "pend",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "priority",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 1,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 2,
-			}},
-		}, {
-			Term: "problem",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   4,
-			}},
-		}, {
-			Term: "query",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "remain",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   3,
-			}},
-		}, {
-			Term: "resolution",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					ParamName:   1,
-				},
-				Tool: 4,
-			}},
-		}, {
-			Term: "return",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "search",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "set",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "solv",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-				},
-				Tool: 4,
-			}},
-		}, {
-			Term: "sourc",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   3,
-			}},
-		}, {
-			Term: "status",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 1,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 2,
-			}},
-		}, {
-			Term: "tag",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 2,
-			}},
-		}, {
-			Term: "target",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 3,
-			}},
-		}, {
-			Term: "ticket",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			}}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 3,
-				},
-				Tool: 1,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 1,
-				},
-				Tool: 2,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 2,
-				},
-				Tool: 3,
-			}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 1,
-				},
-				Tool: 4,
-			}},
-		}, {
-			Term: "updat",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Name: 2},
-				Tool:   2,
-			}},
-		}, {
-			Term: "urgent",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
+	return toolsearch.CatalogCounts{Tools: []toolsearch.CatalogTool{
+		{Name: "tickets.get_ticket", Alias: "tickets_get_ticket"},
+		{Name: "tickets.search_tickets", Alias: "tickets_search_tickets"},
+		{Name: "tickets.update_ticket", Alias: "tickets_update_ticket"},
+		{Name: "tickets.merge_tickets", Alias: "tickets_merge_tickets"},
+		{Name: "tickets.close_ticket", Alias: "tickets_close_ticket"},
+	}, Terms: []toolsearch.TermPostings{
+		{Term: "chang", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-		Tools: []toolsearch.CatalogTool{{
-			Alias: "tickets_get_ticket",
-			Name:  "tickets.get_ticket",
-		}, {
-			Alias: "tickets_search_tickets",
-			Name:  "tickets.search_tickets",
-		}, {
-			Alias: "tickets_update_ticket",
-			Name:  "tickets.update_ticket",
-		}, {
-			Alias: "tickets_merge_tickets",
-			Name:  "tickets.merge_tickets",
-		}, {
-			Alias: "tickets_close_ticket",
-			Name:  "tickets.close_ticket",
+		{Term: "clos", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}
+		{Term: "duplicat", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "get", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "high", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "id", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 3, Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "identifier", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "ids", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "keyword", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "limit", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "low", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "merg", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "new", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 2}},
+		}},
+		{Term: "normal", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "not", Tools: []toolsearch.ToolTerm{
+			{Tool: 4, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "one", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "open", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "pend", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "priority", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "problem", Tools: []toolsearch.ToolTerm{
+			{Tool: 4, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "query", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "remain", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "resolution", Tools: []toolsearch.ToolTerm{
+			{Tool: 4, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
+		}},
+		{Term: "return", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "search", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "set", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "solv", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "sourc", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "status", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "tag", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "target", Tools: []toolsearch.ToolTerm{
+			{Tool: 3, Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "ticket", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 3}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Tool: 3, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "updat", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 2}},
+		}},
+		{Term: "urgent", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+	}}
 }

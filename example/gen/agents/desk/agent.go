@@ -43,12 +43,9 @@ func DeferredTools() []tools.Ident {
 // RegistrySources returns the agent's registry sources, with their pinned
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{
-		Deferred: true,
-		Registry: company.Name,
-		Toolset:  "payments",
-		Version:  "2.3.0",
-	}}
+	return []runtime.RegistrySource{
+		{Registry: company.Name, Toolset: "payments", Version: "2.3.0", Deferred: true},
+	}
 }
 
 // Definition returns the agent's registration as the design defines it, without
@@ -57,11 +54,11 @@ func RegistrySources() []runtime.RegistrySource {
 // no network call.
 func Definition() runtime.AgentRegistration {
 	return runtime.AgentRegistration{
-		Deferred:      DeferredTools(),
-		DeferredIndex: mustSearchIndex(),
+		Name:          Name,
 		Description:   Description,
 		Immediate:     ImmediateTools(),
-		Name:          Name,
+		Deferred:      DeferredTools(),
+		DeferredIndex: mustSearchIndex(),
 		Registries:    RegistrySources(),
 	}
 }

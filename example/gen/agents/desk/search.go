@@ -33,183 +33,89 @@ func mustSearchIndex() *toolsearch.Index {
 // searchCounts returns the merged search counts of the deferred tools, in
 // DeferredTools order.
 func searchCounts() toolsearch.CatalogCounts {
-	return toolsearch.CatalogCounts{
-		Terms: []toolsearch.TermPostings{{
-			Term: "clos",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "customer",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 1,
-				},
-				Tool: 2,
-			}},
-		}, {
-			Term: "day",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 2},
-				Tool:   2,
-			}},
-		}, {
-			Term:  "duplicat",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{Description: 1}}},
-		}, {
-			Term: "first",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "id",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}, {
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamName: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "identifier",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term:  "ids",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}},
-		}, {
-			Term: "last",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "merg",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			}}},
-		}, {
-			Term: "not",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term:  "one",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{Description: 1}}},
-		}, {
-			Term: "per",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "period",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "problem",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "product",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term:  "remain",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}},
-		}, {
-			Term: "report",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "resolution",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					ParamName:   1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "s",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   2,
-			}},
-		}, {
-			Term: "solv",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term:  "sourc",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}},
-		}, {
-			Term: "target",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			}}},
-		}, {
-			Term: "ticket",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 2,
-			}}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             4,
-					ParamDescription: 1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "usag",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 2,
-			}},
+	return toolsearch.CatalogCounts{Tools: []toolsearch.CatalogTool{
+		{Name: "tickets.merge_tickets", Alias: "tickets_merge_tickets"},
+		{Name: "tickets.close_ticket", Alias: "tickets_close_ticket"},
+		{Name: "customers.customer_usage", Alias: "customers_customer_usage"},
+	}, Terms: []toolsearch.TermPostings{
+		{Term: "clos", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-		Tools: []toolsearch.CatalogTool{{
-			Alias: "tickets_merge_tickets",
-			Name:  "tickets.merge_tickets",
-		}, {
-			Alias: "tickets_close_ticket",
-			Name:  "tickets.close_ticket",
-		}, {
-			Alias: "customers_customer_usage",
-			Name:  "customers.customer_usage",
+		{Term: "customer", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
 		}},
-	}
+		{Term: "day", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 2}},
+		}},
+		{Term: "duplicat", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "first", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "id", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "identifier", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "ids", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "last", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "merg", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "not", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "one", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "per", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "period", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "problem", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "product", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "remain", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "report", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "resolution", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
+		}},
+		{Term: "s", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "solv", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "sourc", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "target", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "ticket", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "usag", Tools: []toolsearch.ToolTerm{
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+	}}
 }

@@ -50,11 +50,11 @@ func RegistrySources() []runtime.RegistrySource {
 // no network call.
 func Definition() runtime.AgentRegistration {
 	return runtime.AgentRegistration{
-		Deferred:      DeferredTools(),
-		DeferredIndex: mustSearchIndex(),
+		Name:          Name,
 		Description:   Description,
 		Immediate:     ImmediateTools(),
-		Name:          Name,
+		Deferred:      DeferredTools(),
+		DeferredIndex: mustSearchIndex(),
 		Registries:    RegistrySources(),
 	}
 }

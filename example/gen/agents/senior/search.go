@@ -33,91 +33,50 @@ func mustSearchIndex() *toolsearch.Index {
 // searchCounts returns the merged search counts of the deferred tools, in
 // DeferredTools order.
 func searchCounts() toolsearch.CatalogCounts {
-	return toolsearch.CatalogCounts{
-		Terms: []toolsearch.TermPostings{{
-			Term: "articl",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			}}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             2,
-					ParamDescription: 1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term:  "bas",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{Description: 1}}},
-		}, {
-			Term: "full",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "get",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term:  "keyword",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}},
-		}, {
-			Term: "knowledg",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}, {
-				Counts: toolsearch.FieldCounts{Name: 2},
-				Tool:   1,
-			}},
-		}, {
-			Term:  "limit",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}},
-		}, {
-			Term:  "query",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}},
-		}, {
-			Term:  "question",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}},
-		}, {
-			Term:  "return",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}},
-		}, {
-			Term: "search",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}},
-		}, {
-			Term: "slug",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "text",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   1,
-			}},
+	return toolsearch.CatalogCounts{Tools: []toolsearch.CatalogTool{
+		{Name: "knowledge.search_articles", Alias: "knowledge_search_articles"},
+		{Name: "knowledge.get_article", Alias: "knowledge_get_article"},
+	}, Terms: []toolsearch.TermPostings{
+		{Term: "articl", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
 		}},
-		Tools: []toolsearch.CatalogTool{{
-			Alias: "knowledge_search_articles",
-			Name:  "knowledge.search_articles",
-		}, {
-			Alias: "knowledge_get_article",
-			Name:  "knowledge.get_article",
+		{Term: "bas", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-	}
+		{Term: "full", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "get", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "keyword", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "knowledg", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2}},
+		}},
+		{Term: "limit", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "query", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "question", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "return", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "search", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "slug", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "text", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+	}}
 }

@@ -19,9 +19,8 @@ const (
 // registry. Deferral belongs to each agent's use and is not set here. Each call
 // returns a fresh slice.
 func Sources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{Registry: Name}, {
-		Registry: Name,
-		Toolset:  "payments",
-		Version:  "2.3.0",
-	}}
+	return []runtime.RegistrySource{
+		{Registry: Name},
+		{Registry: Name, Toolset: "payments", Version: "2.3.0"},
+	}
 }

@@ -25,9 +25,9 @@ func Register(rt *runtime.Runtime, exec Executor) error {
 		return fmt.Errorf("register toolset %q: nil executor", Name)
 	}
 	return rt.RegisterToolset(runtime.ToolsetRegistration{
-		Executor: executor{exec},
 		Schema:   Toolset(),
 		Specs:    Specs(),
+		Executor: executor{exec},
 	})
 }
 

@@ -9,78 +9,27 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "customers_get_customer",
-		Name:  "customers.get_customer",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "account",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "customer",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "get",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
+	return []toolsearch.Counts{
+		{Name: "customers.get_customer", Alias: "customers_get_customer", Terms: []toolsearch.TermCounts{
+			{Term: "account", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "customers_customer_usage",
-		Name:  "customers.customer_usage",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "customer",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 2},
-			Term:   "day",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "first",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "last",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "per",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "period",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "product",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "report",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "s",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "usag",
+		{Name: "customers.customer_usage", Alias: "customers_customer_usage", Terms: []toolsearch.TermCounts{
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "day", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
+			{Term: "first", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "last", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "per", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "period", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "product", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "report", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "s", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "usag", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}}
+	}
 }

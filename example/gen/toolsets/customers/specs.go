@@ -11,8 +11,8 @@ import (
 // schemas on first use.
 var getCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Get a customer account",
 		Name:        GetCustomer,
+		Description: "Get a customer account",
 		Payload:     tools.NewTypedCodec[GetCustomerArgs](tools.MustCompileSchema([]byte(getCustomerPayloadSchema))),
 		Result:      tools.NewTypedCodec[*Customer](tools.MustCompileSchema([]byte(getCustomerResultSchema))),
 	}
@@ -22,8 +22,8 @@ var getCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var customerUsageSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Report a customer's usage per product over a period",
 		Name:        CustomerUsage,
+		Description: "Report a customer's usage per product over a period",
 		Payload:     tools.NewTypedCodec[CustomerUsageArgs](tools.MustCompileSchema([]byte(customerUsagePayloadSchema))),
 		Result:      tools.NewTypedCodec[map[string]int64](tools.MustCompileSchema([]byte(customerUsageResultSchema))),
 	}

@@ -32,8 +32,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:e07ea9ec22a9701a91cd1f5cba
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Customer accounts and their usage",
 		Name:        Name,
+		Description: "Customer accounts and their usage",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -41,17 +41,20 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Get a customer account",
-		Name:        GetCustomer,
-		Payload:     json.RawMessage(getCustomerPayloadSchema),
-		Result:      json.RawMessage(getCustomerResultSchema),
-	}, {
-		Description: "Report a customer's usage per product over a period",
-		Name:        CustomerUsage,
-		Payload:     json.RawMessage(customerUsagePayloadSchema),
-		Result:      json.RawMessage(customerUsageResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        GetCustomer,
+			Description: "Get a customer account",
+			Payload:     json.RawMessage(getCustomerPayloadSchema),
+			Result:      json.RawMessage(getCustomerResultSchema),
+		},
+		{
+			Name:        CustomerUsage,
+			Description: "Report a customer's usage per product over a period",
+			Payload:     json.RawMessage(customerUsagePayloadSchema),
+			Result:      json.RawMessage(customerUsageResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

@@ -7,9 +7,8 @@ import runtime "github.com/goa-discovery/goa-discovery/runtime"
 // Register registers the toolset with rt as tools that run agent "senior",
 // which exports it; a call starts a child run of the agent.
 func Register(rt *runtime.Runtime) error {
-	return rt.RegisterAgentTools(Name, runtime.AgentTool{
-		Agent:       "senior",
-		Description: "Hand a ticket to senior support with a summary",
-		Tool:        "escalate",
-	})
+	return rt.RegisterAgentTools(
+		Name,
+		runtime.AgentTool{Tool: "escalate", Agent: "senior", Description: "Hand a ticket to senior support with a summary"},
+	)
 }

@@ -9,46 +9,18 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "escalation_escalate",
-		Name:  "escalation.escalate",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Name: 4},
-			Term:   "escalat",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "far",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "hand",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "senior",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				ParamName:   1,
-			},
-			Term: "summary",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "support",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "ticket",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "tri",
+	return []toolsearch.Counts{
+		{Name: "escalation.escalate", Alias: "escalation_escalate", Terms: []toolsearch.TermCounts{
+			{Term: "escalat", Counts: toolsearch.FieldCounts{Name: 4}},
+			{Term: "far", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "hand", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "senior", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "summary", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
+			{Term: "support", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "tri", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-	}}
+	}
 }

@@ -11,8 +11,8 @@ import (
 // on first use.
 var escalateSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Hand a ticket to senior support with a summary",
 		Name:        Escalate,
+		Description: "Hand a ticket to senior support with a summary",
 		Payload:     tools.NewTypedCodec[EscalateArgs](tools.MustCompileSchema([]byte(escalatePayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(escalateResultSchema))),
 	}

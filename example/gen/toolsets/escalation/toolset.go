@@ -30,8 +30,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:11df1856cad7de2259f1bbf709
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Escalate hard cases to the senior support agent",
 		Name:        Name,
+		Description: "Escalate hard cases to the senior support agent",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -39,12 +39,14 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Hand a ticket to senior support with a summary",
-		Name:        Escalate,
-		Payload:     json.RawMessage(escalatePayloadSchema),
-		Result:      json.RawMessage(escalateResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        Escalate,
+			Description: "Hand a ticket to senior support with a summary",
+			Payload:     json.RawMessage(escalatePayloadSchema),
+			Result:      json.RawMessage(escalateResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

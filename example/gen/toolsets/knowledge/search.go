@@ -9,78 +9,25 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "knowledge_search_articles",
-		Name:  "knowledge.search_articles",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "articl",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "bas",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "keyword",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "knowledg",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "limit",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "query",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "question",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "return",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "search",
+	return []toolsearch.Counts{
+		{Name: "knowledge.search_articles", Alias: "knowledge_search_articles", Terms: []toolsearch.TermCounts{
+			{Term: "articl", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "bas", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "keyword", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "knowledg", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "limit", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "question", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "return", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}, {
-		Alias: "knowledge_get_article",
-		Name:  "knowledge.get_article",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "articl",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "full",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "get",
-		}, {
-			Counts: toolsearch.FieldCounts{Name: 2},
-			Term:   "knowledg",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "slug",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "text",
+		{Name: "knowledge.get_article", Alias: "knowledge_get_article", Terms: []toolsearch.TermCounts{
+			{Term: "articl", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "full", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "knowledg", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "slug", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "text", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-	}}
+	}
 }

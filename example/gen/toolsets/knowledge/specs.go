@@ -11,8 +11,8 @@ import (
 // its schemas on first use.
 var searchArticlesSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Search knowledge base articles",
 		Name:        SearchArticles,
+		Description: "Search knowledge base articles",
 		Payload:     tools.NewTypedCodec[SearchArticlesArgs](tools.MustCompileSchema([]byte(searchArticlesPayloadSchema))),
 		Result:      tools.NewTypedCodec[[]*Article](tools.MustCompileSchema([]byte(searchArticlesResultSchema))),
 	}
@@ -22,8 +22,8 @@ var searchArticlesSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var getArticleSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Get the full text of an article",
 		Name:        GetArticle,
+		Description: "Get the full text of an article",
 		Payload:     tools.NewTypedCodec[GetArticleArgs](tools.MustCompileSchema([]byte(getArticlePayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(getArticleResultSchema))),
 	}

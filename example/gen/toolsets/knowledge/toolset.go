@@ -32,8 +32,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:40ddc7fae70c2f61f2ea988e14
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "The support knowledge base",
 		Name:        Name,
+		Description: "The support knowledge base",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -41,17 +41,20 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Search knowledge base articles",
-		Name:        SearchArticles,
-		Payload:     json.RawMessage(searchArticlesPayloadSchema),
-		Result:      json.RawMessage(searchArticlesResultSchema),
-	}, {
-		Description: "Get the full text of an article",
-		Name:        GetArticle,
-		Payload:     json.RawMessage(getArticlePayloadSchema),
-		Result:      json.RawMessage(getArticleResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        SearchArticles,
+			Description: "Search knowledge base articles",
+			Payload:     json.RawMessage(searchArticlesPayloadSchema),
+			Result:      json.RawMessage(searchArticlesResultSchema),
+		},
+		{
+			Name:        GetArticle,
+			Description: "Get the full text of an article",
+			Payload:     json.RawMessage(getArticlePayloadSchema),
+			Result:      json.RawMessage(getArticleResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

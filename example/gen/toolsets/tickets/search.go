@@ -9,258 +9,71 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "tickets_get_ticket",
-		Name:  "tickets.get_ticket",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "get",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			},
-			Term: "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "ticket",
+	return []toolsearch.Counts{
+		{Name: "tickets.get_ticket", Alias: "tickets_get_ticket", Terms: []toolsearch.TermCounts{
+			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "tickets_search_tickets",
-		Name:  "tickets.search_tickets",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "clos",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "high",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			},
-			Term: "keyword",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "limit",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "low",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "normal",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "open",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "pend",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "priority",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "query",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "return",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "search",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "solv",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "status",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 3,
-			},
-			Term: "ticket",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "urgent",
+		{Name: "tickets.search_tickets", Alias: "tickets_search_tickets", Terms: []toolsearch.TermCounts{
+			{Term: "clos", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "high", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "keyword", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Term: "limit", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "low", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "normal", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "open", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "pend", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "priority", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "return", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "solv", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "status", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 3}},
+			{Term: "urgent", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "tickets_update_ticket",
-		Name:  "tickets.update_ticket",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "chang",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "clos",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "high",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "low",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 2},
-			Term:   "new",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "normal",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "open",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "pend",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "priority",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "set",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "solv",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "status",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "tag",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "ticket",
-		}, {
-			Counts: toolsearch.FieldCounts{Name: 2},
-			Term:   "updat",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "urgent",
+		{Name: "tickets.update_ticket", Alias: "tickets_update_ticket", Terms: []toolsearch.TermCounts{
+			{Term: "chang", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "clos", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "high", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "low", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "new", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
+			{Term: "normal", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "open", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "pend", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "priority", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "set", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "solv", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "status", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "tag", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "updat", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "urgent", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "tickets_merge_tickets",
-		Name:  "tickets.merge_tickets",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "duplicat",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "ids",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "merg",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "one",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "remain",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "sourc",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "target",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 2,
-			},
-			Term: "ticket",
+		{Name: "tickets.merge_tickets", Alias: "tickets_merge_tickets", Terms: []toolsearch.TermCounts{
+			{Term: "duplicat", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "ids", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "merg", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "one", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "remain", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "sourc", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "target", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
 		}},
-	}, {
-		Alias: "tickets_close_ticket",
-		Name:  "tickets.close_ticket",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "clos",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "not",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "problem",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				ParamName:   1,
-			},
-			Term: "resolution",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			},
-			Term: "solv",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "ticket",
+		{Name: "tickets.close_ticket", Alias: "tickets_close_ticket", Terms: []toolsearch.TermCounts{
+			{Term: "clos", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "not", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "problem", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "resolution", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
+			{Term: "solv", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
 		}},
-	}}
+	}
 }

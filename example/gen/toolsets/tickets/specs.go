@@ -11,8 +11,8 @@ import (
 // on first use.
 var getTicketSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Get a ticket by its identifier",
 		Name:        GetTicket,
+		Description: "Get a ticket by its identifier",
 		Payload:     tools.NewTypedCodec[GetTicketArgs](tools.MustCompileSchema([]byte(getTicketPayloadSchema))),
 		Result:      tools.NewTypedCodec[*Ticket](tools.MustCompileSchema([]byte(getTicketResultSchema))),
 	}
@@ -22,8 +22,8 @@ var getTicketSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var searchTicketsSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Search tickets by keywords, status and priority",
 		Name:        SearchTickets,
+		Description: "Search tickets by keywords, status and priority",
 		Payload:     tools.NewTypedCodec[SearchTicketsArgs](tools.MustCompileSchema([]byte(searchTicketsPayloadSchema))),
 		Result:      tools.NewTypedCodec[[]*Ticket](tools.MustCompileSchema([]byte(searchTicketsResultSchema))),
 	}
@@ -33,8 +33,8 @@ var searchTicketsSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var updateTicketSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Change the status, priority or tags of a ticket",
 		Name:        UpdateTicket,
+		Description: "Change the status, priority or tags of a ticket",
 		Payload:     tools.NewTypedCodec[UpdateTicketArgs](tools.MustCompileSchema([]byte(updateTicketPayloadSchema))),
 		Result:      tools.NewTypedCodec[*Ticket](tools.MustCompileSchema([]byte(updateTicketResultSchema))),
 	}
@@ -44,8 +44,8 @@ var updateTicketSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var mergeTicketsSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Merge duplicate tickets into one",
 		Name:        MergeTickets,
+		Description: "Merge duplicate tickets into one",
 		Payload:     tools.NewTypedCodec[MergeTicketsArgs](tools.MustCompileSchema([]byte(mergeTicketsPayloadSchema))),
 		Result:      tools.NewTypedCodec[*Ticket](tools.MustCompileSchema([]byte(mergeTicketsResultSchema))),
 	}
@@ -55,8 +55,8 @@ var mergeTicketsSpec = sync.OnceValue(func() tools.ToolSpec {
 // schemas on first use.
 var closeTicketSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Close a solved ticket with a resolution note",
 		Name:        CloseTicket,
+		Description: "Close a solved ticket with a resolution note",
 		Payload:     tools.NewTypedCodec[CloseTicketArgs](tools.MustCompileSchema([]byte(closeTicketPayloadSchema))),
 	}
 })

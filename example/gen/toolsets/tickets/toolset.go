@@ -41,10 +41,10 @@ const authoredFingerprint tools.Fingerprint = "sha256:070a8c4ed2b9fa30ef5d65d05b
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Create, find, update and merge support tickets",
 		Name:        Name,
-		Tags:        []string{"support"},
 		Title:       "Tickets",
+		Description: "Create, find, update and merge support tickets",
+		Tags:        []string{"support"},
 		Tools:       ToolSchemas(),
 	}
 }
@@ -52,34 +52,40 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Get a ticket by its identifier",
-		Name:        GetTicket,
-		Payload:     json.RawMessage(getTicketPayloadSchema),
-		Result:      json.RawMessage(getTicketResultSchema),
-	}, {
-		Description: "Search tickets by keywords, status and priority",
-		Name:        SearchTickets,
-		Payload:     json.RawMessage(searchTicketsPayloadSchema),
-		Result:      json.RawMessage(searchTicketsResultSchema),
-	}, {
-		Description: "Change the status, priority or tags of a ticket",
-		Name:        UpdateTicket,
-		Payload:     json.RawMessage(updateTicketPayloadSchema),
-		Result:      json.RawMessage(updateTicketResultSchema),
-		Tags:        []string{"write"},
-	}, {
-		Description: "Merge duplicate tickets into one",
-		Name:        MergeTickets,
-		Payload:     json.RawMessage(mergeTicketsPayloadSchema),
-		Result:      json.RawMessage(mergeTicketsResultSchema),
-		Tags:        []string{"write"},
-	}, {
-		Description: "Close a solved ticket with a resolution note",
-		Name:        CloseTicket,
-		Payload:     json.RawMessage(closeTicketPayloadSchema),
-		Tags:        []string{"write"},
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        GetTicket,
+			Description: "Get a ticket by its identifier",
+			Payload:     json.RawMessage(getTicketPayloadSchema),
+			Result:      json.RawMessage(getTicketResultSchema),
+		},
+		{
+			Name:        SearchTickets,
+			Description: "Search tickets by keywords, status and priority",
+			Payload:     json.RawMessage(searchTicketsPayloadSchema),
+			Result:      json.RawMessage(searchTicketsResultSchema),
+		},
+		{
+			Name:        UpdateTicket,
+			Description: "Change the status, priority or tags of a ticket",
+			Tags:        []string{"write"},
+			Payload:     json.RawMessage(updateTicketPayloadSchema),
+			Result:      json.RawMessage(updateTicketResultSchema),
+		},
+		{
+			Name:        MergeTickets,
+			Description: "Merge duplicate tickets into one",
+			Tags:        []string{"write"},
+			Payload:     json.RawMessage(mergeTicketsPayloadSchema),
+			Result:      json.RawMessage(mergeTicketsResultSchema),
+		},
+		{
+			Name:        CloseTicket,
+			Description: "Close a solved ticket with a resolution note",
+			Tags:        []string{"write"},
+			Payload:     json.RawMessage(closeTicketPayloadSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

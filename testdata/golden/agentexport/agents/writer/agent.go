@@ -47,10 +47,10 @@ func RegistrySources() []runtime.RegistrySource {
 // no network call.
 func Definition() runtime.AgentRegistration {
 	return runtime.AgentRegistration{
-		Deferred:    DeferredTools(),
+		Name:        Name,
 		Description: Description,
 		Immediate:   ImmediateTools(),
-		Name:        Name,
+		Deferred:    DeferredTools(),
 		Registries:  RegistrySources(),
 	}
 }

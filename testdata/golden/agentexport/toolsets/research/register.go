@@ -7,9 +7,8 @@ import runtime "github.com/goa-discovery/goa-discovery/runtime"
 // Register registers the toolset with rt as tools that run agent "researcher",
 // which exports it; a call starts a child run of the agent.
 func Register(rt *runtime.Runtime) error {
-	return rt.RegisterAgentTools(Name, runtime.AgentTool{
-		Agent:       "researcher",
-		Description: "Investigate a topic and summarize the findings",
-		Tool:        "investigate",
-	})
+	return rt.RegisterAgentTools(
+		Name,
+		runtime.AgentTool{Tool: "investigate", Agent: "researcher", Description: "Investigate a topic and summarize the findings"},
+	)
 }

@@ -9,32 +9,13 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "research_investigate",
-		Name:  "research.investigate",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "find",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "investigat",
-		}, {
-			Counts: toolsearch.FieldCounts{Name: 2},
-			Term:   "research",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "summariz",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "topic",
+	return []toolsearch.Counts{
+		{Name: "research.investigate", Alias: "research_investigate", Terms: []toolsearch.TermCounts{
+			{Term: "find", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "investigat", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "research", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "summariz", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "topic", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
-	}}
+	}
 }

@@ -11,8 +11,8 @@ import (
 // schemas on first use.
 var investigateSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Investigate a topic and summarize the findings",
 		Name:        Investigate,
+		Description: "Investigate a topic and summarize the findings",
 		Payload:     tools.NewTypedCodec[InvestigateArgs](tools.MustCompileSchema([]byte(investigatePayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(investigateResultSchema))),
 	}

@@ -30,8 +30,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:9e93cde8a8a67b6265f66567a5
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Research done by the researcher agent",
 		Name:        Name,
+		Description: "Research done by the researcher agent",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -39,12 +39,14 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Investigate a topic and summarize the findings",
-		Name:        Investigate,
-		Payload:     json.RawMessage(investigatePayloadSchema),
-		Result:      json.RawMessage(investigateResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        Investigate,
+			Description: "Investigate a topic and summarize the findings",
+			Payload:     json.RawMessage(investigatePayloadSchema),
+			Result:      json.RawMessage(investigateResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

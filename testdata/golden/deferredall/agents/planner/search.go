@@ -33,79 +33,39 @@ func mustSearchIndex() *toolsearch.Index {
 // searchCounts returns the merged search counts of the deferred tools, in
 // DeferredTools order.
 func searchCounts() toolsearch.CatalogCounts {
-	return toolsearch.CatalogCounts{
-		Terms: []toolsearch.TermPostings{{
-			Term: "city",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			}}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "current",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "day",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			}}},
-		}, {
-			Term: "forecast",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}},
-		}, {
-			Term: "nam",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}, {
-				Counts: toolsearch.FieldCounts{ParamDescription: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term:  "number",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}},
-		}, {
-			Term: "observ",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "temperatur",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{Description: 1},
-				Tool:   1,
-			}},
-		}, {
-			Term: "weather",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}, {
-				Counts: toolsearch.FieldCounts{Name: 2},
-				Tool:   1,
-			}},
+	return toolsearch.CatalogCounts{Tools: []toolsearch.CatalogTool{
+		{Name: "weather.forecast", Alias: "weather_forecast"},
+		{Name: "weather.observe", Alias: "weather_observe"},
+	}, Terms: []toolsearch.TermPostings{
+		{Term: "city", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
-		Tools: []toolsearch.CatalogTool{{
-			Alias: "weather_forecast",
-			Name:  "weather.forecast",
-		}, {
-			Alias: "weather_observe",
-			Name:  "weather.observe",
+		{Term: "current", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-	}
+		{Term: "day", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "forecast", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "nam", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "number", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+		}},
+		{Term: "observ", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "temperatur", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "weather", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2}},
+		}},
+	}}
 }

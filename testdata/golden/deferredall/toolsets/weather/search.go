@@ -9,69 +9,22 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "weather_forecast",
-		Name:  "weather.forecast",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "city",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "day",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "forecast",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "nam",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "number",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "weather",
+	return []toolsearch.Counts{
+		{Name: "weather.forecast", Alias: "weather_forecast", Terms: []toolsearch.TermCounts{
+			{Term: "city", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "day", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "forecast", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "number", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}, {
-		Alias: "weather_observe",
-		Name:  "weather.observe",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "city",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "current",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "nam",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "observ",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "temperatur",
-		}, {
-			Counts: toolsearch.FieldCounts{Name: 2},
-			Term:   "weather",
+		{Name: "weather.observe", Alias: "weather_observe", Terms: []toolsearch.TermCounts{
+			{Term: "city", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "current", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "observ", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "temperatur", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 2}},
 		}},
-	}}
+	}
 }

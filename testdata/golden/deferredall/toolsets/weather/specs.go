@@ -11,8 +11,8 @@ import (
 // first use.
 var forecastSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Forecast the weather for a city",
 		Name:        Forecast,
+		Description: "Forecast the weather for a city",
 		Payload:     tools.NewTypedCodec[ForecastArgs](tools.MustCompileSchema([]byte(forecastPayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(forecastResultSchema))),
 	}
@@ -22,8 +22,8 @@ var forecastSpec = sync.OnceValue(func() tools.ToolSpec {
 // first use.
 var observeSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Observe the current temperature of a city",
 		Name:        Observe,
+		Description: "Observe the current temperature of a city",
 		Payload:     tools.NewTypedCodec[ObserveArgs](tools.MustCompileSchema([]byte(observePayloadSchema))),
 		Result:      tools.NewTypedCodec[float64](tools.MustCompileSchema([]byte(observeResultSchema))),
 	}

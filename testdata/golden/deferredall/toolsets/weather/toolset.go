@@ -31,8 +31,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:536fcdebcfc44ca70961d69cf6
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Weather forecasts and observations",
 		Name:        Name,
+		Description: "Weather forecasts and observations",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -40,17 +40,20 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Forecast the weather for a city",
-		Name:        Forecast,
-		Payload:     json.RawMessage(forecastPayloadSchema),
-		Result:      json.RawMessage(forecastResultSchema),
-	}, {
-		Description: "Observe the current temperature of a city",
-		Name:        Observe,
-		Payload:     json.RawMessage(observePayloadSchema),
-		Result:      json.RawMessage(observeResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        Forecast,
+			Description: "Forecast the weather for a city",
+			Payload:     json.RawMessage(forecastPayloadSchema),
+			Result:      json.RawMessage(forecastResultSchema),
+		},
+		{
+			Name:        Observe,
+			Description: "Observe the current temperature of a city",
+			Payload:     json.RawMessage(observePayloadSchema),
+			Result:      json.RawMessage(observeResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

@@ -33,63 +33,32 @@ func mustSearchIndex() *toolsearch.Index {
 // searchCounts returns the merged search counts of the deferred tools, in
 // DeferredTools order.
 func searchCounts() toolsearch.CatalogCounts {
-	return toolsearch.CatalogCounts{
-		Terms: []toolsearch.TermPostings{{
-			Term: "archiv",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}},
-		}, {
-			Term: "delet",
-			Tools: []toolsearch.ToolTerm{{
-				Counts: toolsearch.FieldCounts{
-					Description: 1,
-					Name:        2,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term:  "dir",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamName: 1}}},
-		}, {
-			Term: "directory",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			}}},
-		}, {
-			Term: "fil",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			}}, {
-				Counts: toolsearch.FieldCounts{
-					Description:      1,
-					Name:             2,
-					ParamDescription: 1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term: "path",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{ParamDescription: 1}}, {
-				Counts: toolsearch.FieldCounts{
-					ParamDescription: 1,
-					ParamName:        1,
-				},
-				Tool: 1,
-			}},
-		}, {
-			Term:  "zip",
-			Tools: []toolsearch.ToolTerm{{Counts: toolsearch.FieldCounts{Description: 1}}},
+	return toolsearch.CatalogCounts{Tools: []toolsearch.CatalogTool{
+		{Name: "files.archive", Alias: "files_archive"},
+		{Name: "files.delete", Alias: "files_delete"},
+	}, Terms: []toolsearch.TermPostings{
+		{Term: "archiv", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-		Tools: []toolsearch.CatalogTool{{
-			Alias: "files_archive",
-			Name:  "files.archive",
-		}, {
-			Alias: "files_delete",
-			Name:  "files.delete",
+		{Term: "delet", Tools: []toolsearch.ToolTerm{
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}
+		{Term: "dir", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "directory", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "fil", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "path", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
+		{Term: "zip", Tools: []toolsearch.ToolTerm{
+			{Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+	}}
 }

@@ -9,114 +9,31 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "files_read",
-		Name:  "files.read",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "fil",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "path",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "read",
+	return []toolsearch.Counts{
+		{Name: "files.read", Alias: "files_read", Terms: []toolsearch.TermCounts{
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "read", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}, {
-		Alias: "files_write",
-		Name:  "files.write",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "content",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "fil",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "new",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "path",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "writ",
+		{Name: "files.write", Alias: "files_write", Terms: []toolsearch.TermCounts{
+			{Term: "content", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "new", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "writ", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}, {
-		Alias: "files_delete",
-		Name:  "files.delete",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "delet",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             2,
-				ParamDescription: 1,
-			},
-			Term: "fil",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "path",
+		{Name: "files.delete", Alias: "files_delete", Terms: []toolsearch.TermCounts{
+			{Term: "delet", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "files_archive",
-		Name:  "files.archive",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "archiv",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "dir",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-			},
-			Term: "directory",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "fil",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "path",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "zip",
+		{Name: "files.archive", Alias: "files_archive", Terms: []toolsearch.TermCounts{
+			{Term: "archiv", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "dir", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "directory", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "path", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "zip", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-	}}
+	}
 }

@@ -10,8 +10,8 @@ import (
 // readSpec returns the spec of files.read, compiling its schemas on first use.
 var readSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Read a file",
 		Name:        Read,
+		Description: "Read a file",
 		Payload:     tools.NewTypedCodec[ReadArgs](tools.MustCompileSchema([]byte(readPayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(readResultSchema))),
 	}
@@ -21,8 +21,8 @@ var readSpec = sync.OnceValue(func() tools.ToolSpec {
 // use.
 var writeSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Write a file",
 		Name:        Write,
+		Description: "Write a file",
 		Payload:     tools.NewTypedCodec[WriteArgs](tools.MustCompileSchema([]byte(writePayloadSchema))),
 	}
 })
@@ -31,8 +31,8 @@ var writeSpec = sync.OnceValue(func() tools.ToolSpec {
 // use.
 var delete_Spec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Delete a file",
 		Name:        Delete,
+		Description: "Delete a file",
 		Payload:     tools.NewTypedCodec[DeleteArgs](tools.MustCompileSchema([]byte(delete_PayloadSchema))),
 	}
 })
@@ -41,8 +41,8 @@ var delete_Spec = sync.OnceValue(func() tools.ToolSpec {
 // use.
 var archiveSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Archive a directory into a zip file",
 		Name:        Archive,
+		Description: "Archive a directory into a zip file",
 		Payload:     tools.NewTypedCodec[ArchiveArgs](tools.MustCompileSchema([]byte(archivePayloadSchema))),
 		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(archiveResultSchema))),
 	}

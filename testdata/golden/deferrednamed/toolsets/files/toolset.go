@@ -34,8 +34,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:edc005a87f4df028dfcd71cd79
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Files in a workspace",
 		Name:        Name,
+		Description: "Files in a workspace",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -43,25 +43,30 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Read a file",
-		Name:        Read,
-		Payload:     json.RawMessage(readPayloadSchema),
-		Result:      json.RawMessage(readResultSchema),
-	}, {
-		Description: "Write a file",
-		Name:        Write,
-		Payload:     json.RawMessage(writePayloadSchema),
-	}, {
-		Description: "Delete a file",
-		Name:        Delete,
-		Payload:     json.RawMessage(delete_PayloadSchema),
-	}, {
-		Description: "Archive a directory into a zip file",
-		Name:        Archive,
-		Payload:     json.RawMessage(archivePayloadSchema),
-		Result:      json.RawMessage(archiveResultSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        Read,
+			Description: "Read a file",
+			Payload:     json.RawMessage(readPayloadSchema),
+			Result:      json.RawMessage(readResultSchema),
+		},
+		{
+			Name:        Write,
+			Description: "Write a file",
+			Payload:     json.RawMessage(writePayloadSchema),
+		},
+		{
+			Name:        Delete,
+			Description: "Delete a file",
+			Payload:     json.RawMessage(delete_PayloadSchema),
+		},
+		{
+			Name:        Archive,
+			Description: "Archive a directory into a zip file",
+			Payload:     json.RawMessage(archivePayloadSchema),
+			Result:      json.RawMessage(archiveResultSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

@@ -9,101 +9,31 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "notes_add_note",
-		Name:  "notes.add_note",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-				Title:       1,
-			},
-			Term: "add",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "body",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-				Title:            1,
-			},
-			Term: "not",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "text",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "ticket",
+	return []toolsearch.Counts{
+		{Name: "notes.add_note", Alias: "notes_add_note", Terms: []toolsearch.TermCounts{
+			{Term: "add", Counts: toolsearch.FieldCounts{Name: 2, Title: 1, Description: 1}},
+			{Term: "body", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "not", Counts: toolsearch.FieldCounts{Name: 4, Title: 1, Description: 1, ParamDescription: 1}},
+			{Term: "text", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "notes_list_notes",
-		Name:  "notes.list_notes",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "limit",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "list",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-			},
-			Term: "not",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "return",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "ticket",
+		{Name: "notes.list_notes", Alias: "notes_list_notes", Terms: []toolsearch.TermCounts{
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "limit", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "list", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "not", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "return", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "notes_ping",
-		Name:  "notes.ping",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "answer",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "check",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "not",
-		}, {
-			Counts: toolsearch.FieldCounts{Name: 2},
-			Term:   "ping",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "servic",
+		{Name: "notes.ping", Alias: "notes_ping", Terms: []toolsearch.TermCounts{
+			{Term: "answer", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "check", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "not", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "ping", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "servic", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-	}}
+	}
 }

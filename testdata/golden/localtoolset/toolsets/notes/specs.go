@@ -11,8 +11,8 @@ import (
 // first use.
 var addNoteSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Add a note to a ticket",
 		Name:        AddNote,
+		Description: "Add a note to a ticket",
 		Payload:     tools.NewTypedCodec[AddNoteArgs](tools.MustCompileSchema([]byte(addNotePayloadSchema))),
 		Result:      tools.NewTypedCodec[*Note](tools.MustCompileSchema([]byte(addNoteResultSchema))),
 	}
@@ -22,8 +22,8 @@ var addNoteSpec = sync.OnceValue(func() tools.ToolSpec {
 // first use.
 var listNotesSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "List the notes of a ticket",
 		Name:        ListNotes,
+		Description: "List the notes of a ticket",
 		Payload:     tools.NewTypedCodec[ListNotesArgs](tools.MustCompileSchema([]byte(listNotesPayloadSchema))),
 		Result:      tools.NewTypedCodec[[]*Note](tools.MustCompileSchema([]byte(listNotesResultSchema))),
 	}
@@ -32,8 +32,8 @@ var listNotesSpec = sync.OnceValue(func() tools.ToolSpec {
 // pingSpec returns the spec of notes.ping, compiling its schemas on first use.
 var pingSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Check that the notes service answers",
 		Name:        Ping,
+		Description: "Check that the notes service answers",
 		Payload:     tools.NewRawCodec(tools.MustCompileSchema([]byte(pingPayloadSchema))),
 	}
 })

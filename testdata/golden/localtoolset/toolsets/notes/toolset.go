@@ -32,10 +32,10 @@ const authoredFingerprint tools.Fingerprint = "sha256:60d3e372db8a3d920ce458d7fa
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Ticket notes",
 		Name:        Name,
-		Tags:        []string{"support"},
 		Title:       "Notes",
+		Description: "Ticket notes",
+		Tags:        []string{"support"},
 		Tools:       ToolSchemas(),
 	}
 }
@@ -43,23 +43,27 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Add a note to a ticket",
-		Name:        AddNote,
-		Payload:     json.RawMessage(addNotePayloadSchema),
-		Result:      json.RawMessage(addNoteResultSchema),
-		Tags:        []string{"write"},
-		Title:       "Add note",
-	}, {
-		Description: "List the notes of a ticket",
-		Name:        ListNotes,
-		Payload:     json.RawMessage(listNotesPayloadSchema),
-		Result:      json.RawMessage(listNotesResultSchema),
-	}, {
-		Description: "Check that the notes service answers",
-		Name:        Ping,
-		Payload:     json.RawMessage(pingPayloadSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        AddNote,
+			Title:       "Add note",
+			Description: "Add a note to a ticket",
+			Tags:        []string{"write"},
+			Payload:     json.RawMessage(addNotePayloadSchema),
+			Result:      json.RawMessage(addNoteResultSchema),
+		},
+		{
+			Name:        ListNotes,
+			Description: "List the notes of a ticket",
+			Payload:     json.RawMessage(listNotesPayloadSchema),
+			Result:      json.RawMessage(listNotesResultSchema),
+		},
+		{
+			Name:        Ping,
+			Description: "Check that the notes service answers",
+			Payload:     json.RawMessage(pingPayloadSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas

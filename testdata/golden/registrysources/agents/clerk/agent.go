@@ -39,15 +39,10 @@ func DeferredTools() []tools.Ident {
 // RegistrySources returns the agent's registry sources, with their pinned
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{
-		Registry: company.Name,
-		Toolset:  "billing",
-		Version:  "1.4.0",
-	}, {
-		Deferred: true,
-		Registry: company.Name,
-		Toolset:  "crm",
-	}}
+	return []runtime.RegistrySource{
+		{Registry: company.Name, Toolset: "billing", Version: "1.4.0"},
+		{Registry: company.Name, Toolset: "crm", Deferred: true},
+	}
 }
 
 // Definition returns the agent's registration as the design defines it, without
@@ -56,10 +51,10 @@ func RegistrySources() []runtime.RegistrySource {
 // no network call.
 func Definition() runtime.AgentRegistration {
 	return runtime.AgentRegistration{
-		Deferred:    DeferredTools(),
+		Name:        Name,
 		Description: Description,
 		Immediate:   ImmediateTools(),
-		Name:        Name,
+		Deferred:    DeferredTools(),
 		Registries:  RegistrySources(),
 	}
 }

@@ -19,12 +19,8 @@ const (
 // registry. Deferral belongs to each agent's use and is not set here. Each call
 // returns a fresh slice.
 func Sources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{
-		Registry: Name,
-		Toolset:  "billing",
-		Version:  "1.4.0",
-	}, {
-		Registry: Name,
-		Toolset:  "crm",
-	}}
+	return []runtime.RegistrySource{
+		{Registry: Name, Toolset: "billing", Version: "1.4.0"},
+		{Registry: Name, Toolset: "crm"},
+	}
 }

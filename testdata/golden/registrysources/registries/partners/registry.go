@@ -19,5 +19,7 @@ const (
 // registry. Deferral belongs to each agent's use and is not set here. Each call
 // returns a fresh slice.
 func Sources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{{Registry: Name}}
+	return []runtime.RegistrySource{
+		{Registry: Name},
+	}
 }

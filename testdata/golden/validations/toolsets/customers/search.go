@@ -9,195 +9,56 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 // named by its Ident with its model-facing name as alias. Each call returns
 // fresh values.
 func SearchCounts() []toolsearch.Counts {
-	return []toolsearch.Counts{{
-		Alias: "customers_create_customer",
-		Name:  "customers.create_customer",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "1",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "2",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "3166",
-		}, {
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "account",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "address",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "age",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "alpha",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "avatar",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "birth",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "born",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "cod",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "contact",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "country",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "creat",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "credit",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        4,
-			},
-			Term: "customer",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "dat",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "data",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "email",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "enterpris",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "extra",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "form",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 2},
-			Term:   "fre",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "imag",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "iso",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "label",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "number",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "per",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "postal",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "pro",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "quota",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "resourc",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "scor",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "servic",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "street",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "tag",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "tier",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "year",
+	return []toolsearch.Counts{
+		{Name: "customers.create_customer", Alias: "customers_create_customer", Terms: []toolsearch.TermCounts{
+			{Term: "1", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "2", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "3166", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "account", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "address", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "age", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "alpha", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "avatar", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "birth", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "born", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "cod", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "contact", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "country", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "creat", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "credit", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1}},
+			{Term: "dat", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "data", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "email", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "enterpris", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "extra", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "form", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "fre", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
+			{Term: "imag", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "iso", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "label", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "number", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "per", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "postal", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "pro", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "quota", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "resourc", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "scor", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "servic", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "street", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "tag", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "tier", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "year", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-	}, {
-		Alias: "customers_rename_customer",
-		Name:  "customers.rename_customer",
-		Terms: []toolsearch.TermCounts{{
-			Counts: toolsearch.FieldCounts{Description: 1},
-			Term:   "account",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description:      1,
-				Name:             4,
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "customer",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "display",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamName: 1},
-			Term:   "id",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "identifier",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				ParamDescription: 1,
-				ParamName:        1,
-			},
-			Term: "nam",
-		}, {
-			Counts: toolsearch.FieldCounts{ParamDescription: 1},
-			Term:   "new",
-		}, {
-			Counts: toolsearch.FieldCounts{
-				Description: 1,
-				Name:        2,
-			},
-			Term: "renam",
+		{Name: "customers.rename_customer", Alias: "customers_rename_customer", Terms: []toolsearch.TermCounts{
+			{Term: "account", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "display", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "nam", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "new", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "renam", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
-	}}
+	}
 }

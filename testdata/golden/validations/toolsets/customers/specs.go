@@ -11,8 +11,8 @@ import (
 // its schemas on first use.
 var createCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Create a customer account",
 		Name:        CreateCustomer,
+		Description: "Create a customer account",
 		Payload:     tools.NewTypedCodec[CreateCustomerArgs](tools.MustCompileSchema([]byte(createCustomerPayloadSchema))),
 		Result:      tools.NewTypedCodec[*CreateCustomerResult](tools.MustCompileSchema([]byte(createCustomerResultSchema))),
 	}
@@ -22,8 +22,8 @@ var createCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 // its schemas on first use.
 var renameCustomerSpec = sync.OnceValue(func() tools.ToolSpec {
 	return tools.ToolSpec{
-		Description: "Rename a customer account",
 		Name:        RenameCustomer,
+		Description: "Rename a customer account",
 		Payload:     tools.NewTypedCodec[RenameCustomerArgs](tools.MustCompileSchema([]byte(renameCustomerPayloadSchema))),
 	}
 })

@@ -31,8 +31,8 @@ const authoredFingerprint tools.Fingerprint = "sha256:fc26c8f79c384eb7d6ce512560
 // caller may modify.
 func Toolset() tools.ToolsetSchema {
 	return tools.ToolsetSchema{
-		Description: "Customer accounts",
 		Name:        Name,
+		Description: "Customer accounts",
 		Tools:       ToolSchemas(),
 	}
 }
@@ -40,16 +40,19 @@ func Toolset() tools.ToolsetSchema {
 // ToolSchemas returns the wire records of the toolset's tools in declaration
 // order. Each call returns fresh values that the caller may modify.
 func ToolSchemas() []tools.ToolSchema {
-	return []tools.ToolSchema{{
-		Description: "Create a customer account",
-		Name:        CreateCustomer,
-		Payload:     json.RawMessage(createCustomerPayloadSchema),
-		Result:      json.RawMessage(createCustomerResultSchema),
-	}, {
-		Description: "Rename a customer account",
-		Name:        RenameCustomer,
-		Payload:     json.RawMessage(renameCustomerPayloadSchema),
-	}}
+	return []tools.ToolSchema{
+		{
+			Name:        CreateCustomer,
+			Description: "Create a customer account",
+			Payload:     json.RawMessage(createCustomerPayloadSchema),
+			Result:      json.RawMessage(createCustomerResultSchema),
+		},
+		{
+			Name:        RenameCustomer,
+			Description: "Rename a customer account",
+			Payload:     json.RawMessage(renameCustomerPayloadSchema),
+		},
+	}
 }
 
 // SchemaFingerprint returns the fingerprint of the toolset's tool schemas
