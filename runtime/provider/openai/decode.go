@@ -41,6 +41,10 @@ func (w *wire) decodeResponse(resp *responses.Response) (*model.Response, error)
 		if err != nil {
 			return nil, err
 		}
+		// Keep only what a later request can send back.
+		if _, err := decodeItems(items); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnexpectedOutput, err)
+		}
 		msg.Meta = map[string]json.RawMessage{MetaKey: items}
 	}
 	reason, err := finishReason(resp, refused)
