@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
+)
+
+// accountsRevision is the deployment revision the accounts service
+// publishes the customers toolset under.
+const accountsRevision = "accounts-2026.11.30"
+
+// accounts executes the customers toolset for the registry: it is the
+// service behind the provider endpoint, decoding each forwarded call with
+// the generated codecs.
+type accounts struct {
+	customers map[string]customers.Customer
+	// usage maps a customer to its usage per product over November 2026.
+	usage map[string]map[string]int64
+}
+
+// newAccounts returns the example's accounts.
+func newAccounts() *accounts {
+	seats := 40
+	return &accounts{
+		customers: map[string]customers.Customer{
+			"C-7": {ID: "C-7", Name: "Northwind Traders", Email: "ops@northwind.example", Plan: "team", Seats: &seats},
+		},
+		usage: map[string]map[string]int64{
+			"C-7": {"api_calls": 1284000, "exports": 312, "seats_active": 37},
+		},
+	}
+}
+
+// ExecuteTool implements registry.Executor: it validates the payload against
+// the tool's generated codec and encodes the result with it.
+func (a *accounts) ExecuteTool(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
+	spec, ok := customers.Spec(call.Tool)
+	if !ok {
+		return nil, fmt.Errorf("accounts: no tool %q", call.Tool)
+	}
+	args, err := spec.Payload.Decode(call.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("accounts: %s: %w", call.Tool, err)
+	}
+	var result any
+	switch args := args.(type) {
+	case customers.GetCustomerArgs:
+		c, ok := a.customers[args.ID]
+		if !ok {
+			return nil, fmt.Errorf("accounts: no customer %s", args.ID)
+		}
+		result = &c
+	case customers.CustomerUsageArgs:
+		u, ok := a.usage[args.ID]
+		if !ok {
+			return nil, fmt.Errorf("accounts: no usage recorded for customer %s", args.ID)
+		}
+		if args.From != "2026-11-01" || args.To != "2026-11-30" {
+			return nil, fmt.Errorf("accounts: usage is kept for 2026-11-01 to 2026-11-30 only, not %s to %s", args.From, args.To)
+		}
+		result = u
+	default:
+		return nil, fmt.Errorf("accounts: %s decoded to %T", call.Tool, args)
+	}
+	out, err := spec.Result.Encode(result)
+	if err != nil {
+		return nil, fmt.Errorf("accounts: %s result: %w", call.Tool, err)
+	}
+	return out, nil
+}
+
+// companyRegistry is the registry service and the accounts provider, both
+// served on loopback ports.
+type companyRegistry struct {
+	svc      *service.Service
+	servers  []*http.Server
+	url      string
+	client   *registry.Client
+	endpoint string
+	// published is the registration of the customers toolset.
+	published registry.Registration
+}
+
+// serveLoopback serves h on a free 127.0.0.1 port and returns its URL.
+func serveLoopback(h http.Handler) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return srv, "http://" + ln.Addr().String(), nil
+}
+
+// startCompanyRegistry starts the registry, starts the accounts provider
+// and publishes the generated customers toolset from it, as the accounts
+// service does when it deploys.
+func startCompanyRegistry(ctx context.Context) (_ *companyRegistry, err error) {
+	c := &companyRegistry{}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, c.close())
+		}
+	}()
+	if c.svc, err = service.New(); err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	srv, url, err := serveLoopback(c.svc.Handler())
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	c.servers, c.url = append(c.servers, srv), url
+	srv, c.endpoint, err = serveLoopback(registry.ProviderHandler(newAccounts(), 0))
+	if err != nil {
+		return nil, fmt.Errorf("accounts provider: %w", err)
+	}
+	c.servers = append(c.servers, srv)
+	if c.client, err = registry.NewClient(c.url); err != nil {
+		return nil, fmt.Errorf("registry client: %w", err)
+	}
+
+	toolset := customers.Toolset() // its Tools are customers.ToolSchemas()
+	toolset.Version = "1.4.0"
+	fp, err := contract.Fingerprint(&toolset)
+	if err != nil {
+		return nil, fmt.Errorf("fingerprint %s: %w", toolset.Name, err)
+	}
+	res, err := c.client.Publish(ctx, &registry.PublishRequest{
+		Toolset: toolset, Fingerprint: fp, Revision: accountsRevision, Endpoint: c.endpoint,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", toolset.Name, err)
+	}
+	c.published = res.Registration
+	return c, nil
+}
+
+// close stops the servers and the service.
+func (c *companyRegistry) close() error {
+	var errs []error
+	for _, s := range c.servers {
+		if err := s.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if c.svc != nil {
+		errs = append(errs, c.svc.Close())
+	}
+	return errors.Join(errs...)
+}
