@@ -43,7 +43,7 @@ func (r *run) admit(cat *catalog, call model.ToolCall, step int) admission {
 		return refuse("Tool %q is not available in this run.", call.Name)
 	}
 	if t.deferred {
-		snap, ok := r.found.latest[call.Name]
+		snap, ok := r.ledger.Snapshot(call.Name)
 		switch {
 		case !ok:
 			return refuse("Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name)

@@ -1,16 +1,18 @@
 package runtime
 
-// What a step's request declares: the permitted immediate tools, the
-// discovery tool when the agent has deferred tools, then the tools this
-// run's history discovered (latest snapshot of each name, in order of first
-// discovery) that the step's catalog still holds, unchanged and permitted.
-// It is what discovery.Declare decides for those application tools, that
-// history and that permitted set, so the request passes discovery.Check in
-// the provider adapters; it is kept up to date as results are appended
-// instead of re-read from the history on every step.
+// What a step's request declares is decided by package discovery, the one
+// place that decides it: the permitted immediate tools are the
+// application's tools, the discovery tool follows when the agent has
+// deferred tools, then the tools this run's history discovered, by latest
+// snapshot in order of first discovery, declared non-strict beyond the
+// model's strict-tool limits. The run keeps a discovery.Ledger of its
+// history, so a step costs in proportion to the tools it declares, not to
+// the conversation or the catalog; the run's permitted set says which
+// discovered tools the step may still declare.
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -20,42 +22,10 @@ import (
 // discovery decides it.
 const DiscoveryToolName = discovery.ToolName
 
-// discovered is the run's discovered tools: the latest snapshot of each
-// name, in order of first discovery.
-type discovered struct {
-	order  []string
-	latest map[string]model.ToolSnapshot
-}
-
-// record adds the snapshots of a discovery result.
-func (d *discovered) record(res *model.DiscoveryResult) {
-	if d.latest == nil {
-		d.latest = make(map[string]model.ToolSnapshot)
-	}
-	for _, s := range res.Tools {
-		if _, seen := d.latest[s.Name]; !seen {
-			d.order = append(d.order, s.Name)
-		}
-		d.latest[s.Name] = s
-	}
-}
-
-// recordMessages adds the snapshots of every discovery result in msgs.
-func (d *discovered) recordMessages(msgs []model.Message) {
-	for _, m := range msgs {
-		if m.Role != model.RoleDiscovery {
-			continue
-		}
-		for _, p := range m.Parts {
-			if p.DiscoveryResult != nil {
-				d.record(p.DiscoveryResult)
-			}
-		}
-	}
-}
-
-// declarations returns what the step's request declares.
-func (r *run) declarations(cat *catalog) []model.ToolDefinition {
+// declarations returns what the step's request declares for a model with
+// caps. A failure (an immediate tool outside the model's strict limits) is a
+// *model.ValidationError: no request could declare those tools.
+func (r *run) declarations(cat *catalog, caps model.Capabilities) (*discovery.Declarations, error) {
 	if r.immCatalog != cat {
 		r.immDefs = r.immDefs[:0]
 		for _, t := range cat.immediate {
@@ -65,18 +35,31 @@ func (r *run) declarations(cat *catalog) []model.ToolDefinition {
 		}
 		r.immCatalog = cat
 	}
-	defs := make([]model.ToolDefinition, 0, len(r.immDefs)+1+len(r.found.order))
-	defs = append(defs, r.immDefs...)
-	if r.agent.hasDeferred() {
-		defs = append(defs, r.agent.discoveryTool)
+	settings := r.discoverySettings()
+	d, err := r.ledger.Declare(r.immDefs, discovery.Options{
+		Enabled:     settings.Enabled,
+		Description: settings.Description,
+		Strict:      caps.Strict,
+		Permitted:   stepPermits{run: r, cat: cat},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("declare tools: %w", err)
 	}
-	for _, name := range r.found.order {
-		snap := r.found.latest[name]
-		if t := r.callable(cat, name, snap); t != nil {
-			defs = append(defs, snap.Definition())
-		}
-	}
-	return defs
+	return d, nil
+}
+
+// stepPermits is the run's permitted set of discovered tools in one step:
+// the tools the step's catalog still holds as deferred tools, unchanged
+// since their latest discovery, that the run's policy permits.
+type stepPermits struct {
+	run *run
+	cat *catalog
+}
+
+// Permits reports whether the step may declare the discovered tool name.
+func (p stepPermits) Permits(name string) bool {
+	snap, ok := p.run.ledger.Snapshot(name)
+	return ok && p.run.callable(p.cat, name, snap) != nil
 }
 
 // callable returns the catalog tool a discovered snapshot stands for, or nil

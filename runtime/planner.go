@@ -25,6 +25,31 @@ func (f PlannerFunc) Plan(ctx context.Context, in *PlanInput) (*model.Response, 
 	return f(ctx, in)
 }
 
+// ModelPlanner is a Planner that knows the capabilities of the model it
+// asks, as package planner's does. The runtime declares each step's tools
+// for them: beyond the model's strict-tool limits, discovered tools are
+// declared non-strict, as discovery.Declare decides. For a planner without
+// them the runtime assumes a model that accepts every strict tool, and a
+// provider adapter's discovery.Check refuses a request the model cannot
+// take.
+type ModelPlanner interface {
+	Planner
+	// Capabilities returns the capabilities of the model the planner asks.
+	Capabilities() model.Capabilities
+}
+
+// assumedCapabilities are those of a model behind a planner that does not
+// say: every strict tool accepted.
+var assumedCapabilities = model.Capabilities{Strict: model.StrictLimits{Supported: true}}
+
+// capabilities returns the capabilities of the model behind p.
+func capabilities(p Planner) model.Capabilities {
+	if mp, ok := p.(ModelPlanner); ok {
+		return mp.Capabilities()
+	}
+	return assumedCapabilities
+}
+
 // PlanInput is what a planner gets for one step.
 type PlanInput struct {
 	// Messages is the run's history so far. Planners must not modify it.
@@ -44,9 +69,11 @@ type AgentContext interface {
 	// Labels returns a copy of the run's labels.
 	Labels() map[string]string
 	// AdvertisedToolDefinitions returns exactly what the next request
-	// declares, after run policy: the permitted immediate tools, the
-	// discovery tool when the agent has deferred tools, then the tools
-	// discovered so far in order of first discovery.
+	// declares, after run policy, as discovery.Declare decides it for the
+	// run's history and the model's capabilities (see ModelPlanner): the
+	// permitted immediate tools, the discovery tool when the agent has
+	// deferred tools, then the tools discovered so far by latest snapshot
+	// in order of first discovery. The caller may modify the slice.
 	AdvertisedToolDefinitions() []model.ToolDefinition
 	// Discovery returns the request's discovery settings: on when the
 	// agent has deferred tools, with the agent's description text.
@@ -60,9 +87,10 @@ type AgentContext interface {
 
 // stepContext is the AgentContext of one step.
 type stepContext struct {
-	run  *run
-	cat  *catalog
-	step int
+	run   *run
+	cat   *catalog
+	step  int
+	tools []model.ToolDefinition // the step's declarations
 }
 
 func (s *stepContext) RunID() string              { return s.run.id }
@@ -72,7 +100,7 @@ func (s *stepContext) Labels() map[string]string  { return maps.Clone(s.run.poli
 func (s *stepContext) Discovery() model.Discovery { return s.run.discoverySettings() }
 
 func (s *stepContext) AdvertisedToolDefinitions() []model.ToolDefinition {
-	return s.run.declarations(s.cat)
+	return slices.Clone(s.tools)
 }
 
 func (s *stepContext) DeferredToolDefinitions() ([]model.ToolDefinition, error) {

@@ -227,8 +227,14 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 		caps:   caps,
 		state:  state,
 	}
-	r.found.recordMessages(state.Messages)
-	r.messages = append(state.Messages, input...)
+	r.ledger = rt.declarer.NewLedger()
+	if err := r.ledger.Append(state.Messages...); err != nil {
+		return nil, fmt.Errorf("run %q: recorded history: %w", r.id, err)
+	}
+	r.messages = state.Messages
+	if err := r.extend(input...); err != nil {
+		return nil, fmt.Errorf("run %q: %w", r.id, err)
+	}
 	update := RunUpdate{Messages: input, Labels: state.Labels, Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunActive}
 	if create {
 		state.Messages = nil
@@ -253,8 +259,8 @@ type run struct {
 	state  *RunState // as loaded; counters of earlier invocations
 
 	messages []model.Message
-	found    discovered
-	calls    []CallRecord // executed by this invocation
+	ledger   *discovery.Ledger // what messages discovered
+	calls    []CallRecord      // executed by this invocation
 	steps    int
 	executed int
 	usage    model.Usage

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -24,6 +25,9 @@ type Runtime struct {
 	registries map[string]RegistryClient
 
 	registryParts catalogCache // registry catalog parts by version
+	// declarer remembers the schemas that every run's declarations
+	// checked, so that a tool declared on every step is compiled once.
+	declarer discovery.Declarer
 }
 
 // Option configures a Runtime.

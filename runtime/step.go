@@ -20,9 +20,13 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	}
 	r.steps++
 	number := r.state.Steps + r.steps
+	decl, err := r.declarations(cat, capabilities(r.agent.reg.Planner))
+	if err != nil {
+		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
+	}
 	resp, err := r.agent.reg.Planner.Plan(ctx, &PlanInput{
 		Messages: r.messages[:len(r.messages):len(r.messages)],
-		Agent:    &stepContext{run: r, cat: cat, step: number},
+		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -40,7 +44,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	msg := resp.Message
 	added := []model.Message{msg}
 	if !msg.HasPendingCalls() {
-		r.messages = append(r.messages, msg)
+		if err := r.extend(added...); err != nil {
+			return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
+		}
 		return StopCompleted, r.persist(ctx, added, nil, RunStopped, StopCompleted)
 	}
 
@@ -60,7 +66,6 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 				return "", fmt.Errorf("run %q step %d: discovery call %q: %w", r.id, number, dc.ID, err)
 			}
 			results[i] = res
-			r.found.record(&results[i])
 		}
 		added = append(added, model.DiscoveryMessage(results...))
 	}
@@ -93,7 +98,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		}
 		added = append(added, model.ToolMessage(results...))
 	}
-	r.messages = append(r.messages, added...)
+	if err := r.extend(added...); err != nil {
+		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
+	}
 	r.calls = append(r.calls, executed...)
 	if stop == "" && ctx.Err() != nil {
 		stop, err = r.ended(ctx)
@@ -107,6 +114,17 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		status = RunStopped
 	}
 	return stop, r.persist(ctx, added, executed, status, stop)
+}
+
+// extend appends msgs to the run's history and to the ledger of what it
+// discovered. A discovery result that no history may hold is an error and
+// extends nothing.
+func (r *run) extend(msgs ...model.Message) error {
+	if err := r.ledger.Append(msgs...); err != nil {
+		return err
+	}
+	r.messages = append(r.messages, msgs...)
+	return nil
 }
 
 // errorResult answers a call with an error the model reads.

@@ -72,11 +72,15 @@ func (p *Planner) Plan(ctx context.Context, in *runtime.PlanInput) (*model.Respo
 	return resp, nil
 }
 
+// Capabilities returns the capabilities of the planner's model, for which
+// the runtime declares each step's tools.
+func (p *Planner) Capabilities() model.Capabilities { return p.client.Capabilities(p.model) }
+
 // Request builds the request of one planning step. The declared tools are
 // exactly in.Agent.AdvertisedToolDefinitions(); a client that discovers
 // natively also gets the permitted deferred tools.
 func (p *Planner) Request(in *runtime.PlanInput) (*model.Request, error) {
-	caps := p.client.Capabilities(p.model)
+	caps := p.Capabilities()
 	disc := in.Agent.Discovery()
 	if disc.Enabled {
 		switch caps.Discovery {
@@ -104,4 +108,4 @@ func (p *Planner) Request(in *runtime.PlanInput) (*model.Request, error) {
 	}, nil
 }
 
-var _ runtime.Planner = (*Planner)(nil)
+var _ runtime.ModelPlanner = (*Planner)(nil)
