@@ -270,3 +270,36 @@ func TestOutputImportPath(t *testing.T) {
 		})
 	}
 }
+
+func TestGenRefusesFilesItDidNotGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator program")
+	}
+	out := outputModule(t)
+	mine := filepath.Join(out, "toolsets", "records", "toolset.go")
+	if err := os.MkdirAll(filepath.Dir(mine), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const content = "package records // written by hand\n"
+	if err := os.WriteFile(mine, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runGen([]string{"-o", out, designsPath + "good"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit code %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "refusing to replace "+mine) {
+		t.Errorf("stderr does not name the refused file:\n%s", stderr.String())
+	}
+	got, err := os.ReadFile(mine)
+	if err != nil || string(got) != content {
+		t.Fatalf("hand-written file changed: %q, %v", got, err)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("a refused run wrote into %s: %v", out, entries)
+	}
+}
