@@ -16,9 +16,10 @@ import (
 // Client is a model.Client for the OpenAI Responses API. It is safe for
 // concurrent use.
 type Client struct {
-	sdk     sdk.Client
-	sdkOpts []option.RequestOption
-	emulate bool
+	sdk        sdk.Client
+	sdkOpts    []option.RequestOption
+	emulate    bool
+	namespaces map[string]string
 }
 
 var _ model.Client = (*Client)(nil)
@@ -44,6 +45,22 @@ func WithAPIKey(key string) Option { return WithRequestOptions(option.WithAPIKey
 // with native tool search: for proxies and gateways that drop native items.
 func WithEmulation() Option {
 	return func(c *Client) { c.emulate = true }
+}
+
+// WithNamespaceDescriptions gives the descriptions of the namespaces that
+// native tool search loads discovered tools into, by toolset name (a
+// toolset's own description). A toolset without one is described as "Tools
+// of the <toolset> toolset.". The descriptions are fixed for the client's
+// life, so every request renders a loaded namespace the same way.
+func WithNamespaceDescriptions(byToolset map[string]string) Option {
+	return func(c *Client) {
+		if c.namespaces == nil {
+			c.namespaces = make(map[string]string, len(byToolset))
+		}
+		for k, v := range byToolset {
+			c.namespaces[k] = v
+		}
+	}
 }
 
 // New returns a client. With no WithRequestOptions it uses the SDK's
@@ -92,5 +109,5 @@ func (c *Client) render(req *model.Request) (*wire, responses.ResponseNewParams,
 	if req == nil {
 		return nil, responses.ResponseNewParams{}, errors.New("openai: nil request")
 	}
-	return renderRequest(req, c.Capabilities(req.Model))
+	return renderRequest(req, c.Capabilities(req.Model), c.namespaces)
 }

@@ -20,6 +20,15 @@
 // warm. Emulated rendering ignores them, so a history moves freely between
 // native and emulated rendering and to other providers.
 //
+// Native rendering follows the request's declarations (package discovery
+// decides them): a tool_search_output loads only the snapshots the request
+// declares as discovered tools, so a tool withheld by policy, a superseded
+// snapshot or a structured-output request loads nothing more. The deferred
+// catalog (model.Discovery.Deferred) is never sent: the tool_search tool
+// names no tool up front. A request that turns discovery off keeps the
+// earlier tool_search items of its history, so the tools they loaded stay
+// callable, but declares no tool_search tool.
+//
 // Every request must set a positive MaxOutputTokens; the adapter rejects
 // one that does not before sending it.
 package openai

@@ -76,3 +76,25 @@ func TestToolChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestNamespaceDescriptions checks that loaded namespaces carry the
+// application's toolset descriptions.
+func TestNamespaceDescriptions(t *testing.T) {
+	history := append(start(),
+		model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: "d1", Names: []string{"records_lookup", "billing_refund"}})))
+	r, err := testCatalog(t).Answer(history[len(history)-1].DiscoveryCalls()[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	history = append(history, model.DiscoveryMessage(r), model.UserMessage("go on"))
+	c := New(WithNamespaceDescriptions(map[string]string{"records": "Customer records: lookup, search and analysis."}))
+	body := string(renderBody(t, c, prepare(t, c, nativeModel, history, testCatalog(t))))
+	for _, want := range []string{
+		`"description":"Customer records: lookup, search and analysis.","name":"records"`,
+		`"description":"Tools of the billing toolset.","name":"billing"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %s:\n%s", want, body)
+		}
+	}
+}

@@ -17,7 +17,7 @@ const RuleMaxOutputTokens model.Rule = "max_output_tokens"
 // renderRequest checks req (discovery.Check, the output token limit) and
 // renders it: declarations, input items, tool choice, sampling and output
 // format. The returned wire decodes the response.
-func renderRequest(req *model.Request, caps model.Capabilities) (*wire, responses.ResponseNewParams, error) {
+func renderRequest(req *model.Request, caps model.Capabilities, namespaces map[string]string) (*wire, responses.ResponseNewParams, error) {
 	var params responses.ResponseNewParams
 	if req.MaxOutputTokens <= 0 {
 		return nil, params, &model.ValidationError{Message: -1, Part: -1, Rule: RuleMaxOutputTokens,
@@ -27,6 +27,7 @@ func renderRequest(req *model.Request, caps model.Capabilities) (*wire, response
 		return nil, params, err
 	}
 	w := newWire(caps.Discovery == model.DiscoveryNative)
+	w.namespaceText = namespaces
 	tools, err := w.renderTools(req.Tools, req.Discovery.Description)
 	if err != nil {
 		return nil, params, err

@@ -128,7 +128,7 @@ func (w *wire) searchOutputTools(r *model.DiscoveryResult) ([]responses.Response
 		}
 		space := spaces[ns]
 		if space == nil {
-			space = &responses.ToolSearchOutputNamespaceToolParam{Name: ns, Description: namespaceDescription(d.Namespace)}
+			space = &responses.ToolSearchOutputNamespaceToolParam{Name: ns, Description: w.namespaceDescription(d.Namespace)}
 			spaces[ns] = space
 			tools = append(tools, responses.ResponseToolSearchOutputItemParamToolUnion{OfNamespace: space})
 		}
@@ -160,6 +160,9 @@ func nativeSearchDescription(appText string) string {
 }
 
 // namespaceDescription is the description of a toolset's namespace.
-func namespaceDescription(toolset string) string {
+func (w *wire) namespaceDescription(toolset string) string {
+	if d := w.namespaceText[toolset]; d != "" {
+		return d
+	}
 	return fmt.Sprintf("Tools of the %s toolset.", toolset)
 }

@@ -28,6 +28,8 @@ type wire struct {
 	discovered map[string]model.ToolDefinition
 	// loaded holds the tools a rendered tool_search_output loaded.
 	loaded map[string]bool
+	// namespaceText describes namespaces by toolset (WithNamespaceDescriptions).
+	namespaceText map[string]string
 }
 
 func newWire(native bool) *wire {
