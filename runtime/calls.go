@@ -7,14 +7,12 @@ package runtime
 // never executed. An admitted call is bound to a CallRecord at admission.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 
-	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -28,38 +26,40 @@ type admission struct {
 	refusal string // the error result's text when the call is refused
 }
 
-// admit decides on one call.
-func (r *run) admit(cat *catalog, call model.ToolCall, step int) admission {
+// admit decides on one call. An error (a tool record whose contract does
+// not compile) fails the step.
+func (r *run) admit(cat *catalog, call model.ToolCall, step int) (admission, error) {
 	a := admission{call: call}
 	refuse := func(format string, args ...any) admission {
 		a.refusal = fmt.Sprintf(format, args...)
 		return a
 	}
 	if call.Name == DiscoveryToolName {
-		return refuse("%q finds tools; it is not called as a tool here.", call.Name)
+		return refuse("%q finds tools; it is not called as a tool here.", call.Name), nil
 	}
 	t := cat.byName[call.Name]
 	if t == nil || !r.policy.permits(t) {
-		return refuse("Tool %q is not available in this run.", call.Name)
+		return refuse("Tool %q is not available in this run.", call.Name), nil
 	}
 	if t.deferred {
 		snap, ok := r.ledger.Snapshot(call.Name)
 		switch {
 		case !ok:
-			return refuse("Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name)
+			return refuse("Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
 		case !sameSnapshot(snap, t.snapshot):
-			return refuse("Tool %q changed since it was discovered. Call %s with names [%q] again, then call the tool.", call.Name, DiscoveryToolName, call.Name)
+			return refuse("Tool %q changed since it was discovered. Call %s with names [%q] again, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
 		}
 	}
 	if len(call.Arguments) == 0 {
-		return refuse("The arguments of %q are not valid JSON.", call.Name)
+		return refuse("The arguments of %q are not valid JSON.", call.Name), nil
 	}
-	if err := checkServerOnly(t.schema.Contract, call.Arguments); err != nil {
-		return refuse("Invalid arguments for %q: %v", call.Name, err)
-	}
-	payload, err := t.decode(&cat.checker, call)
+	spec, err := t.payloadSpec()
 	if err != nil {
-		return refuse("Invalid arguments for %q: %v", call.Name, err)
+		return a, err
+	}
+	payload, err := spec.Payload.Decode(call.Arguments)
+	if err != nil {
+		return refuse("Invalid arguments for %q: %v", call.Name, err), nil
 	}
 	a.tool, a.payload = t, payload
 	a.record = CallRecord{
@@ -72,42 +72,7 @@ func (r *run) admit(cat *catalog, call model.ToolCall, step int) admission {
 		Partner:    t.partner,
 		Arguments:  call.Arguments,
 	}
-	return a
-}
-
-// checkServerOnly refuses arguments that set a field the server fills.
-func checkServerOnly(c *tools.Contract, args json.RawMessage) error {
-	if c == nil || len(c.ServerOnlyFields) == 0 {
-		return nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil {
-		return fmt.Errorf("arguments are not a JSON object: %w", err)
-	}
-	for _, f := range c.ServerOnlyFields {
-		if _, set := obj[f]; set {
-			return fmt.Errorf("field %q is filled by the server and cannot be set", f)
-		}
-	}
-	return nil
-}
-
-// decode validates a call's arguments against what the model was shown and
-// decodes them: a local tool's with its spec's codec; the others' (and a
-// local tool's whose model schema hides server-only fields) with discovery's
-// argument check against the snapshot, keeping them as raw JSON.
-func (t *catalogTool) decode(checker *discovery.ArgumentChecker, call model.ToolCall) (any, error) {
-	if t.local != nil && (t.schema.Contract == nil || len(t.schema.Contract.ServerOnlyFields) == 0) {
-		return t.local.specs[t.id].Payload.Decode(call.Arguments)
-	}
-	if err := checker.Check(t.snapshot, call); err != nil {
-		var aerr *discovery.ArgumentError
-		if errors.As(err, &aerr) {
-			return nil, aerr.Err
-		}
-		return nil, err
-	}
-	return bytes.Clone(call.Arguments), nil
+	return a, nil
 }
 
 // execute confirms and runs an admitted call. ran reports whether the tool
@@ -124,6 +89,9 @@ func (r *run) execute(ctx context.Context, a *admission) (res model.ToolResult, 
 		raw, err = a.tool.registry.CallTool(ctx, &RegistryCall{
 			RunID: r.id, CallID: a.call.ID, Tool: a.tool.id, Token: a.record.Source.Token, Arguments: a.call.Arguments,
 		})
+		if err == nil {
+			err = checkResult(a.tool, raw)
+		}
 		content = string(raw)
 	case SourceAgent:
 		content, err = r.childRun(ctx, a)
@@ -156,6 +124,22 @@ func (r *run) executeLocal(ctx context.Context, a *admission) (string, error) {
 
 // errInvalidResult is wrapped when a tool's result breaks its schema.
 var errInvalidResult = errors.New("invalid result")
+
+// checkResult validates a registry tool's JSON result with the result codec
+// of its compiled contract, when its record has a result schema.
+func checkResult(t *catalogTool, raw json.RawMessage) error {
+	spec, err := t.payloadSpec()
+	if err != nil {
+		return err
+	}
+	if spec.Result == nil {
+		return nil
+	}
+	if _, err := spec.Result.Decode(raw); err != nil {
+		return fmt.Errorf("%w: %w", errInvalidResult, err)
+	}
+	return nil
+}
 
 // encodeResult encodes a tool's result for the model.
 func encodeResult(spec *tools.ToolSpec, v any) (string, error) {

@@ -34,6 +34,7 @@ type catalogTool struct {
 	registry RegistryClient
 	partner  *tools.ToolSchema // the pagination partner, when it has one
 	entry    discovery.Entry   // the tool as discovery answers with it
+	compiled compiledContract  // see payloadSpec
 }
 
 // definition returns the tool as an immediate declaration.
@@ -60,9 +61,6 @@ type catalog struct {
 	index     *toolsearch.Index
 	indexErr  error
 
-	// checker validates arguments against snapshots, compiling each schema
-	// once for every run that shares the catalog.
-	checker discovery.ArgumentChecker
 	// excludedByKey maps a policy key to the deferred tools it leaves out;
 	// permitted maps such a set to the discovery catalog of the others.
 	permittedMu   sync.Mutex

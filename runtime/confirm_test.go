@@ -94,7 +94,7 @@ func TestServerOnlyFields(t *testing.T) {
 		t.Errorf("model sees the server-only field: %s", params)
 	}
 	results := toolResults(out.Messages)
-	if r := results["c1"]; !r.IsError || !strings.Contains(r.Content, `field "tenant" is filled by the server`) {
+	if r := results["c1"]; !r.IsError || !strings.Contains(r.Content, `"tenant" is filled by the server`) {
 		t.Errorf("setting a server-only field: %+v", r)
 	}
 	if r := results["c2"]; r.IsError || exec.count() != 1 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -75,14 +76,16 @@ type CallRecord struct {
 	ChildRunID string `json:"child_run_id,omitempty"`
 }
 
-// DecodeArguments validates and decodes the call's arguments against the
-// recorded definition's payload schema, returning them as raw JSON.
+// DecodeArguments validates the call's arguments against the recorded
+// definition, as contract.Compile makes it executable (the payload schema
+// the model sees; fields the server fills are refused), and returns them as
+// raw JSON.
 func (r *CallRecord) DecodeArguments() (json.RawMessage, error) {
-	s, err := tools.CompileSchema(r.Definition.Payload)
+	spec, err := contract.Compile(&r.Definition)
 	if err != nil {
-		return nil, fmt.Errorf("call %q: recorded payload schema: %w", r.CallID, err)
+		return nil, fmt.Errorf("call %q: recorded definition: %w", r.CallID, err)
 	}
-	v, err := tools.NewRawCodec(s).Decode(r.Arguments)
+	v, err := spec.Payload.Decode(r.Arguments)
 	if err != nil {
 		return nil, fmt.Errorf("call %q: %w", r.CallID, err)
 	}
@@ -90,15 +93,17 @@ func (r *CallRecord) DecodeArguments() (json.RawMessage, error) {
 }
 
 // Confirmation renders the recorded definition's confirmation over the
-// call's arguments. ok is false when the definition asks for none.
+// call's arguments with contract.Confirm: fields the contract marks
+// sensitive show as contract.Masked. ok is false when the definition asks
+// for none.
 func (r *CallRecord) Confirmation() (title, text string, ok bool, err error) {
 	c := r.Definition.Contract
 	if c == nil || c.Confirmation == nil {
 		return "", "", false, nil
 	}
-	text, err = c.Confirmation.Render(r.Arguments)
+	prompt, err := contract.Confirm(&tools.ToolSpec{Name: r.Tool, Contract: c}, r.Arguments)
 	if err != nil {
-		return "", "", true, fmt.Errorf("call %q of %q: %w", r.CallID, r.Tool, err)
+		return "", "", true, fmt.Errorf("call %q: %w", r.CallID, err)
 	}
-	return c.Confirmation.Title, text, true, nil
+	return prompt.Title, prompt.Text, true, nil
 }

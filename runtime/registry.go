@@ -25,6 +25,17 @@ type RegistryClient interface {
 	CallTool(ctx context.Context, call *RegistryCall) (json.RawMessage, error)
 }
 
+// PinnedVersionResolver is implemented by a RegistryClient whose registry
+// checks a pinned version itself, so that a source pinned to a version that
+// is no longer current fails with the registry's own error. The runtime
+// resolves pinned sources through it when the client has it, and checks the
+// version it gets either way.
+type PinnedVersionResolver interface {
+	// ResolveToolsetVersion reads the current registration of one toolset,
+	// failing when its current version is not version.
+	ResolveToolsetVersion(ctx context.Context, toolset, version string) (*ResolvedToolset, error)
+}
+
 // ResolvedToolset is one toolset as a registry serves it.
 type ResolvedToolset struct {
 	// Schema is the toolset's wire record.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -35,8 +34,11 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord) (mo
 		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
 	}
 	call := model.ToolCall{ID: rec.CallID, Name: rec.Name, Arguments: rec.Arguments}
-	var checker discovery.ArgumentChecker
-	payload, err := t.decode(&checker, call)
+	spec, err := t.payloadSpec()
+	if err != nil {
+		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
+	}
+	payload, err := spec.Payload.Decode(call.Arguments)
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
 	}

@@ -87,7 +87,13 @@ func (rt *Runtime) readSource(ctx context.Context, src RegistrySource) ([]resolv
 		}
 		return out, nil
 	}
-	ts, err := client.ResolveToolset(ctx, src.Toolset)
+	var ts *ResolvedToolset
+	var err error
+	if pinned, ok := client.(PinnedVersionResolver); ok && src.Version != "" {
+		ts, err = pinned.ResolveToolsetVersion(ctx, src.Toolset, src.Version)
+	} else {
+		ts, err = client.ResolveToolset(ctx, src.Toolset)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", src, err)
 	}

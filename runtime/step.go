@@ -55,7 +55,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	toolCalls := msg.ToolCalls()
 	admissions := make([]admission, len(toolCalls))
 	for i, c := range toolCalls {
-		admissions[i] = r.admit(cat, c, number)
+		if admissions[i], err = r.admit(cat, c, number); err != nil {
+			return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, c.ID, err)
+		}
 	}
 
 	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
