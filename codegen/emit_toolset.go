@@ -177,7 +177,11 @@ func toolsetTypesFile(ts *toolsetIR, p string) *genFile {
 
 // structDecl emits one struct type with JSON tags and doc comments.
 func structDecl(nt *namedType, ts *toolsetIR) jen.Code {
-	return jen.Add(doc(definition(nt.name, nt.doc, typeRole(nt, ts)))).Line().Type().Id(nt.name).StructFunc(func(g *jen.Group) {
+	comment := nt.name + " " + typeRole(nt, ts)
+	if nt.doc != "" {
+		comment = definition(nt.name, nt.doc, "")
+	}
+	return jen.Add(doc(comment)).Line().Type().Id(nt.name).StructFunc(func(g *jen.Group) {
 		for _, fld := range nt.fields {
 			g.Add(doc(definition(fld.goName, fld.doc, fmt.Sprintf("the %q property", fld.jsonName))))
 			tag := fld.jsonName
@@ -189,17 +193,18 @@ func structDecl(nt *namedType, ts *toolsetIR) jen.Code {
 	})
 }
 
-// typeRole describes a struct without a design description by its use.
+// typeRole describes a struct without a design description by its use, as
+// the predicate of its doc comment.
 func typeRole(nt *namedType, ts *toolsetIR) string {
 	for _, t := range ts.tools {
 		if t.args == nt {
-			return "the arguments of tool " + string(t.ident)
+			return "holds the arguments of tool " + string(t.ident) + "."
 		}
 		if t.result != nil && t.result.named == nt {
-			return "the result of tool " + string(t.ident)
+			return "holds the result of tool " + string(t.ident) + "."
 		}
 	}
-	return "a value of toolset " + ts.name
+	return "is a value of toolset " + ts.name + "."
 }
 
 // definition returns the doc comment of an identifier from a design

@@ -2,7 +2,7 @@
 
 package customers
 
-// GetCustomerArgs is the arguments of tool customers.get_customer.
+// GetCustomerArgs holds the arguments of tool customers.get_customer.
 type GetCustomerArgs struct {
 	// ID is customer identifier.
 	ID string `json:"id"`
@@ -22,7 +22,7 @@ type Customer struct {
 	Seats *int `json:"seats,omitzero"`
 }
 
-// CustomerUsageArgs is the arguments of tool customers.customer_usage.
+// CustomerUsageArgs holds the arguments of tool customers.customer_usage.
 type CustomerUsageArgs struct {
 	// ID is customer identifier.
 	ID string `json:"id"`

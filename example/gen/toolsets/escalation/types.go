@@ -2,7 +2,7 @@
 
 package escalation
 
-// EscalateArgs is the arguments of tool escalation.escalate.
+// EscalateArgs holds the arguments of tool escalation.escalate.
 type EscalateArgs struct {
 	// TicketID is ticket identifier.
 	TicketID string `json:"ticket_id"`

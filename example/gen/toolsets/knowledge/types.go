@@ -2,7 +2,7 @@
 
 package knowledge
 
-// SearchArticlesArgs is the arguments of tool knowledge.search_articles.
+// SearchArticlesArgs holds the arguments of tool knowledge.search_articles.
 type SearchArticlesArgs struct {
 	// Query is question or keywords.
 	Query string `json:"query"`
@@ -22,7 +22,7 @@ type Article struct {
 	Score *float64 `json:"score,omitzero"`
 }
 
-// GetArticleArgs is the arguments of tool knowledge.get_article.
+// GetArticleArgs holds the arguments of tool knowledge.get_article.
 type GetArticleArgs struct {
 	// Slug is article slug.
 	Slug string `json:"slug"`

@@ -2,7 +2,7 @@
 
 package tickets
 
-// GetTicketArgs is the arguments of tool tickets.get_ticket.
+// GetTicketArgs holds the arguments of tool tickets.get_ticket.
 type GetTicketArgs struct {
 	// ID is ticket identifier.
 	ID string `json:"id"`
@@ -26,7 +26,7 @@ type Ticket struct {
 	CreatedAt string `json:"created_at"`
 }
 
-// SearchTicketsArgs is the arguments of tool tickets.search_tickets.
+// SearchTicketsArgs holds the arguments of tool tickets.search_tickets.
 type SearchTicketsArgs struct {
 	// Query is keywords.
 	Query string `json:"query"`
@@ -38,7 +38,7 @@ type SearchTicketsArgs struct {
 	Limit *int `json:"limit,omitzero"`
 }
 
-// UpdateTicketArgs is the arguments of tool tickets.update_ticket.
+// UpdateTicketArgs holds the arguments of tool tickets.update_ticket.
 type UpdateTicketArgs struct {
 	// ID is ticket identifier.
 	ID string `json:"id"`
@@ -50,7 +50,7 @@ type UpdateTicketArgs struct {
 	Tags []string `json:"tags,omitzero"`
 }
 
-// MergeTicketsArgs is the arguments of tool tickets.merge_tickets.
+// MergeTicketsArgs holds the arguments of tool tickets.merge_tickets.
 type MergeTicketsArgs struct {
 	// TargetID is ticket that remains.
 	TargetID string `json:"target_id"`
@@ -58,7 +58,7 @@ type MergeTicketsArgs struct {
 	SourceIds []string `json:"source_ids"`
 }
 
-// CloseTicketArgs is the arguments of tool tickets.close_ticket.
+// CloseTicketArgs holds the arguments of tool tickets.close_ticket.
 type CloseTicketArgs struct {
 	// ID is ticket identifier.
 	ID string `json:"id"`

@@ -2,7 +2,7 @@
 
 package research
 
-// InvestigateArgs is the arguments of tool research.investigate.
+// InvestigateArgs holds the arguments of tool research.investigate.
 type InvestigateArgs struct {
 	// Topic to investigate.
 	Topic string `json:"topic"`

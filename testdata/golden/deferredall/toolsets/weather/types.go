@@ -2,7 +2,7 @@
 
 package weather
 
-// ForecastArgs is the arguments of tool weather.forecast.
+// ForecastArgs holds the arguments of tool weather.forecast.
 type ForecastArgs struct {
 	// City name.
 	City string `json:"city"`
@@ -10,7 +10,7 @@ type ForecastArgs struct {
 	Days *int `json:"days,omitzero"`
 }
 
-// ObserveArgs is the arguments of tool weather.observe.
+// ObserveArgs holds the arguments of tool weather.observe.
 type ObserveArgs struct {
 	// City name.
 	City string `json:"city"`

@@ -2,13 +2,13 @@
 
 package files
 
-// ReadArgs is the arguments of tool files.read.
+// ReadArgs holds the arguments of tool files.read.
 type ReadArgs struct {
 	// Path is file path.
 	Path string `json:"path"`
 }
 
-// WriteArgs is the arguments of tool files.write.
+// WriteArgs holds the arguments of tool files.write.
 type WriteArgs struct {
 	// Path is file path.
 	Path string `json:"path"`
@@ -16,13 +16,13 @@ type WriteArgs struct {
 	Content string `json:"content"`
 }
 
-// DeleteArgs is the arguments of tool files.delete.
+// DeleteArgs holds the arguments of tool files.delete.
 type DeleteArgs struct {
 	// Path is file path.
 	Path string `json:"path"`
 }
 
-// ArchiveArgs is the arguments of tool files.archive.
+// ArchiveArgs holds the arguments of tool files.archive.
 type ArchiveArgs struct {
 	// Dir is directory path.
 	Dir string `json:"dir"`

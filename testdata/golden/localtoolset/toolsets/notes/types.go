@@ -2,7 +2,7 @@
 
 package notes
 
-// AddNoteArgs is the arguments of tool notes.add_note.
+// AddNoteArgs holds the arguments of tool notes.add_note.
 type AddNoteArgs struct {
 	// TicketID is ticket identifier.
 	TicketID string `json:"ticket_id"`
@@ -22,7 +22,7 @@ type Note struct {
 	Author *string `json:"author,omitzero"`
 }
 
-// ListNotesArgs is the arguments of tool notes.list_notes.
+// ListNotesArgs holds the arguments of tool notes.list_notes.
 type ListNotesArgs struct {
 	// TicketID is ticket identifier.
 	TicketID string `json:"ticket_id"`

@@ -2,7 +2,7 @@
 
 package customers
 
-// CreateCustomerArgs is the arguments of tool customers.create_customer.
+// CreateCustomerArgs holds the arguments of tool customers.create_customer.
 type CreateCustomerArgs struct {
 	// Email is contact email.
 	Email string `json:"email"`
@@ -34,7 +34,7 @@ type Address struct {
 	Country string `json:"country"`
 }
 
-// CreateCustomerResult is the result of tool customers.create_customer.
+// CreateCustomerResult holds the result of tool customers.create_customer.
 type CreateCustomerResult struct {
 	// ID is customer identifier.
 	ID string `json:"id"`
@@ -44,7 +44,7 @@ type CreateCustomerResult struct {
 	Address *Address `json:"address,omitzero"`
 }
 
-// RenameCustomerArgs is the arguments of tool customers.rename_customer.
+// RenameCustomerArgs holds the arguments of tool customers.rename_customer.
 type RenameCustomerArgs struct {
 	// Name is new display name.
 	Name string `json:"name"`
