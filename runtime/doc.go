@@ -12,7 +12,9 @@
 // messages and an AgentContext whose AdvertisedToolDefinitions returns
 // exactly what the next request declares: the permitted immediate tools, the
 // discovery tool when the agent has deferred tools, and the tools discovered
-// so far in this run. The runtime then answers every discovery call from the
+// so far in this run. Package discovery decides those declarations (through
+// a discovery.Ledger the run keeps of its history), for the capabilities of
+// the planner's model when it is a ModelPlanner. The runtime then answers every discovery call from the
 // permitted deferred catalog, admits or refuses every tool call, executes the
 // admitted ones (a local executor, a registry, or a child run for an agent
 // used as a tool), appends the results and plans again, until the planner
@@ -25,6 +27,12 @@
 // admitted call is recorded as a CallRecord holding the exact definition it
 // was admitted under (and, for a registry tool, its registration token);
 // decoding, confirmation and replay use that record, never a fresh catalog.
+// A registry tool (and a local tool with server-only fields) is executable
+// through the spec contract.Compile makes of its record: its arguments are
+// validated against the schema the model sees, server-only fields refused,
+// its results checked; confirmations render with contract.Confirm, which
+// masks sensitive fields. A source pinned to a version is resolved through
+// a PinnedVersionResolver when its client is one.
 //
 // Runs are isolated: a run's catalog belongs to one planning step and its
 // discovered tools to its own history. The history, with the call records,

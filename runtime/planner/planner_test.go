@@ -24,6 +24,7 @@ import (
 type scriptedClient struct {
 	mu       sync.Mutex
 	mode     model.DiscoveryMode
+	strict   model.StrictLimits
 	requests []*model.Request
 	streamed int
 }
@@ -32,7 +33,7 @@ func (c *scriptedClient) answer(req *model.Request) (*model.Response, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests = append(c.requests, req)
-	if err := discovery.Check(req, model.Capabilities{Discovery: c.mode}); err != nil {
+	if err := discovery.Check(req, c.Capabilities(req.Model)); err != nil {
 		return nil, fmt.Errorf("scripted client: request fails the adapters' check: %w", err)
 	}
 	return model.NewResponse(model.AssistantMessage(model.TextPart("ok")), model.FinishStop, model.Usage{})
@@ -54,7 +55,7 @@ func (c *scriptedClient) Stream(_ context.Context, req *model.Request) (model.St
 }
 
 func (c *scriptedClient) Capabilities(string) model.Capabilities {
-	return model.Capabilities{Discovery: c.mode}
+	return model.Capabilities{Discovery: c.mode, Strict: c.strict}
 }
 
 // doneStream is a model.Stream test double holding one DoneEvent.
@@ -164,6 +165,18 @@ func TestPlannerRequest(t *testing.T) {
 				t.Errorf("streamed %d requests, want %d", client.streamed, tc.wantStreamed)
 			}
 		})
+	}
+}
+
+// TestPlannerCapabilities checks that the planner reports its model's
+// capabilities, for which the runtime declares each step's tools.
+func TestPlannerCapabilities(t *testing.T) {
+	for _, strict := range []model.StrictLimits{{}, {Supported: true, MaxTools: 2}} {
+		client := &scriptedClient{mode: model.DiscoveryNative, strict: strict}
+		var p runtime.ModelPlanner = planner.New(client, "m1")
+		if got, want := p.Capabilities(), client.Capabilities("m1"); got != want {
+			t.Errorf("Capabilities = %+v, want the client's %+v", got, want)
+		}
 	}
 }
 
