@@ -51,54 +51,127 @@ func (s *scanner) next() bool {
 }
 
 // word moves to the next lower-cased word, before stop word removal and
-// stemming.
+// stemming. Bytes are classified by a table; runes outside ASCII by package
+// unicode.
 func (s *scanner) word() bool {
 	s.term = s.term[:0]
 	// Skip separators.
 	for s.pos < len(s.text) {
-		r, n := decode(s.text, s.pos)
-		if isWordRune(r) {
+		kind := byteKinds[s.text[s.pos]]
+		if kind == kindMultiByte {
+			r, n := utf8.DecodeRuneInString(s.text[s.pos:])
+			if isWordRune(r) {
+				break
+			}
+			s.pos += n
+			continue
+		}
+		if kind != kindSeparator {
 			break
 		}
-		s.pos += n
+		s.pos++
 	}
 	if s.pos >= len(s.text) {
 		return false
 	}
-	var prev rune
+	prev := kindSeparator // the kind of the word's last rune
 	for s.pos < len(s.text) {
-		r, n := decode(s.text, s.pos)
-		if !isWordRune(r) {
+		kind := byteKinds[s.text[s.pos]]
+		if kind == kindLower || kind == kindDigit {
+			// A run of them joins the word whatever precedes it.
+			end := s.pos + 1
+			for end < len(s.text) {
+				if k := byteKinds[s.text[end]]; k != kindLower && k != kindDigit {
+					break
+				}
+				end++
+			}
+			s.term = append(s.term, s.text[s.pos:end]...)
+			prev = byteKinds[s.text[end-1]]
+			s.pos = end
+			continue
+		}
+		r, n := rune(s.text[s.pos]), 1
+		if kind == kindMultiByte {
+			r, n = utf8.DecodeRuneInString(s.text[s.pos:])
+			kind = unicodeKind(r)
+		}
+		if kind == kindSeparator {
 			break
 		}
-		if len(s.term) > 0 && unicode.IsUpper(r) {
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) {
+		if kind == kindUpper && len(s.term) > 0 {
+			if prev == kindLower || prev == kindDigit {
 				break // "serverStatus", "base64Encode"
 			}
-			if unicode.IsUpper(prev) {
-				// The last capital of an acronym starts the next word:
-				// "HTTPServer" splits before "S".
-				if s.pos+n < len(s.text) {
-					if next, _ := decode(s.text, s.pos+n); unicode.IsLower(next) {
-						break
-					}
-				}
+			// The last capital of an acronym starts the next word:
+			// "HTTPServer" splits before "S".
+			if prev == kindUpper && s.pos+n < len(s.text) && s.kindAt(s.pos+n) == kindLower {
+				break
 			}
 		}
-		s.term = appendLower(s.term, r)
-		prev = r
+		if r < utf8.RuneSelf {
+			s.term = append(s.term, byte(r)|0x20) // an upper-case letter
+		} else {
+			s.term = utf8.AppendRune(s.term, unicode.ToLower(r))
+		}
+		prev = kind
 		s.pos += n
 	}
 	return true
 }
 
-// decode returns the rune at text[i:] and its width; invalid UTF-8 decodes as
-// utf8.RuneError, which is a separator.
-func decode(text string, i int) (rune, int) {
-	if c := text[i]; c < utf8.RuneSelf {
-		return rune(c), 1
+// runeKind is what the word splitter needs to know of a rune.
+type runeKind uint8
+
+const (
+	kindSeparator runeKind = iota // not a letter, digit or mark
+	kindLower                     // a lower-case letter
+	kindUpper                     // an upper-case letter
+	kindDigit                     // a decimal digit
+	kindOther                     // another letter or digit, or a mark
+	kindMultiByte                 // a byte of a rune outside ASCII, in byteKinds
+)
+
+// byteKinds is the kind of every ASCII character, and kindMultiByte for
+// every other byte.
+var byteKinds = func() (kinds [256]runeKind) {
+	for c := range kinds {
+		switch {
+		case 'a' <= c && c <= 'z':
+			kinds[c] = kindLower
+		case 'A' <= c && c <= 'Z':
+			kinds[c] = kindUpper
+		case '0' <= c && c <= '9':
+			kinds[c] = kindDigit
+		case c >= utf8.RuneSelf:
+			kinds[c] = kindMultiByte
+		}
 	}
-	return utf8.DecodeRuneInString(text[i:])
+	return kinds
+}()
+
+// unicodeKind returns the kind of a rune outside ASCII.
+func unicodeKind(r rune) runeKind {
+	switch {
+	case !isWordRune(r):
+		return kindSeparator
+	case unicode.IsUpper(r):
+		return kindUpper
+	case unicode.IsLower(r):
+		return kindLower
+	case unicode.IsDigit(r):
+		return kindDigit
+	}
+	return kindOther
+}
+
+// kindAt returns the kind of the rune at text[i:].
+func (s *scanner) kindAt(i int) runeKind {
+	if kind := byteKinds[s.text[i]]; kind != kindMultiByte {
+		return kind
+	}
+	r, _ := utf8.DecodeRuneInString(s.text[i:])
+	return unicodeKind(r)
 }
 
 func isWordRune(r rune) bool {
@@ -106,14 +179,4 @@ func isWordRune(r rune) bool {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
-}
-
-func appendLower(b []byte, r rune) []byte {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return append(b, byte(r))
-	}
-	return utf8.AppendRune(b, unicode.ToLower(r))
 }

@@ -191,6 +191,33 @@ func BenchmarkBuildFromDocuments(b *testing.B) {
 	}
 }
 
+// BenchmarkCount measures analyzing one tool of the dev catalog into its
+// counts, as code generation and catalog files do for every tool.
+func BenchmarkCount(b *testing.B) {
+	docs := devDocuments(b)
+	b.ReportAllocs()
+	i := 0
+	measureCPU(b, func() {
+		if _, err := toolsearch.Count(docs[i%len(docs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	})
+}
+
+// BenchmarkCatalogCounts measures merging the per-tool counts of a catalog
+// into its catalog counts.
+func BenchmarkCatalogCounts(b *testing.B) {
+	docs := devDocuments(b)
+	for _, n := range catalogSizes[:2] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			counts := countAll(b, repeatCatalog(docs, n))
+			b.ReportAllocs()
+			measureCPU(b, func() { _ = toolsearch.NewCatalogCounts(counts) })
+		})
+	}
+}
+
 // BenchmarkTerms measures the analyzer on the dev requests.
 func BenchmarkTerms(b *testing.B) {
 	queries := devQueries(b)

@@ -47,22 +47,57 @@ type ToolTerm struct {
 // NewCatalogCounts merges per-tool counts, in registration order, into the
 // counts of their catalog. Malformed counts pass through for [NewIndex] to
 // report, except that a term repeated within one tool gives two postings of
-// that tool, which NewIndex rejects too.
+// that tool, which NewIndex rejects too. The postings of all terms share one
+// backing array, each term's slice capped at its own postings.
 func NewCatalogCounts(counts []Counts) CatalogCounts {
+	cat := mergeCounts(counts)
+	slices.SortFunc(cat.Terms, func(a, b TermPostings) int { return strings.Compare(a.Term, b.Term) })
+	return cat
+}
+
+// mergeCounts is [NewCatalogCounts] with the terms in order of first
+// occurrence.
+func mergeCounts(counts []Counts) CatalogCounts {
 	cat := CatalogCounts{Tools: make([]CatalogTool, len(counts))}
-	byTerm := make(map[string]int)
-	for i, c := range counts {
+	total := 0
+	for i := range counts {
+		total += len(counts[i].Terms)
+	}
+	// First pass: number the terms and count their postings.
+	terms := newDictionary(min(total, termsPerTool*len(counts)/4))
+	termOf := make([]int32, 0, total) // the term of every count, in order
+	var df []int32
+	for i := range counts {
+		c := &counts[i]
 		cat.Tools[i] = CatalogTool{Name: c.Name, Alias: c.Alias}
-		for _, tc := range c.Terms {
-			t, ok := byTerm[tc.Term]
-			if !ok {
-				t = len(cat.Terms)
-				byTerm[tc.Term] = t
-				cat.Terms = append(cat.Terms, TermPostings{Term: tc.Term})
+		for j := range c.Terms {
+			t, added := terms.add(c.Terms[j].Term)
+			if added {
+				df = append(df, 0)
 			}
-			cat.Terms[t].Tools = append(cat.Terms[t].Tools, ToolTerm{Tool: int32(i), Counts: tc.Counts})
+			df[t]++
+			termOf = append(termOf, t)
 		}
 	}
-	slices.SortFunc(cat.Terms, func(a, b TermPostings) int { return strings.Compare(a.Term, b.Term) })
+	// Second pass: fill every term's postings, in tool order.
+	postings := make([]ToolTerm, total)
+	next := make([]int32, len(df)) // where the term's next posting goes
+	cat.Terms = make([]TermPostings, len(df))
+	start := int32(0)
+	for t := range cat.Terms {
+		end := start + df[t]
+		cat.Terms[t] = TermPostings{Term: terms.keys[t], Tools: postings[start:end:end]}
+		next[t] = start
+		start = end
+	}
+	k := 0
+	for i := range counts {
+		for _, tc := range counts[i].Terms {
+			t := termOf[k]
+			postings[next[t]] = ToolTerm{Tool: int32(i), Counts: tc.Counts}
+			next[t]++
+			k++
+		}
+	}
 	return cat
 }

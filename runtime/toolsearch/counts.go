@@ -91,41 +91,22 @@ func (c *FieldCounts) add(f Field) {
 
 // Count analyzes a tool document with [Terms] into its [Counts]. It fails
 // with an error wrapping [ErrInvalidDocument] when the name is empty or the
-// parameters are not a JSON Schema.
+// parameters are not a JSON Schema: one JSON value, without duplicate
+// object keys, that is an object, a boolean or null.
 func Count(doc Document) (Counts, error) {
 	if doc.Name == "" {
 		return Counts{}, fmt.Errorf("%w: empty name", ErrInvalidDocument)
 	}
-	alias := doc.Alias
-	if alias == doc.Name {
-		alias = ""
+	a := newAnalysis(termsPerTool, termsPerTool)
+	if err := a.document(&doc, 0); err != nil {
+		return Counts{}, err
 	}
-	byTerm := make(map[string]*FieldCounts)
-	var s scanner
-	add := func(f Field, text string) {
-		s.reset(text)
-		for s.next() {
-			fc, ok := byTerm[string(s.term)]
-			if !ok {
-				fc = new(FieldCounts)
-				byTerm[string(s.term)] = fc
-			}
-			fc.add(f)
-		}
+	c := Counts{Name: doc.Name, Terms: make([]TermCounts, len(a.occs))}
+	if doc.Alias != doc.Name {
+		c.Alias = doc.Alias
 	}
-	add(FieldName, doc.Name)
-	add(FieldName, alias)
-	add(FieldTitle, doc.Title)
-	add(FieldDescription, doc.Description)
-	if err := schemaTexts(doc.Parameters, add); err != nil {
-		return Counts{}, fmt.Errorf("%w: tool %q: %w", ErrInvalidDocument, doc.Name, err)
-	}
-	for _, term := range doc.SearchTerms {
-		add(FieldExtra, term)
-	}
-	c := Counts{Name: doc.Name, Alias: alias, Terms: make([]TermCounts, 0, len(byTerm))}
-	for term, fc := range byTerm {
-		c.Terms = append(c.Terms, TermCounts{Term: term, Counts: *fc})
+	for i, o := range a.occs {
+		c.Terms[i] = TermCounts{Term: a.terms.keys[o.term], Counts: o.counts}
 	}
 	slices.SortFunc(c.Terms, func(a, b TermCounts) int { return strings.Compare(a.Term, b.Term) })
 	return c, nil

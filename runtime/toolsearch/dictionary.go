@@ -34,19 +34,40 @@ func (d *dictionary) add(key string) (id int32, added bool) {
 	for i := h & mask; ; i = (i + 1) & mask {
 		slot := d.slots[i]
 		if slot == 0 {
-			id = int32(len(d.keys))
-			d.slots[i] = id + 1
-			d.keys = append(d.keys, key)
-			d.hashes = append(d.hashes, h)
-			if 2*len(d.keys) > len(d.slots) {
-				d.grow()
-			}
-			return id, true
+			return d.insert(i, h, key), true
 		}
 		if d.hashes[slot-1] == h && d.keys[slot-1] == key {
 			return slot - 1, false
 		}
 	}
+}
+
+// addBytes is add for the string key spells; it copies key only when it is
+// new.
+func (d *dictionary) addBytes(key []byte) (id int32, added bool) {
+	h := maphash.Bytes(d.seed, key)
+	mask := uint64(len(d.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		slot := d.slots[i]
+		if slot == 0 {
+			return d.insert(i, h, string(key)), true
+		}
+		if d.hashes[slot-1] == h && d.keys[slot-1] == string(key) {
+			return slot - 1, false
+		}
+	}
+}
+
+// insert adds key, with hash h, in the empty slot i and returns its id.
+func (d *dictionary) insert(i, h uint64, key string) int32 {
+	id := int32(len(d.keys))
+	d.slots[i] = id + 1
+	d.keys = append(d.keys, key)
+	d.hashes = append(d.hashes, h)
+	if 2*len(d.keys) > len(d.slots) {
+		d.grow()
+	}
+	return id
 }
 
 // lookup returns the id of the string key spells.

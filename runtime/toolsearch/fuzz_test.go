@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 	"unicode/utf8"
@@ -87,6 +88,66 @@ func FuzzCount(f *testing.F) {
 		}
 		if _, err := NewIndexFromCounts([]Counts{c}); err != nil {
 			t.Fatalf("NewIndexFromCounts of Count's output: %v", err)
+		}
+	})
+}
+
+// FuzzTermsMatchReference checks the analyzer against the reference word
+// splitter and stemmer.
+func FuzzTermsMatchReference(f *testing.F) {
+	for _, s := range []string{"", "HTTPServerStatus", "getHTTP2ServerΩmega", "ÀBC déF", "x\u0301Y", "ABCdef", "nationalization", "a\xffB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := Terms(text), referenceTerms(text); !slices.Equal(got, want) {
+			t.Fatalf("Terms(%q) = %q, reference %q", text, got, want)
+		}
+	})
+}
+
+// FuzzCountMatchesReference checks Count against the reference count over
+// encoding/json: both accept the same JSON, except that Count rejects
+// duplicate keys (encoding/json keeps the last) and accepts numbers beyond
+// float64, and what both accept counts the same.
+func FuzzCountMatchesReference(f *testing.F) {
+	f.Add("Create an order.", []byte(`{"type":"object","properties":{"id":{"description":"Order id","enum":["a"]}}}`))
+	f.Add("", []byte(`true`))
+	f.Add("x", []byte(`{"items":{"anyOf":[{"properties":{"a":{}}}]},"$defs":{"d":{"title":"T"}}}`))
+	f.Add("x", []byte(`{"title":"a\u00e9\ud800b","maximum":1e400}`))
+	f.Add("x", []byte(`{"a":1,"a":2}`))
+	f.Add("x", []byte(" [1] "))
+	f.Fuzz(func(t *testing.T, description string, params []byte) {
+		doc := Document{Name: "tool", Description: description, Parameters: json.RawMessage(params)}
+		got, err := Count(doc)
+		valid := len(params) == 0 || json.Valid(params)
+		switch {
+		case !valid:
+			if err == nil {
+				t.Fatalf("Count accepted parameters %q", params)
+			}
+			return
+		case hasDuplicateKeys(params):
+			// encoding/json reads invalid UTF-8 in two keys as one key.
+			if err == nil && utf8.Valid(params) {
+				t.Fatalf("Count accepted duplicate keys in %q", params)
+			}
+			return
+		case err != nil:
+			var root any
+			if json.Unmarshal(params, &root) == nil {
+				switch root.(type) {
+				case nil, bool, map[string]any:
+					t.Fatalf("Count rejected parameters %q: %v", params, err)
+				}
+			}
+			return
+		}
+		want, refErr := referenceCount(doc)
+		if refErr != nil {
+			return // a number beyond float64
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Count = %+v, reference %+v", got, want)
 		}
 	})
 }

@@ -62,15 +62,11 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 	if n >= math.MaxInt32 || occurrences >= math.MaxInt32 {
 		return nil, fmt.Errorf("%w: %d tools with %d term counts is more than an index holds", ErrInvalidDocument, n, occurrences)
 	}
-	ix := &Index{
-		names:     make([]string, n),
-		byName:    newDictionary(n),
-		named:     make([]toolName, 0, n),
-		terms:     newDictionary(len(cat.Terms)),
-		postStart: make([]int32, len(cat.Terms)+1),
-		postings:  make([]posting, occurrences),
-		common:    make([]bool, len(cat.Terms)),
-	}
+	ix := newNamedIndex(n)
+	ix.terms = newDictionary(len(cat.Terms))
+	ix.postStart = make([]int32, len(cat.Terms)+1)
+	ix.postings = make([]posting, occurrences)
+	ix.common = make([]bool, len(cat.Terms))
 	for i, tool := range cat.Tools {
 		if err := ix.addNames(int32(i), tool.Name, tool.Alias); err != nil {
 			return nil, err
@@ -135,22 +131,79 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 // hashes every term of every tool; prefer [NewIndex] with counts merged
 // ahead of time for large catalogs.
 func NewIndexFromCounts(counts []Counts) (*Index, error) {
-	return NewIndex(NewCatalogCounts(counts))
+	return NewIndex(mergeCounts(counts))
 }
 
 // NewIndexFromDocuments analyzes tool documents, in registration order, and
 // builds their index: the run-time path for catalogs that were not known at
-// generation time. Errors are those of [Count] and [NewIndex].
+// generation time. It analyzes every document once, straight into the
+// index's terms, and ranks exactly as [NewIndex] of the documents' counts
+// does. Errors are those of [Count] and [NewIndex].
 func NewIndexFromDocuments(docs []Document) (*Index, error) {
-	counts := make([]Counts, len(docs))
-	for i, doc := range docs {
-		c, err := Count(doc)
-		if err != nil {
+	n := len(docs)
+	if n >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d tools is more than an index holds", ErrInvalidDocument, n)
+	}
+	a := newAnalysis(termsPerTool*min(n, 64), termsPerTool*n)
+	lengths := make([][numFields]int64, n)
+	for i := range docs {
+		if docs[i].Name == "" {
+			return nil, fmt.Errorf("tool %d: %w: empty name", i, ErrInvalidDocument)
+		}
+		if err := a.document(&docs[i], int32(i)); err != nil {
 			return nil, fmt.Errorf("tool %d: %w", i, err)
 		}
-		counts[i] = c
+		lengths[i] = a.length
 	}
-	return NewIndexFromCounts(counts)
+	if len(a.occs) >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d tools with %d term counts is more than an index holds", ErrInvalidDocument, n, len(a.occs))
+	}
+	ix := newNamedIndex(n)
+	for i := range docs {
+		if err := ix.addNames(int32(i), docs[i].Name, docs[i].Alias); err != nil {
+			return nil, err
+		}
+	}
+
+	// Arrange the counts by term, in tool order within a term, scoring
+	// each on the way.
+	terms := a.terms.len()
+	ix.terms = a.terms
+	ix.postStart = make([]int32, terms+1)
+	ix.common = make([]bool, terms)
+	for i := range a.occs {
+		ix.postStart[a.occs[i].term+1]++
+	}
+	termIDF := make([]float32, terms)
+	next := make([]int32, terms) // where the term's next posting goes
+	for t := range terms {
+		df := int(ix.postStart[t+1])
+		ix.common[t] = isCommon(df, n)
+		termIDF[t] = float32(idf(df, n))
+		next[t] = ix.postStart[t]
+		ix.postStart[t+1] += ix.postStart[t]
+	}
+	scales := fieldScales(lengths)
+	ix.postings = make([]posting, len(a.occs))
+	for i := range a.occs {
+		o := &a.occs[i]
+		ix.postings[next[o.term]] = posting{
+			tool:   o.tool,
+			score:  termScore(termIDF[o.term], &o.counts, &scales[o.tool]),
+			fields: o.counts.fields(),
+		}
+		next[o.term]++
+	}
+	return ix, nil
+}
+
+// newNamedIndex returns an index for n tools, ready for their names.
+func newNamedIndex(n int) *Index {
+	return &Index{
+		names:  make([]string, n),
+		byName: newDictionary(n),
+		named:  make([]toolName, 0, n),
+	}
 }
 
 // addNames registers the name and model-facing name of tool i.

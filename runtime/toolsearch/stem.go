@@ -81,6 +81,11 @@ var derivations = [...]struct{ suffix, base string }{
 // stemDerivation maps a few derived forms to their base ("calculation" and
 // "calculator" to "calculate"), keeping at least four letters of stem.
 func stemDerivation(w []byte) []byte {
+	switch w[len(w)-1] {
+	case 'l', 'n', 'r', 's': // the last letters of the suffixes
+	default:
+		return w
+	}
 	for _, d := range derivations {
 		if !hasSuffix(w, d.suffix) || len(w)-len(d.suffix) < 4 {
 			continue

@@ -1,0 +1,91 @@
+package toolsearch
+
+import "fmt"
+
+// analysis counts the terms of tool documents with [Terms]' scanner. It
+// numbers the distinct terms of all the documents it reads once, in a
+// dictionary, and keeps each document's counts in place, so that counting
+// one occurrence of a term costs one hash and no allocation; only a term
+// seen for the first time is copied. [NewIndexFromDocuments] scores the
+// counts of a whole catalog straight from it and [Count] returns those of
+// one document.
+type analysis struct {
+	terms dictionary
+	// occs holds the counts of every term of every document read, document
+	// by document; the current document's start at start.
+	occs  []occurrence
+	start int
+	// last is, for each term, its position in occs in the latest document
+	// that has it: the current document has the term when last >= start.
+	last []int
+	tool int32
+	// length is the number of terms in each field of the current document.
+	length [numFields]int64
+	scan   scanner
+	schema schemaReader
+}
+
+// termsPerTool is the number of distinct terms a typical tool has, to size
+// an analysis.
+const termsPerTool = 32
+
+// occurrence is how often a term occurs in each field of one tool.
+type occurrence struct {
+	term   int32
+	tool   int32
+	counts FieldCounts
+}
+
+// newAnalysis returns an analysis sized for about terms distinct terms and
+// occs term counts.
+func newAnalysis(terms, occs int) *analysis {
+	a := &analysis{
+		terms: newDictionary(terms),
+		occs:  make([]occurrence, 0, occs),
+		last:  make([]int, 0, terms),
+	}
+	a.schema.emit = a.text
+	return a
+}
+
+// document analyzes doc, whose name is not empty, as tool number tool. Its
+// counts are a.occs[a.start:] and its field lengths a.length. It fails with
+// an error wrapping [ErrInvalidDocument] when the parameters are not a JSON
+// Schema.
+func (a *analysis) document(doc *Document, tool int32) error {
+	a.start, a.tool, a.length = len(a.occs), tool, [numFields]int64{}
+	a.text(FieldName, doc.Name)
+	if doc.Alias != doc.Name {
+		a.text(FieldName, doc.Alias)
+	}
+	a.text(FieldTitle, doc.Title)
+	a.text(FieldDescription, doc.Description)
+	if len(doc.Parameters) > 0 {
+		if err := a.schema.read(string(doc.Parameters)); err != nil {
+			return fmt.Errorf("%w: tool %q: parameters: %w", ErrInvalidDocument, doc.Name, err)
+		}
+	}
+	for _, term := range doc.SearchTerms {
+		a.text(FieldExtra, term)
+	}
+	return nil
+}
+
+// text counts the terms of s in field f of the current document.
+func (a *analysis) text(f Field, s string) {
+	a.scan.reset(s)
+	for a.scan.next() {
+		id, added := a.terms.addBytes(a.scan.term)
+		if added {
+			a.last = append(a.last, -1)
+		}
+		p := a.last[id]
+		if p < a.start {
+			p = len(a.occs)
+			a.last[id] = p
+			a.occs = append(a.occs, occurrence{term: id, tool: a.tool})
+		}
+		a.occs[p].counts.add(f)
+		a.length[f]++
+	}
+}

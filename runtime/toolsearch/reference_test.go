@@ -1,0 +1,186 @@
+package toolsearch
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds the reference model of the analyzer and of counting: the
+// plain rune-by-rune word splitter and a count over a schema decoded into
+// generic values with encoding/json. The package's fast paths must agree
+// with it on every input it accepts; the tests and fuzz targets compare them.
+
+// referenceTerms is [Terms] by the reference word splitter.
+func referenceTerms(text string) []string {
+	var terms []string
+	var term []byte
+	for pos := 0; ; {
+		term, pos = referenceWord(text, pos, term[:0])
+		if term == nil {
+			return terms
+		}
+		if isStopWord(term) {
+			continue
+		}
+		terms = append(terms, string(referenceStem(term)))
+	}
+}
+
+// referenceWord returns the next lower-cased word of text from pos, and the
+// position after it; a nil word at the end of text.
+func referenceWord(text string, pos int, term []byte) ([]byte, int) {
+	for pos < len(text) {
+		r, n := decode(text, pos)
+		if isWordRune(r) {
+			break
+		}
+		pos += n
+	}
+	if pos >= len(text) {
+		return nil, pos
+	}
+	var prev rune
+	for pos < len(text) {
+		r, n := decode(text, pos)
+		if !isWordRune(r) {
+			break
+		}
+		if len(term) > 0 && unicode.IsUpper(r) {
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) {
+				break
+			}
+			if unicode.IsUpper(prev) && pos+n < len(text) {
+				if next, _ := decode(text, pos+n); unicode.IsLower(next) {
+					break
+				}
+			}
+		}
+		term = appendLower(term, r)
+		prev = r
+		pos += n
+	}
+	return term, pos
+}
+
+// decode returns the rune at text[i:] and its width; invalid UTF-8 decodes as
+// utf8.RuneError, which is a separator.
+func decode(text string, i int) (rune, int) {
+	if c := text[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(text[i:])
+}
+
+func appendLower(b []byte, r rune) []byte {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return append(b, byte(r))
+	}
+	return utf8.AppendRune(b, unicode.ToLower(r))
+}
+
+// referenceStem is [stem] with every derivational suffix tried in turn.
+func referenceStem(w []byte) []byte {
+	if len(w) < 4 || !asciiLetters(w) {
+		return w
+	}
+	w = stemInflection(stemPlural(w))
+	for _, d := range derivations {
+		if hasSuffix(w, d.suffix) && len(w)-len(d.suffix) >= 4 {
+			w = append(w[:len(w)-len(d.suffix)], d.base...)
+			break
+		}
+	}
+	if len(w) > 3 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// referenceCount is [Count] over parameters decoded by encoding/json, for
+// parameters without duplicate keys that encoding/json decodes.
+func referenceCount(doc Document) (Counts, error) {
+	byTerm := make(map[string]*FieldCounts)
+	add := func(f Field, text string) {
+		for _, term := range referenceTerms(text) {
+			fc, ok := byTerm[term]
+			if !ok {
+				fc = new(FieldCounts)
+				byTerm[term] = fc
+			}
+			fc.add(f)
+		}
+	}
+	alias := doc.Alias
+	if alias == doc.Name {
+		alias = ""
+	}
+	add(FieldName, doc.Name)
+	add(FieldName, alias)
+	add(FieldTitle, doc.Title)
+	add(FieldDescription, doc.Description)
+	if len(doc.Parameters) > 0 {
+		var root any
+		if err := json.Unmarshal(doc.Parameters, &root); err != nil {
+			return Counts{}, err
+		}
+		referenceSchema(root, add)
+	}
+	for _, term := range doc.SearchTerms {
+		add(FieldExtra, term)
+	}
+	c := Counts{Name: doc.Name, Alias: alias}
+	for term, fc := range byTerm {
+		c.Terms = append(c.Terms, TermCounts{Term: term, Counts: *fc})
+	}
+	slices.SortFunc(c.Terms, func(a, b TermCounts) int { return strings.Compare(a.Term, b.Term) })
+	return c, nil
+}
+
+func referenceSchema(node any, add func(Field, string)) {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, key := range []string{"title", "description"} {
+		if s, ok := m[key].(string); ok {
+			add(FieldParamDescription, s)
+		}
+	}
+	if enum, ok := m["enum"].([]any); ok {
+		for _, v := range enum {
+			if s, ok := v.(string); ok {
+				add(FieldParamDescription, s)
+			}
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for name, sub := range props {
+			add(FieldParamName, name)
+			referenceSchema(sub, add)
+		}
+	}
+	for _, key := range []string{"items", "additionalProperties", "not", "contains",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "if", "then", "else"} {
+		referenceSchema(m[key], add)
+	}
+	for _, key := range []string{"prefixItems", "anyOf", "oneOf", "allOf"} {
+		if list, ok := m[key].([]any); ok {
+			for _, sub := range list {
+				referenceSchema(sub, add)
+			}
+		}
+	}
+	for _, key := range []string{"$defs", "definitions", "patternProperties", "dependentSchemas"} {
+		if subs, ok := m[key].(map[string]any); ok {
+			for _, sub := range subs {
+				referenceSchema(sub, add)
+			}
+		}
+	}
+}
