@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/openai/openai-go/v3/responses"
 
@@ -28,6 +29,10 @@ func (w *wire) decodeResponse(resp *responses.Response) (*model.Response, error)
 	raw := make([]json.RawMessage, 0, len(resp.Output))
 	for i := range resp.Output {
 		item := &resp.Output[i]
+		// Keep only what a later request can send back: typed objects.
+		if item.Type == "" || !strings.HasPrefix(strings.TrimSpace(item.RawJSON()), "{") {
+			return nil, fmt.Errorf("%w: output item %d has no type", ErrUnexpectedOutput, i)
+		}
 		parts, refusal, err := w.decodeItem(item)
 		if err != nil {
 			return nil, err
@@ -40,10 +45,6 @@ func (w *wire) decodeResponse(resp *responses.Response) (*model.Response, error)
 		items, err := encodeItems(raw)
 		if err != nil {
 			return nil, err
-		}
-		// Keep only what a later request can send back.
-		if _, err := decodeItems(items); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUnexpectedOutput, err)
 		}
 		msg.Meta = map[string]json.RawMessage{MetaKey: items}
 	}

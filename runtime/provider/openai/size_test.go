@@ -1,7 +1,11 @@
 package openai
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
+
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
@@ -60,5 +64,27 @@ func BenchmarkRenderDiscoveredHistory(b *testing.B) {
 				renderBody(b, c, req)
 			}
 		})
+	}
+}
+
+// BenchmarkDecodeResponse decodes a native response of twenty function
+// calls in a namespace, keeping the output items.
+func BenchmarkDecodeResponse(b *testing.B) {
+	items := make([]string, 20)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"type":"function_call","id":"fc_%d","call_id":"call_%d","namespace":"records","name":"lookup","arguments":"{\"id\":\"r%d\"}","status":"completed"}`, i, i, i)
+	}
+	var resp responses.Response
+	if err := json.Unmarshal([]byte(responseJSON(nativeModel, items...)), &resp); err != nil {
+		b.Fatal(err)
+	}
+	w := newWire(true)
+	if _, _, err := w.load("records", "records_lookup"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := w.decodeResponse(&resp); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
