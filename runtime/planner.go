@@ -38,16 +38,14 @@ type ModelPlanner interface {
 	Capabilities() model.Capabilities
 }
 
-// assumedCapabilities are those of a model behind a planner that does not
-// say: every strict tool accepted.
-var assumedCapabilities = model.Capabilities{Strict: model.StrictLimits{Supported: true}}
-
-// capabilities returns the capabilities of the model behind p.
+// capabilities returns the capabilities of the model behind p; for a
+// planner that does not say, those of a model that accepts every strict
+// tool.
 func capabilities(p Planner) model.Capabilities {
 	if mp, ok := p.(ModelPlanner); ok {
 		return mp.Capabilities()
 	}
-	return assumedCapabilities
+	return model.Capabilities{Strict: model.StrictLimits{Supported: true}}
 }
 
 // PlanInput is what a planner gets for one step.

@@ -11,9 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// snapshotRules are the rules of ValidateHistory that Ledger.Append checks.
-var snapshotRules = []model.Rule{RuleSnapshotName, RuleReservedName, RuleParameters, RuleStrictSchema}
-
 // TestPropertyLedgerDeclaresAsDeclare checks, over random histories
 // appended in random chunks and random options (strict limits, permitted
 // sets, discovery on or off, structured output, a strict application
@@ -22,6 +19,8 @@ var snapshotRules = []model.Rule{RuleSnapshotName, RuleReservedName, RuleParamet
 // place.
 func TestPropertyLedgerDeclaresAsDeclare(t *testing.T) {
 	const runs = 300
+	// The rules of ValidateHistory that Ledger.Append checks.
+	snapshotRules := []model.Rule{RuleSnapshotName, RuleReservedName, RuleParameters, RuleStrictSchema}
 	g := newHistoryGen(t, 7)
 	var d Declarer
 	var compared, refused, downgraded, failed int
