@@ -262,3 +262,41 @@ func BenchmarkLedgerDeclare(b *testing.B) {
 		})
 	}
 }
+
+// FuzzLedger feeds stored histories, as JSON, to a ledger: whatever
+// ValidateHistory accepts, the ledger records and declares exactly as
+// Declare does; a history whose snapshots it refuses, the ledger refuses.
+func FuzzLedger(f *testing.F) {
+	for _, h := range [][]model.Message{discoveredHistory(), nil} {
+		data, err := json.Marshal(h)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint8(0))
+		f.Add(data, uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, limits uint8) {
+		var history []model.Message
+		if err := json.Unmarshal(data, &history); err != nil {
+			return
+		}
+		var l Ledger
+		aerr := l.Append(history...)
+		if err := ValidateHistory(history); err != nil {
+			return
+		}
+		if aerr != nil {
+			t.Fatalf("Append refused a valid history: %v", aerr)
+		}
+		app := []model.ToolDefinition{appTool("search"), strictApp("lookup")}
+		opts := Options{Enabled: limits&1 != 0, Strict: model.StrictLimits{Supported: limits&2 != 0, MaxTools: int(limits >> 2 % 4)}}
+		want, werr := Declare(app, history, opts)
+		got, gerr := l.Declare(app, opts)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("Ledger.Declare error = %v, Declare error = %v", gerr, werr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("declarations (-Declare +ledger):\n%s", diff)
+		}
+	})
+}
