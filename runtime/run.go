@@ -229,7 +229,16 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 	}
 	r.ledger = rt.declarer.NewLedger()
 	if err := r.ledger.Append(state.Messages...); err != nil {
-		return nil, fmt.Errorf("run %q: recorded history: %w", r.id, err)
+		err = fmt.Errorf("run %q: recorded history: %w", r.id, err)
+		if !create {
+			// The run was resumed: record that this invocation failed, so
+			// that the run is not left active.
+			failed := RunUpdate{Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunFailed}
+			if perr := rt.engine.AppendRun(context.WithoutCancel(ctx), r.id, failed); perr != nil {
+				err = errors.Join(err, fmt.Errorf("record the failure: %w", perr))
+			}
+		}
+		return nil, err
 	}
 	r.messages = state.Messages
 	if err := r.extend(input...); err != nil {
