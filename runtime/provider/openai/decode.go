@@ -102,6 +102,7 @@ func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []mode
 		if err != nil {
 			return nil, false, fmt.Errorf("openai: tool search call: %w", err)
 		}
+		openaiwire.NeutralNames(call.Names, w.flatNeutral)
 		return []model.Part{model.DiscoveryCallPart(call)}, false, nil
 	}
 	return nil, false, nil
@@ -110,7 +111,11 @@ func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []mode
 // decodeFunctionCall maps a function call back to the conversation's tool
 // name and decodes it (see openaiwire.FunctionCallPart).
 func (w *wire) decodeFunctionCall(id, namespace, name, args string) (model.Part, error) {
-	return openaiwire.FunctionCallPart(id, w.neutralName(namespace, name), args, !w.native)
+	var neutral func(string) string
+	if !w.native {
+		neutral = w.flatNeutral
+	}
+	return openaiwire.FunctionCallPart(id, w.neutralName(namespace, name), args, neutral)
 }
 
 // finishReason maps the response status.

@@ -98,10 +98,7 @@ func (w *wire) neutralName(namespace, name string) string {
 		}
 		return namespace + "." + name
 	}
-	if n, ok := w.flat.Neutral(name); ok {
-		return n
-	}
-	return name
+	return w.flatNeutral(name)
 }
 
 // discoveryName returns the wire name of the discovery function (emulated).
@@ -109,4 +106,13 @@ func (w *wire) neutralName(namespace, name string) string {
 // earlier discovery calls render the same when discovery is off.
 func (w *wire) discoveryName() (string, error) {
 	return w.flatName(discovery.ToolName)
+}
+
+// flatNeutral maps a top-level wire name back to the conversation's name;
+// an unknown name stays as written.
+func (w *wire) flatNeutral(name string) string {
+	if n, ok := w.flat.Neutral(name); ok {
+		return n
+	}
+	return name
 }

@@ -76,7 +76,7 @@ func (w *wire) response(a answer) (*model.Response, error) {
 
 // callPart decodes one function call (see openaiwire.FunctionCallPart).
 func (w *wire) callPart(c functionCall) (model.Part, error) {
-	return openaiwire.FunctionCallPart(c.id, w.neutral(c.name), c.args, true)
+	return openaiwire.FunctionCallPart(c.id, w.neutral(c.name), c.args, w.neutral)
 }
 
 func finishReason(a answer) (model.FinishReason, error) {
