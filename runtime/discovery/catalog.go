@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -70,20 +68,32 @@ func NewCatalog(entries []Entry, index *toolsearch.Index) (*Catalog, error) {
 		deferred: make([]model.ToolDefinition, len(entries)),
 		memo:     new(schemaMemo),
 	}
+	// The compact parameters and the search terms of all entries share one
+	// backing array each, every entry's slice capped at its own.
+	paramsSize, termCount := 0, 0
+	for i := range entries {
+		paramsSize += len(entries[i].Snapshot.Parameters)
+		termCount += len(entries[i].SearchTerms)
+	}
+	params := make([]byte, 0, paramsSize)
+	terms := make([]string, 0, termCount)
+	var shape shapeReader
 	for i, e := range entries {
-		if err := checkSnapshotShape(&e.Snapshot, fmt.Sprintf("catalog entry %d: ", i)); err != nil {
+		start := len(params)
+		var err *model.ValidationError
+		if params, err = checkEntry(&shape, params, &e.Snapshot, i); err != nil {
 			return nil, err
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, e.Snapshot.Parameters); err != nil {
-			return nil, fmt.Errorf("discovery: catalog entry %d %q: %w", i, e.Snapshot.Name, err)
+		e.Snapshot.Parameters = params[start:len(params):len(params)]
+		if e.SearchTerms != nil {
+			start := len(terms)
+			terms = append(terms, e.SearchTerms...)
+			e.SearchTerms = terms[start:len(terms):len(terms)]
 		}
-		e.Snapshot.Parameters = buf.Bytes()
-		e.SearchTerms = append([]string(nil), e.SearchTerms...)
 		if e.Name == e.Snapshot.Name {
 			e.Name = ""
 		}
-		for _, n := range []string{e.Snapshot.Name, e.Name} {
+		for _, n := range [...]string{e.Snapshot.Name, e.Name} {
 			if n == "" {
 				continue
 			}

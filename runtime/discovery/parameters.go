@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,21 +29,6 @@ func CheckParameters(raw json.RawMessage) error {
 // checkParametersShape is CheckParameters without compiling the schema: one
 // JSON object without duplicate keys and with "type": "object" at its root.
 func checkParametersShape(raw json.RawMessage) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return fmt.Errorf("%w: missing", ErrInvalidParameters)
-	}
-	if _, err := tools.Canonicalize(raw); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidParameters, err)
-	}
-	var root map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &root); err != nil || root == nil {
-		return fmt.Errorf("%w: the schema is not a JSON object", ErrInvalidParameters)
-	}
-	var typ string
-	if t, ok := root["type"]; !ok {
-		return fmt.Errorf(`%w: the schema has no "type" at its root, want "object"`, ErrInvalidParameters)
-	} else if err := json.Unmarshal(t, &typ); err != nil || typ != "object" {
-		return fmt.Errorf(`%w: the schema's root "type" is %s, want "object"`, ErrInvalidParameters, t)
-	}
-	return nil
+	_, err := compactParameters(nil, raw)
+	return err
 }

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
@@ -27,17 +28,22 @@ func checkSnapshot(s *model.ToolSnapshot, msg, part int, where string, memo *sch
 	return schemaFailure(memo.check(s.Parameters, isStrict(s)), msg, part, where+"snapshot "+quote(s.Name))
 }
 
-// checkSnapshotShape is checkSnapshot without compiling the parameters:
-// what NewCatalog checks of every entry up front.
-func checkSnapshotShape(s *model.ToolSnapshot, where string) *model.ValidationError {
-	if err := checkSnapshotName(s, -1, -1, where); err != nil {
-		return err
+// checkEntry is checkSnapshot without compiling the parameters, what
+// NewCatalog checks of its entry i up front; it appends the compact
+// parameters to dst, reading them with r.
+func checkEntry(r *shapeReader, dst []byte, s *model.ToolSnapshot, i int) ([]byte, *model.ValidationError) {
+	where := func() string { return fmt.Sprintf("catalog entry %d: ", i) }
+	if err := checkSnapshotName(s, -1, -1, ""); err != nil {
+		return dst, checkSnapshotName(s, -1, -1, where())
 	}
-	err := checkParametersShape(s.Parameters)
+	out, err := r.compact(dst, s.Parameters)
 	if err == nil && isStrict(s) {
-		err = CheckStrictSchema(s.Parameters)
+		err = CheckStrictSchema(out[len(dst):])
 	}
-	return schemaFailure(err, -1, -1, where+"snapshot "+quote(s.Name))
+	if err != nil {
+		return dst, schemaFailure(err, -1, -1, where()+"snapshot "+quote(s.Name))
+	}
+	return out, nil
 }
 
 func checkSnapshotName(s *model.ToolSnapshot, msg, part int, where string) *model.ValidationError {
