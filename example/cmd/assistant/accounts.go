@@ -1,3 +1,6 @@
+// The company registry of the quickstart: the registry service and the
+// accounts service that publishes the generated customers toolset in it.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The local side of the quickstart: the executor of the generated tickets
+// toolset, registered in the runtime with the generated helper.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// The command line: flags, their checks and exit statuses.
+
 package main
 
 import (

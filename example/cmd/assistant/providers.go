@@ -1,3 +1,6 @@
+// Model clients: one adapter per provider, built on the provider's SDK, sent
+// to a replay server or to the provider with its API key.
+
 package main
 
 import (

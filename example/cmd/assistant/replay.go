@@ -1,3 +1,6 @@
+// Offline runs: a loopback server stands in for the provider's API, so that
+// the real adapter and SDK send real requests and decode recorded answers.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// The quickstart itself: registry, executors, agent, one run.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The trace is what a reader of the quickstart watches: it wraps the planner
+// that talks to the model and prints the run as the runtime drives it.
+
 package main
 
 import (
@@ -36,7 +39,7 @@ func (t *tracer) Plan(ctx context.Context, in *runtime.PlanInput) (*model.Respon
 	step := in.Agent.Step()
 	fmt.Fprintf(t.w, "step %d: declares %s\n", step, t.declared(in.Agent))
 	resp, err := t.next.Plan(ctx, in)
-	t.printSizes(step)
+	t.printSizes()
 	if err != nil {
 		return nil, err
 	}
@@ -62,9 +65,9 @@ func (t *tracer) declared(a runtime.AgentContext) string {
 }
 
 // printSizes prints the requests sent since the last call.
-func (t *tracer) printSizes(step int) {
+func (t *tracer) printSizes() {
 	sizes := t.log.all()
-	for _, n := range sizes[t.sent:] {
+	for _, n := range sizes[min(t.sent, len(sizes)):] {
 		t.sent++
 		fmt.Fprintf(t.w, "  request %d: %d bytes sent\n", t.sent, n)
 	}
