@@ -22,10 +22,26 @@ import (
 // discovery decides it.
 const DiscoveryToolName = discovery.ToolName
 
+// declarationsKey is everything a run's declarations depend on besides the
+// run's policy, which is fixed for the invocation: the step's immutable
+// catalog, the model's capabilities and how far the run's history
+// discovered.
+type declarationsKey struct {
+	cat         *catalog
+	caps        model.Capabilities
+	discoveries int
+}
+
 // declarations returns what the step's request declares for a model with
 // caps. A failure (an immediate tool outside the model's strict limits) is a
-// *model.ValidationError: no request could declare those tools.
+// *model.ValidationError: no request could declare those tools. Steps that
+// share a catalog and a model and discover nothing in between share one
+// decision.
 func (r *run) declarations(cat *catalog, caps model.Capabilities) (*discovery.Declarations, error) {
+	key := declarationsKey{cat: cat, caps: caps, discoveries: r.discoveries}
+	if r.decl != nil && r.declKey == key {
+		return r.decl, nil
+	}
 	if r.immCatalog != cat {
 		r.immDefs = r.immDefs[:0]
 		for _, t := range cat.immediate {
@@ -45,6 +61,7 @@ func (r *run) declarations(cat *catalog, caps model.Capabilities) (*discovery.De
 	if err != nil {
 		return nil, fmt.Errorf("declare tools: %w", err)
 	}
+	r.decl, r.declKey = d, key
 	return d, nil
 }
 

@@ -64,6 +64,10 @@ func (l *Ledger) Append(msgs ...model.Message) error {
 				continue
 			}
 			for k := range r.Tools {
+				if checkSnapshot(&r.Tools[k], l.messages+i, j, "", l.memo) == nil {
+					continue
+				}
+				// Only a failure needs to say where the snapshot is.
 				where := fmt.Sprintf("tool %d of the result for %q: ", k, r.CallID)
 				if err := checkSnapshot(&r.Tools[k], l.messages+i, j, where, l.memo); err != nil {
 					return err
