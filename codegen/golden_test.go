@@ -17,6 +17,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/testdata/designs/deferrednamed"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/localtoolset"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/registrysources"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/samenames"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/validations"
 )
 
@@ -39,6 +40,7 @@ var goldenDesigns = []struct {
 	{"deferrednamed", deferrednamed.Design},
 	{"localtoolset", localtoolset.Design},
 	{"registrysources", registrysources.Design},
+	{"samenames", samenames.Design},
 	{"validations", validations.Design},
 }
 
