@@ -94,8 +94,9 @@ var integerBounds = map[goaexpr.Kind][2]float64{
 	goaexpr.UInt64Kind: {0, math.NaN()},
 }
 
-// formats maps Goa formats to JSON Schema 2020-12 formats. Goa formats
-// without a JSON Schema counterpart are refused rather than dropped.
+// formats maps Goa formats to JSON Schema 2020-12 formats. Goa's "ip" is
+// either of ipv4 and ipv6 (an anyOf); the other Goa formats without a JSON
+// Schema counterpart are refused rather than dropped.
 var formats = map[goaexpr.ValidationFormat]string{
 	goaexpr.FormatDate:     "date",
 	goaexpr.FormatDateTime: "date-time",
@@ -265,12 +266,14 @@ func validations(s *schemaObject, att *goaexpr.AttributeExpr, v *goaexpr.Validat
 	if len(v.Values) > 0 {
 		s.set("enum", v.Values)
 	}
-	if v.Format != "" {
-		f, ok := formats[v.Format]
-		if !ok {
-			return fmt.Errorf("%s: Format(%q) has no JSON Schema 2020-12 counterpart; use Pattern instead", owner, v.Format)
-		}
+	switch f, ok := formats[v.Format]; {
+	case v.Format == "":
+	case ok:
 		s.set("format", f)
+	case v.Format == goaexpr.FormatIP:
+		s.set("anyOf", []map[string]string{{"format": "ipv4"}, {"format": "ipv6"}})
+	default:
+		return fmt.Errorf("%s: Format(%q) has no JSON Schema 2020-12 counterpart; use Pattern instead", owner, v.Format)
 	}
 	if v.Pattern != "" {
 		s.set("pattern", v.Pattern)

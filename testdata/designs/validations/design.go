@@ -38,6 +38,7 @@ func Design() {
 				Attribute("born", String, "Birth date", func() { Format(FormatDate) })
 				Attribute("avatar", Bytes, "Avatar image")
 				Attribute("extra", Any, "Free-form data")
+				Attribute("last_ip", String, "Last known address", func() { Format(FormatIP) })
 				Required("email", "tier", "address")
 			})
 			Return(func() {

@@ -90,6 +90,18 @@ const (
     },
     "extra": {
       "description": "Free-form data"
+    },
+    "last_ip": {
+      "type": "string",
+      "description": "Last known address",
+      "anyOf": [
+        {
+          "format": "ipv4"
+        },
+        {
+          "format": "ipv6"
+        }
+      ]
     }
   },
   "required": [

@@ -24,7 +24,7 @@ const (
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:fc26c8f79c384eb7d6ce512560c68a242058b2a77c02dad349c9258a7ab975a6"
+const authoredFingerprint tools.Fingerprint = "sha256:aa119daef50f1034098e6b994d7b96c6580aad4446c954a9ab23babc7341857f"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the

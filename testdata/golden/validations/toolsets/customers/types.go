@@ -24,6 +24,8 @@ type CreateCustomerArgs struct {
 	Avatar []byte `json:"avatar,omitzero"`
 	// Extra is free-form data.
 	Extra any `json:"extra,omitzero"`
+	// LastIP is last known address.
+	LastIP *string `json:"last_ip,omitzero"`
 }
 
 // Address is a postal address.
