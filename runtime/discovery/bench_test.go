@@ -149,6 +149,14 @@ func BenchmarkNewCatalogPrebuiltIndex(b *testing.B) {
 	})
 }
 
+// BenchmarkSubset measures deriving a permitted catalog that leaves out
+// one tool in ten from a 10,000-tool catalog.
+func BenchmarkSubset(b *testing.B) {
+	c := benchCatalog(b, 10_000)
+	b.ReportAllocs()
+	measureCPU(b, func() { _ = c.Subset(func(i int) bool { return i%10 != 0 }) })
+}
+
 // measureCPU runs the benchmark loop body on one locked OS thread and
 // reports, beside the wall time, the thread's CPU time per operation
 // (cpu-ns/op), which other load on the machine does not inflate.
