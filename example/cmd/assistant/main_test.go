@@ -66,6 +66,7 @@ func TestReplayDiscoversAndCallsTools(t *testing.T) {
 				"call customers.customer_usage ran registry company, toolset customers@1.4.0, token reg1-",
 				"call tickets.search_tickets ran local toolset tickets",
 				"3 steps, 2 tool calls, stop completed",
+				"tokens as recorded: ",
 			} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q", want)
@@ -178,7 +179,7 @@ func TestLiveRequestSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := stdout.String()
-	if !strings.HasPrefix(out, "asking anthropic model claude-sonnet-4-5\n") || strings.Contains(out, "replaying") {
+	if !strings.HasPrefix(out, "asking anthropic model claude-sonnet-4-5\n") || strings.Contains(out, "replaying") || !strings.Contains(out, "; tokens: ") {
 		t.Errorf("live run announced as:\n%s", out)
 	}
 	got, want := requestSizes(t, out), served.all()

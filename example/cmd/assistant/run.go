@@ -77,6 +77,7 @@ func run(ctx context.Context, cfg config, w io.Writer) (err error) {
 		log:    log,
 		w:      w,
 		native: caps.Discovery == model.DiscoveryNative,
+		replay: replay != nil,
 	}
 	if err := analyst.RegisterAnalystAgent(ctx, rt, analyst.AnalystAgentConfig{Planner: tr}); err != nil {
 		return err

@@ -27,6 +27,8 @@ type tracer struct {
 	log    *requestLog
 	w      io.Writer
 	native bool
+	// replay marks token counts as those the recordings report.
+	replay bool
 	// seen counts the history messages already printed.
 	seen int
 	// sent counts the request sizes already printed.
@@ -155,9 +157,13 @@ func (t *tracer) finish(out *runtime.RunOutput) {
 		total += n
 		parts[i] = fmt.Sprint(n)
 	}
-	fmt.Fprintf(t.w, "%d steps, %d tool calls, stop %s; request bodies %s bytes (total %d); tokens: %d in (%d cached), %d out\n",
+	tokens := "tokens"
+	if t.replay {
+		tokens = "tokens as recorded"
+	}
+	fmt.Fprintf(t.w, "%d steps, %d tool calls, stop %s; request bodies %s bytes (total %d); %s: %d in (%d cached), %d out\n",
 		out.Steps, out.ToolCalls, orDash(string(out.Stop)), strings.Join(parts, " + "), total,
-		out.Usage.InputTokens, out.Usage.CacheReadTokens, out.Usage.OutputTokens)
+		tokens, out.Usage.InputTokens, out.Usage.CacheReadTokens, out.Usage.OutputTokens)
 }
 
 // orDash returns s, or "-" when s is empty.
