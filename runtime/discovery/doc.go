@@ -15,8 +15,10 @@
 // Rule constants of this package or of package model.
 //
 // A Catalog holds the permitted deferred tools with their snapshots and a
-// search index built once. Catalog.Answer answers a discovery call: exact
-// names first, then the query through package toolsearch. Calls to
+// search index built once. Catalog.Subset derives the catalog of fewer
+// tools (another run policy's) without checking them again.
+// Catalog.Answer answers a discovery call: exact names first, then the
+// query through package toolsearch. Calls to
 // discovered tools are checked against the snapshot's JSON Schema before
 // they run (CheckArguments); an invalid call becomes an error result.
 //
