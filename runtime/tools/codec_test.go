@@ -55,6 +55,10 @@ func TestCompileSchemaAccepts(t *testing.T) {
 		{"draft-07 declared", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":1}`, `{"n":"1"}`},
 		{"internal ref", `{"type":"object","$defs":{"id":{"type":"string"}},"properties":{"id":{"$ref":"#/$defs/id"}}}`, `{"id":"a"}`, `{"id":1}`},
 		{"recursive ref", `{"type":"array","items":{"$ref":"#"}}`, `[[[]]]`, `[[1]]`},
+		{"date format asserted", `{"type":"string","format":"date"}`, `"2026-11-30"`, `"November"`},
+		{"date-time format asserted", `{"type":"string","format":"date-time"}`, `"2026-11-30T10:00:00Z"`, `"2026-11-30"`},
+		{"email format asserted", `{"type":"string","format":"email"}`, `"ops@example.com"`, `"ops at example"`},
+		{"uuid format asserted", `{"type":"string","format":"uuid"}`, `"5f0c6f5e-3c2a-4d59-9a7e-0f6f2b1d9c11"`, `"not-a-uuid"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

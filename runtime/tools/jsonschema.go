@@ -28,7 +28,10 @@ type Schema struct {
 }
 
 // CompileSchema compiles a JSON Schema document. References to other
-// documents are refused: a tool schema must be self-contained.
+// documents are refused: a tool schema must be self-contained. The "format"
+// keyword is asserted (date, date-time, email, uri, uuid, ipv4, ...), so a
+// value that does not match its format is invalid; unknown formats are
+// ignored.
 func CompileSchema(raw []byte) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
@@ -36,6 +39,9 @@ func CompileSchema(raw []byte) (*Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	// A design's format is part of its contract: "format" is asserted, not
+	// only annotated as draft 2020-12 would default to.
+	c.AssertFormat()
 	c.UseLoader(jsonschema.SchemeURLLoader{}) // no file or network access
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
