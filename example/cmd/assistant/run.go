@@ -18,7 +18,7 @@ import (
 )
 
 // instructions is the analyst's system prompt.
-const instructions = "You are a support analyst. You start with only the tool_search tool: " +
+const instructions = "You are a support analyst. You start with only the " + runtime.DiscoveryToolName + " tool: " +
 	"search for the tools you need, call them, and answer from their results. Be brief."
 
 // run starts the registry and the model endpoint cfg asks for, runs the
