@@ -11,6 +11,12 @@ import "fmt"
 // one document.
 type analysis struct {
 	terms dictionary
+	// words numbers the distinct words read, before stop word removal and
+	// stemming; wordTerm is the term of each, -1 for a stop word. A word
+	// seen before thus costs one hash, and is neither matched against the
+	// stop words nor stemmed again. The zero words remembers nothing.
+	words    dictionary
+	wordTerm []int32
 	// occs holds the counts of every term of every document read, document
 	// by document; the current document's start at start.
 	occs  []occurrence
@@ -37,12 +43,17 @@ type occurrence struct {
 }
 
 // newAnalysis returns an analysis sized for about terms distinct terms and
-// occs term counts.
-func newAnalysis(terms, occs int) *analysis {
+// occs term counts. With remember, it remembers the term of every word, which
+// pays when many documents share their words.
+func newAnalysis(terms, occs int, remember bool) *analysis {
 	a := &analysis{
 		terms: newDictionary(terms),
 		occs:  make([]occurrence, 0, occs),
 		last:  make([]int, 0, terms),
+	}
+	if remember {
+		a.words = newDictionary(terms)
+		a.wordTerm = make([]int32, 0, terms)
 	}
 	a.schema.emit = a.text
 	return a
@@ -74,10 +85,10 @@ func (a *analysis) document(doc *Document, tool int32) error {
 // text counts the terms of s in field f of the current document.
 func (a *analysis) text(f Field, s string) {
 	a.scan.reset(s)
-	for a.scan.next() {
-		id, added := a.terms.addBytes(a.scan.term)
-		if added {
-			a.last = append(a.last, -1)
+	for a.scan.word() {
+		id := a.term()
+		if id < 0 {
+			continue // a stop word
 		}
 		p := a.last[id]
 		if p < a.start {
@@ -88,4 +99,26 @@ func (a *analysis) text(f Field, s string) {
 		a.occs[p].counts.add(f)
 		a.length[f]++
 	}
+}
+
+// term returns the term of the word the scanner is at, or -1 for a stop
+// word: what [scanner.next] makes of it.
+func (a *analysis) term() int32 {
+	remember := a.words.slots != nil
+	if remember {
+		if w, added := a.words.addBytes(a.scan.term); !added {
+			return a.wordTerm[w]
+		}
+	}
+	id := int32(-1)
+	if !isStopWord(a.scan.term) {
+		var fresh bool
+		if id, fresh = a.terms.addBytes(stem(a.scan.term)); fresh {
+			a.last = append(a.last, -1)
+		}
+	}
+	if remember {
+		a.wordTerm = append(a.wordTerm, id)
+	}
+	return id
 }

@@ -97,7 +97,7 @@ func Count(doc Document) (Counts, error) {
 	if doc.Name == "" {
 		return Counts{}, fmt.Errorf("%w: empty name", ErrInvalidDocument)
 	}
-	a := newAnalysis(termsPerTool, termsPerTool)
+	a := newAnalysis(termsPerTool, termsPerTool, false)
 	if err := a.document(&doc, 0); err != nil {
 		return Counts{}, err
 	}

@@ -144,7 +144,7 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	if n >= math.MaxInt32 {
 		return nil, fmt.Errorf("%w: %d tools is more than an index holds", ErrInvalidDocument, n)
 	}
-	a := newAnalysis(termsPerTool*min(n, 64), termsPerTool*n)
+	a := newAnalysis(termsPerTool*min(n, 64), termsPerTool*n, true)
 	lengths := make([][numFields]int64, n)
 	for i := range docs {
 		if docs[i].Name == "" {
