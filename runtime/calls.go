@@ -3,8 +3,9 @@ package runtime
 // Admitting and executing tool calls. A call is admitted when its tool is in
 // the step's catalog, permitted by the run's policy, already discovered (for
 // a deferred tool) under the definition the catalog still has, and its
-// arguments are valid. Anything else is answered with an error result and
-// never executed. An admitted call is bound to a CallRecord at admission.
+// arguments pass the payload codec of the tool's executable contract (see
+// payloadSpec). Anything else is answered with an error result and never
+// executed. An admitted call is bound to a CallRecord at admission.
 
 import (
 	"context"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -46,7 +48,7 @@ func (r *run) admit(cat *catalog, call model.ToolCall, step int) (admission, err
 		switch {
 		case !ok:
 			return refuse("Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
-		case !sameSnapshot(snap, t.snapshot):
+		case !discovery.SameSnapshot(snap, t.snapshot):
 			return refuse("Tool %q changed since it was discovered. Call %s with names [%q] again, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
 		}
 	}

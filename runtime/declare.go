@@ -11,7 +11,6 @@ package runtime
 // discovered tools the step may still declare.
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
@@ -24,21 +23,20 @@ const DiscoveryToolName = discovery.ToolName
 
 // declarationsKey is everything a run's declarations depend on besides the
 // run's policy, which is fixed for the invocation: the step's immutable
-// catalog, the model's capabilities and how far the run's history
-// discovered.
+// catalog, the model's capabilities and the revision of the run's ledger.
 type declarationsKey struct {
-	cat         *catalog
-	caps        model.Capabilities
-	discoveries int
+	cat        *catalog
+	caps       model.Capabilities
+	discovered int
 }
 
 // declarations returns what the step's request declares for a model with
 // caps. A failure (an immediate tool outside the model's strict limits) is a
 // *model.ValidationError: no request could declare those tools. Steps that
-// share a catalog and a model and discover nothing in between share one
-// decision.
+// share a catalog and a model, with no tool discovered or changed in
+// between, share one decision.
 func (r *run) declarations(cat *catalog, caps model.Capabilities) (*discovery.Declarations, error) {
-	key := declarationsKey{cat: cat, caps: caps, discoveries: r.discoveries}
+	key := declarationsKey{cat: cat, caps: caps, discovered: r.ledger.Revision()}
 	if r.decl != nil && r.declKey == key {
 		return r.decl, nil
 	}
@@ -84,18 +82,12 @@ func (p stepPermits) Permits(name string) bool {
 // may not use it.
 func (r *run) callable(cat *catalog, name string, snap model.ToolSnapshot) *catalogTool {
 	t := cat.byName[name]
-	if t == nil || !t.deferred || !sameSnapshot(t.snapshot, snap) || !r.policy.permits(t) {
+	if t == nil || !t.deferred || !discovery.SameSnapshot(t.snapshot, snap) || !r.policy.permits(t) {
 		return nil
 	}
 	return t
 }
 
-// sameSnapshot reports whether two snapshots render the same declaration.
-func sameSnapshot(a, b model.ToolSnapshot) bool {
-	return a.Name == b.Name && a.Description == b.Description && a.Namespace == b.Namespace &&
-		(a.Strict == nil) == (b.Strict == nil) && (a.Strict == nil || *a.Strict == *b.Strict) &&
-		bytes.Equal(a.Parameters, b.Parameters)
-}
 
 // discoverySettings returns the request's discovery settings.
 func (r *run) discoverySettings() model.Discovery {

@@ -274,11 +274,10 @@ type run struct {
 	executed int
 	usage    model.Usage
 
-	immCatalog  *catalog // the catalog immDefs were computed for
-	immDefs     []model.ToolDefinition
-	discoveries int                     // discovery messages in messages
-	decl        *discovery.Declarations // the last step's, decided for declKey
-	declKey     declarationsKey
+	immCatalog *catalog // the catalog immDefs were computed for
+	immDefs    []model.ToolDefinition
+	decl       *discovery.Declarations // the last step's, decided for declKey
+	declKey    declarationsKey
 }
 
 // loop plans and executes steps until the run stops.

@@ -125,11 +125,6 @@ func (r *run) extend(msgs ...model.Message) error {
 	if err := r.ledger.Append(msgs...); err != nil {
 		return err
 	}
-	for i := range msgs {
-		if msgs[i].Role == model.RoleDiscovery {
-			r.discoveries++
-		}
-	}
 	r.messages = append(r.messages, msgs...)
 	return nil
 }

@@ -12,6 +12,7 @@ package discovery
 // so both give the same declarations; there is one rule, not two.
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -43,6 +44,7 @@ type Ledger struct {
 	messages int // messages appended so far, to locate failures
 	tools    []model.ToolSnapshot
 	pos      map[string]int
+	revision int // counts changes of tools
 }
 
 // Append records the discovery results of msgs, the next messages of the
@@ -78,7 +80,10 @@ func (l *Ledger) Append(msgs ...model.Message) error {
 	l.messages += len(msgs)
 	for _, s := range Discovered(msgs) {
 		if k, ok := l.pos[s.Name]; ok {
-			l.tools[k] = s
+			if !SameSnapshot(l.tools[k], s) {
+				l.tools[k] = s
+				l.revision++
+			}
 			continue
 		}
 		if l.pos == nil {
@@ -86,8 +91,22 @@ func (l *Ledger) Append(msgs ...model.Message) error {
 		}
 		l.pos[s.Name] = len(l.tools)
 		l.tools = append(l.tools, s)
+		l.revision++
 	}
 	return nil
+}
+
+// Revision identifies the state of the discovered tools: it changes when
+// Append records a tool or a snapshot that declares a tool differently, and
+// only then, so that a decision made for one revision holds until the next.
+func (l *Ledger) Revision() int { return l.revision }
+
+// SameSnapshot reports whether two snapshots declare a tool the same way:
+// the same name, description, namespace, strictness and parameter bytes.
+func SameSnapshot(a, b model.ToolSnapshot) bool {
+	return a.Name == b.Name && a.Description == b.Description && a.Namespace == b.Namespace &&
+		(a.Strict == nil) == (b.Strict == nil) && (a.Strict == nil || *a.Strict == *b.Strict) &&
+		bytes.Equal(a.Parameters, b.Parameters)
 }
 
 // Len returns the number of tools discovered.

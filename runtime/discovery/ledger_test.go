@@ -217,6 +217,60 @@ func TestLedgerAppend(t *testing.T) {
 	}
 }
 
+func TestLedgerRevision(t *testing.T) {
+	bNew := snap("b")
+	bNew.Description = "b, version 2"
+	steps := []struct {
+		name    string
+		result  model.DiscoveryResult
+		changed bool
+	}{
+		{"first discovery", result("d1", snap("a"), snap("b")), true},
+		{"the same snapshots again", result("d2", snap("b"), snap("a")), false},
+		{"a changed snapshot", result("d3", bNew), true},
+		{"a new tool", result("d4", snap("c"), bNew), true},
+		{"nothing new", result("d5", snap("c")), false},
+	}
+	var l Ledger
+	for _, st := range steps {
+		before := l.Revision()
+		msgs := []model.Message{model.AssistantMessage(discoveryCall(st.result.CallID, "x")), model.DiscoveryMessage(st.result)}
+		if err := l.Append(msgs...); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if changed := l.Revision() != before; changed != st.changed {
+			t.Errorf("%s: revision changed %v, want %v", st.name, changed, st.changed)
+		}
+	}
+}
+
+func TestSameSnapshot(t *testing.T) {
+	base := strictSnap("a")
+	cases := []struct {
+		name   string
+		change func(*model.ToolSnapshot)
+		same   bool
+	}{
+		{"identical", func(*model.ToolSnapshot) {}, true},
+		{"equal bytes in another slice", func(s *model.ToolSnapshot) { s.Parameters = json.RawMessage(strictSchema) }, true},
+		{"name", func(s *model.ToolSnapshot) { s.Name = "b" }, false},
+		{"description", func(s *model.ToolSnapshot) { s.Description = "other" }, false},
+		{"namespace", func(s *model.ToolSnapshot) { s.Namespace = "ns" }, false},
+		{"strict unset", func(s *model.ToolSnapshot) { s.Strict = nil }, false},
+		{"strict false", func(s *model.ToolSnapshot) { s.Strict = new(false) }, false},
+		{"parameters", func(s *model.ToolSnapshot) { s.Parameters = json.RawMessage(objectSchema) }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			other := strictSnap("a")
+			tc.change(&other)
+			if got := SameSnapshot(base, other); got != tc.same {
+				t.Errorf("SameSnapshot = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}
+
 // BenchmarkLedgerDeclare compares deciding a step's declarations from a
 // ledger with Declare over the whole history, as a run's history grows:
 // 10 application tools, 20 discovered tools, steps of a tool call and a
