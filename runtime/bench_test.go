@@ -78,17 +78,29 @@ const stepsPerRun = 16
 // is one step; runs of stepsPerRun steps follow each other, so starting and
 // recording runs is included. The "call" steps make one immediate tool call
 // and no discovery call: their cost must not grow with the deferred
-// catalog. The "discover" steps add a discovery query against it.
+// catalog. The "discover" steps add a discovery query against it, which
+// finds the same tools every step; the "discover-new" steps each find a
+// tool by name that no earlier step of the run found, so every step
+// declares one more tool.
 func BenchmarkStep(b *testing.B) {
-	callResp := respond(b, callPart("c1", "core_core03", `{"id":"42"}`))
-	discoverResp := respond(b, searchPart("d1", "summarize invoice dashboard"), callPart("c1", "core_core03", `{"id":"42"}`))
+	call := callPart("c1", "core_core03", `{"id":"42"}`)
+	callResp := respond(b, call)
+	discoverResp := respond(b, searchPart("d1", "summarize invoice dashboard"), call)
+	discoverNew := make([]*model.Response, stepsPerRun+1)
+	for n := range discoverNew {
+		discoverNew[n] = respond(b, searchPart("d1", "", fmt.Sprintf("catalog_t%05d", n)), call)
+	}
 	for _, kind := range []struct {
 		name string
-		resp *model.Response
-	}{{"call", callResp}, {"discover", discoverResp}} {
+		resp func(step int) *model.Response
+	}{
+		{"call", func(int) *model.Response { return callResp }},
+		{"discover", func(int) *model.Response { return discoverResp }},
+		{"discover-new", func(step int) *model.Response { return discoverNew[step] }},
+	} {
 		for _, deferred := range []int{100, 1000, 10000} {
 			b.Run(fmt.Sprintf("%s/deferred=%d", kind.name, deferred), func(b *testing.B) {
-				p := &benchPlanner{step: func(int) *model.Response { return kind.resp }, done: final(b, "done"), steps: stepsPerRun - 1}
+				p := &benchPlanner{step: kind.resp, done: final(b, "done"), steps: stepsPerRun - 1}
 				rt := benchRuntime(b, deferred, p)
 				client := rt.Client("bench")
 				// A warm-up run builds the catalog (and, for discovery, its
