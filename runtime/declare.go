@@ -88,7 +88,6 @@ func (r *run) callable(cat *catalog, name string, snap model.ToolSnapshot) *cata
 	return t
 }
 
-
 // discoverySettings returns the request's discovery settings.
 func (r *run) discoverySettings() model.Discovery {
 	return model.Discovery{Enabled: r.agent.hasDeferred(), Description: r.agent.reg.DiscoveryDescription}
