@@ -18,7 +18,10 @@ type Client struct {
 	consumer registry.Consumer
 }
 
-var _ runtime.RegistryClient = (*Client)(nil)
+var (
+	_ runtime.RegistryClient        = (*Client)(nil)
+	_ runtime.PinnedVersionResolver = (*Client)(nil)
+)
 
 // ErrToolFailed is matched by the error CallTool returns when the tool ran
 // and reported its own failure; the error's text is the tool's message.
@@ -30,12 +33,32 @@ func New(c registry.Consumer) *Client { return &Client{consumer: c} }
 // ResolveToolset reads the current registration of one toolset. A missing
 // toolset matches registry.ErrToolsetNotFound.
 func (c *Client) ResolveToolset(ctx context.Context, toolset string) (*runtime.ResolvedToolset, error) {
-	cat, err := c.consumer.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: toolset}})
+	return c.resolve(ctx, registry.ToolsetRef{Name: toolset})
+}
+
+// ResolveToolsetVersion reads the current registration of one toolset and
+// has the registry check its version: a current version other than version
+// matches registry.ErrVersionMismatch, a missing toolset
+// registry.ErrToolsetNotFound. It never selects an older registration. An
+// empty version pins nothing and is refused.
+func (c *Client) ResolveToolsetVersion(ctx context.Context, toolset, version string) (*runtime.ResolvedToolset, error) {
+	if version == "" {
+		return nil, registry.Errorf(registry.CodeInvalidRequest, "resolve toolset %q: no version to check", toolset)
+	}
+	return c.resolve(ctx, registry.ToolsetRef{Name: toolset, Version: version})
+}
+
+// resolve reads one toolset reference.
+func (c *Client) resolve(ctx context.Context, ref registry.ToolsetRef) (*runtime.ResolvedToolset, error) {
+	cat, err := c.consumer.ResolveToolsets(ctx, []registry.ToolsetRef{ref})
 	if err != nil {
 		return nil, err
 	}
 	if len(cat.Toolsets) != 1 {
-		return nil, fmt.Errorf("resolve toolset %q: %w: %d toolsets answered", toolset, registry.ErrBadResponse, len(cat.Toolsets))
+		return nil, fmt.Errorf("resolve toolset %q: %w: %d toolsets answered", ref.Name, registry.ErrBadResponse, len(cat.Toolsets))
+	}
+	if ref.Version != "" && cat.Toolsets[0].Toolset.Version != ref.Version {
+		return nil, fmt.Errorf("resolve toolset %q: %w: answered version %q, pinned %q", ref.Name, registry.ErrBadResponse, cat.Toolsets[0].Toolset.Version, ref.Version)
 	}
 	out := convert(cat.Toolsets[0])
 	return &out, nil

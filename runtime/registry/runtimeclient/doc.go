@@ -6,7 +6,8 @@
 //	err = rt.RegisterRegistry("company", runtimeclient.New(client))
 //
 // The runtime reads its registry sources once per planning step through
-// ResolveToolset and ListToolsets, and forwards accepted calls through
+// ResolveToolset, ResolveToolsetVersion (a pinned source, whose version the
+// registry itself checks) and ListToolsets, and forwards accepted calls through
 // CallTool with the token each call was accepted under. The registry keys
 // its admissions by call ID; CallTool derives that ID from the run and the
 // model's call ID, so that the same call of the same run, retried or

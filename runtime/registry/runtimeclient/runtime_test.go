@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -28,16 +29,25 @@ type world struct {
 	provider   *httptest.Server
 	executions atomic.Int64
 	rt         *runtime.Runtime
+	// intercept, when set, sees every request to the registry first and
+	// reports whether it answered it itself.
+	intercept atomic.Pointer[func(http.ResponseWriter, *http.Request) bool]
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t *testing.T, opts ...runtime.Option) *world {
 	t.Helper()
 	w := &world{}
 	svc, err := service.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.registry = httptest.NewServer(svc.Handler())
+	h := svc.Handler()
+	w.registry = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if f := w.intercept.Load(); f != nil && (*f)(rw, r) {
+			return
+		}
+		h.ServeHTTP(rw, r)
+	}))
 	t.Cleanup(func() { w.registry.Close(); _ = svc.Close() })
 	w.provider = httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
 		w.executions.Add(1)
@@ -54,7 +64,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.rt = runtime.New()
+	w.rt = runtime.New(opts...)
 	if err := w.rt.RegisterRegistry("company", runtimeclient.New(w.client)); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +213,9 @@ func TestStepFailsExplicitly(t *testing.T) {
 		want    error
 	}{
 		{"missing toolset", runtime.RegistrySource{Registry: "company", Toolset: "billing"}, nil, registry.ErrToolsetNotFound},
-		{"version mismatch", runtime.RegistrySource{Registry: "company", Toolset: "records", Version: "2.0.0"}, nil, runtime.ErrCatalog},
+		// The pin travels to the registry, which refuses it with its own
+		// error; the runtime does not merely compare versions itself.
+		{"version mismatch", runtime.RegistrySource{Registry: "company", Toolset: "records", Version: "2.0.0"}, nil, registry.ErrVersionMismatch},
 		{"registry disappears mid-run", runtime.RegistrySource{Registry: "company", Toolset: "records"}, func(t *testing.T, w *world) func() {
 			return func() { w.registry.CloseClientConnections(); w.registry.Close() }
 		}, registry.ErrUnreachable},
