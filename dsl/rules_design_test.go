@@ -64,6 +64,8 @@ func TestSourceRules(t *testing.T) {
 				Tool("search", "Search records") // ERR inline-tool
 				Tags("crm")                      // ERR tags
 				PublishTo(company)               // ERR publish
+				Description("Records")           // ERR description
+				Title("Records")                 // ERR title
 			})
 			Service("svc", func() {
 				Agent("agent", "An agent.", func() {
@@ -75,6 +77,8 @@ func TestSourceRules(t *testing.T) {
 			{`toolset "records": inline Tool "search" on a registry toolset: its tools come from the registry`, "inline-tool"},
 			{`toolset "records": Tags("crm") on a registry toolset: its tags come from the registry and cannot be overridden`, "tags"},
 			{`toolset "records": PublishTo on a registry toolset: only a local toolset can be published`, "publish"},
+			{`toolset "records": Description on a registry toolset: its description comes from the registry and cannot be overridden`, "description"},
+			{`toolset "records": Title on a registry toolset: its title comes from the registry and cannot be overridden`, "title"},
 			{`Export of toolset "records" in agent "agent": registry toolset "records" cannot be exported`, "export-toolset"},
 			{`Export of registry "company" in agent "agent": registry "company" cannot be exported`, "export-registry"},
 		}},
@@ -152,6 +156,16 @@ func TestNameRules(t *testing.T) {
 			{`tool name: invalid name: "records.find" contains '.' at byte 7`, "dotted-tool"},
 			{`agent name: invalid name: "my agent" contains ' '`, "agent-name"},
 		}},
+		{"rule 11: registry toolset names, each reported once", func() {
+			company := companyRegistry()
+			Toolset(FromRegistry(company, "bad name"))              // ERR defaulted-name
+			Toolset("local name", FromRegistry(company, "records")) // ERR local-name
+			Toolset("billing", FromRegistry(company, "billing v2")) // ERR source-name
+		}, []wantErr{
+			{`toolset "bad name": registry toolset name in FromRegistry: invalid name: "bad name" contains ' '`, "defaulted-name"},
+			{`toolset "local name": toolset name: invalid name: "local name" contains ' '`, "local-name"},
+			{`toolset "billing": registry toolset name in FromRegistry: invalid name: "billing v2" contains ' '`, "source-name"},
+		}},
 	})
 }
 
@@ -161,10 +175,17 @@ func TestDeclarationRules(t *testing.T) {
 			Registry("none", func() {})                            // ERR no-url
 			Registry("relative", func() { URL("/registry") })      // ERR relative
 			Registry("ftp", func() { URL("ftp://files.example") }) // ERR ftp
+			Registry("empty", func() { URL("") })                  // ERR empty-url
+			Registry("twice", func() {
+				URL("https://a.example")
+				URL("https://b.example") // ERR url-twice
+			})
 		}, []wantErr{
 			{`registry "none": no URL`, "no-url"},
 			{`registry "relative": URL "/registry" must be absolute with scheme http or https`, "relative"},
 			{`registry "ftp": URL "ftp://files.example" must be absolute with scheme http or https`, "ftp"},
+			{`registry "empty": URL "" must be absolute with scheme http or https`, "empty-url"},
+			{`registry "twice": URL("https://b.example") repeats the URL (first set to "https://a.example" at`, "url-twice"},
 		}},
 		{"misplaced declarations", func() {
 			Tool("search", "Search records") // ERR tool-top

@@ -28,18 +28,19 @@ func (m *metaHolder) DeleteMeta(name string) { delete(m.Meta, name) }
 // instead of stopping the run before validation. It implements
 // goaexpr.VersionHolder.
 type strayVersion struct {
-	versions []versionDecl
+	versions []valueDecl
 }
 
-// versionDecl is one Version call.
-type versionDecl struct {
+// valueDecl is one call of a DSL word that takes a single value (Version,
+// URL): the value and where the call was made.
+type valueDecl struct {
 	value string
 	at    Location
 }
 
 // SetVersion records a Version call for rejection.
 func (s *strayVersion) SetVersion(v string) {
-	s.versions = append(s.versions, versionDecl{value: v, at: DesignLocation()})
+	s.versions = append(s.versions, valueDecl{value: v, at: DesignLocation()})
 }
 
 // validate reports every recorded Version call against owner.

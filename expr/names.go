@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxNameLength is the longest name a model may see (tool, toolset, agent and
@@ -25,10 +26,12 @@ func CheckName(name string) error {
 	case !isLetter(name[0]) && name[0] != '_':
 		return fmt.Errorf("%w: %q must start with a letter or '_'", ErrInvalidName, name)
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !isLetter(c) && !isDigit(c) && c != '_' && c != '-' {
-			return fmt.Errorf("%w: %q contains %q at byte %d; use letters, digits, '_' and '-'", ErrInvalidName, name, rune(c), i)
+	for i, r := range name {
+		if r == utf8.RuneError && !strings.HasPrefix(name[i:], string(utf8.RuneError)) {
+			return fmt.Errorf("%w: %q is not valid UTF-8 at byte %d", ErrInvalidName, name, i)
+		}
+		if r >= utf8.RuneSelf || !isLetter(byte(r)) && !isDigit(byte(r)) && r != '_' && r != '-' {
+			return fmt.Errorf("%w: %q contains %q at byte %d; use ASCII letters, digits, '_' and '-'", ErrInvalidName, name, r, i)
 		}
 	}
 	return nil
@@ -95,12 +98,11 @@ func checkIdentifiers(s string, prerelease bool) error {
 			return fmt.Errorf("has an empty identifier in %q", s)
 		}
 		numeric := true
-		for i := 0; i < len(id); i++ {
-			c := id[i]
-			if !isLetter(c) && !isDigit(c) && c != '-' {
-				return fmt.Errorf("identifier %q contains %q; use letters, digits and '-'", id, rune(c))
+		for _, r := range id {
+			if r >= utf8.RuneSelf || !isLetter(byte(r)) && !isDigit(byte(r)) && r != '-' {
+				return fmt.Errorf("identifier %q contains %q; use ASCII letters, digits and '-'", id, r)
 			}
-			numeric = numeric && isDigit(c)
+			numeric = numeric && isDigit(byte(r))
 		}
 		if prerelease && numeric && len(id) > 1 && id[0] == '0' {
 			return fmt.Errorf("identifier %q has a leading zero", id)

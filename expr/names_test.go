@@ -24,7 +24,9 @@ func TestCheckName(t *testing.T) {
 		{"1search", "must start with a letter or '_'"},
 		{"-search", "must start with a letter or '_'"},
 		{"records.search", `contains '.' at byte 7`},
-		{"héllo", "contains"},
+		{"héllo", `contains 'é' at byte 1; use ASCII letters`},
+		{"a\xffb", "is not valid UTF-8 at byte 1"},
+		{"éclair", "must start with a letter or '_'"},
 		{"with space", `contains ' ' at byte 4`},
 	}
 	for _, tc := range cases {
@@ -67,6 +69,7 @@ func TestCheckVersion(t *testing.T) {
 		{"1.2.3-", "pre-release has an empty identifier"},
 		{"1.2.3-01", `pre-release identifier "01" has a leading zero`},
 		{"1.2.3-a_b", `pre-release identifier "a_b" contains '_'`},
+		{"1.2.3-bêta", `pre-release identifier "bêta" contains 'ê'`},
 		{"1.2.3+", "build metadata has an empty identifier"},
 		{"1.2.3+a..b", "build metadata has an empty identifier"},
 	}

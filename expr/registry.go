@@ -23,6 +23,11 @@ type RegistryExpr struct {
 	URLAt Location
 	// At is where the registry is declared.
 	At Location
+
+	// repeatedURLs are the URL calls after the first, kept for rejection: a
+	// registry has one endpoint and a later URL must not silently replace it.
+	repeatedURLs []valueDecl
+	urlSet       bool
 }
 
 // RegistrySource is a toolset published in a registry, as FromRegistry
@@ -43,13 +48,23 @@ func (r *RegistryExpr) EvalName() string { return fmt.Sprintf("registry %q", r.N
 // SetDescription implements goaexpr.DescriptionHolder.
 func (r *RegistryExpr) SetDescription(d string) { r.Description = d }
 
-// SetURL implements goaexpr.URLHolder.
-func (r *RegistryExpr) SetURL(u string) { r.URL, r.URLAt = u, DesignLocation() }
+// SetURL implements goaexpr.URLHolder. The first call sets the URL; later
+// calls are recorded and rejected by validation.
+func (r *RegistryExpr) SetURL(u string) {
+	if r.urlSet {
+		r.repeatedURLs = append(r.repeatedURLs, valueDecl{value: u, at: DesignLocation()})
+		return
+	}
+	r.URL, r.URLAt, r.urlSet = u, DesignLocation(), true
+}
 
 // validate checks the registry URL and Version misuse.
 func (r *RegistryExpr) validate(p *problems) {
 	r.strayVersion.validate(p, r)
-	if r.URL == "" {
+	for _, u := range r.repeatedURLs {
+		p.add(r, u.at, "URL(%q) repeats the URL (first set to %q at %s): a registry has one endpoint", u.value, r.URL, r.URLAt)
+	}
+	if !r.urlSet {
 		p.add(r, r.At, "no URL: declare URL(\"https://...\") in the registry DSL")
 		return
 	}

@@ -34,7 +34,10 @@ type ToolsetExpr struct {
 	// At is where the toolset is declared.
 	At Location
 
-	versions []versionDecl
+	versions []valueDecl
+	// descriptionAt and titleAt are where Description and Title were called,
+	// so that a registry reference can reject them.
+	descriptionAt, titleAt Location
 }
 
 // Publication is one PublishTo declaration of a local toolset.
@@ -49,15 +52,15 @@ type Publication struct {
 func (t *ToolsetExpr) EvalName() string { return fmt.Sprintf("toolset %q", t.Name) }
 
 // SetDescription implements goaexpr.DescriptionHolder.
-func (t *ToolsetExpr) SetDescription(d string) { t.Description = d }
+func (t *ToolsetExpr) SetDescription(d string) { t.Description, t.descriptionAt = d, DesignLocation() }
 
 // SetTitle implements goaexpr.TitleHolder.
-func (t *ToolsetExpr) SetTitle(s string) { t.Title = s }
+func (t *ToolsetExpr) SetTitle(s string) { t.Title, t.titleAt = s, DesignLocation() }
 
 // SetVersion implements goaexpr.VersionHolder: Version pins the version of a
 // registry-sourced toolset. Validation rejects it on local toolsets.
 func (t *ToolsetExpr) SetVersion(v string) {
-	t.versions = append(t.versions, versionDecl{value: v, at: DesignLocation()})
+	t.versions = append(t.versions, valueDecl{value: v, at: DesignLocation()})
 }
 
 // Version returns the pinned version of a registry-sourced toolset, "" when
@@ -87,8 +90,12 @@ func (t *ToolsetExpr) Tool(name string) *ToolExpr {
 
 // validate checks the toolset and its tools.
 func (t *ToolsetExpr) validate(p *problems) {
-	if err := CheckName(t.Name); err != nil {
-		p.add(t, t.At, "toolset name: %v", err)
+	// A registry reference named after its registry toolset has its name
+	// checked once, as the FromRegistry argument.
+	if t.Source == nil || t.Name != t.Source.Toolset {
+		if err := CheckName(t.Name); err != nil {
+			p.add(t, t.At, "toolset name: %v", err)
+		}
 	}
 	validateTags(p, t, t.Tags)
 	if t.Source != nil {
@@ -144,6 +151,12 @@ func (t *ToolsetExpr) validateRegistrySourced(p *problems) {
 	}
 	for _, tag := range t.Tags {
 		p.add(t, tag.At, "Tags(%q) on a registry toolset: its tags come from the registry and cannot be overridden", tag.Value)
+	}
+	if !t.descriptionAt.IsZero() {
+		p.add(t, t.descriptionAt, "Description on a registry toolset: its description comes from the registry and cannot be overridden")
+	}
+	if !t.titleAt.IsZero() {
+		p.add(t, t.titleAt, "Title on a registry toolset: its title comes from the registry and cannot be overridden")
 	}
 	for _, pub := range t.Publications {
 		p.add(t, pub.At, "PublishTo on a registry toolset: only a local toolset can be published")
