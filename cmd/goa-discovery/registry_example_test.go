@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
+	"github.com/goa-discovery/goa-discovery/example/gen/agents/desk"
 	"github.com/goa-discovery/goa-discovery/example/gen/registries/company"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/escalation"
@@ -53,6 +54,34 @@ func (u unusedTickets) CloseTicket(context.Context, *tickets.CloseTicketArgs) er
 	return u.fail("close_ticket")
 }
 
+// unusedCustomers is a customers.Executor test double for runs that never
+// call a customer tool: every call fails the test.
+type unusedCustomers struct{ t *testing.T }
+
+func (u unusedCustomers) GetCustomer(context.Context, *customers.GetCustomerArgs) (*customers.Customer, error) {
+	u.t.Error("customer tool get_customer called")
+	return nil, errors.New("not expected in this test")
+}
+
+func (u unusedCustomers) CustomerUsage(context.Context, *customers.CustomerUsageArgs) (map[string]int64, error) {
+	u.t.Error("customer tool customer_usage called")
+	return nil, errors.New("not expected in this test")
+}
+
+// unusedKnowledge is a knowledge.Executor test double for runs that never
+// call a knowledge tool: every call fails the test.
+type unusedKnowledge struct{ t *testing.T }
+
+func (u unusedKnowledge) SearchArticles(context.Context, *knowledge.SearchArticlesArgs) ([]*knowledge.Article, error) {
+	u.t.Error("knowledge tool search_articles called")
+	return nil, errors.New("not expected in this test")
+}
+
+func (u unusedKnowledge) GetArticle(context.Context, *knowledge.GetArticleArgs) (string, error) {
+	u.t.Error("knowledge tool get_article called")
+	return "", errors.New("not expected in this test")
+}
+
 // paymentsToolset is a runtime-authored toolset a payments provider
 // publishes in the company registry.
 func paymentsToolset(version string) tools.ToolsetSchema {
@@ -69,14 +98,15 @@ func paymentsToolset(version string) tools.ToolsetSchema {
 	}
 }
 
-// scriptedAnalyst is a planner test double for the analyst agent: it
-// searches for a refund tool, calls the one discovered, then finishes.
-type scriptedAnalyst struct {
+// scriptedRefund is a planner test double for the example's agents that
+// use the registry: it searches for a refund tool, calls the one
+// discovered, then finishes.
+type scriptedRefund struct {
 	t  *testing.T
 	mu sync.Mutex
 }
 
-func (p *scriptedAnalyst) Plan(_ context.Context, in *runtime.PlanInput) (*model.Response, error) {
+func (p *scriptedRefund) Plan(_ context.Context, in *runtime.PlanInput) (*model.Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var part model.Part
@@ -100,17 +130,7 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	ctx := context.Background()
 	url, stop := startRegistry(t, "--data", t.TempDir())
 	defer stop()
-	provider := httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
-		var args struct {
-			PaymentID string `json:"payment_id"`
-		}
-		if err := json.Unmarshal(call.Payload, &args); err != nil {
-			return nil, err
-		}
-		return json.RawMessage(fmt.Sprintf(`{"refund_id":"re_%s"}`, args.PaymentID)), nil
-	}), 0))
-	defer provider.Close()
-
+	provider := refundProvider(t)
 	client, err := registry.NewClient(url)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +152,7 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	if err := tickets.Register(rt, unusedTickets{t}); err != nil {
 		t.Fatal(err)
 	}
-	if err := analyst.RegisterAnalystAgent(ctx, rt, analyst.AnalystAgentConfig{Planner: &scriptedAnalyst{t: t}}); err != nil {
+	if err := analyst.RegisterAnalystAgent(ctx, rt, analyst.AnalystAgentConfig{Planner: &scriptedRefund{t: t}}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := analyst.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Refund 5 euros of payment pay_1")})
@@ -152,6 +172,96 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	}
 	if len(out.Calls) != 1 || out.Calls[0].Source.Token != string(pub.Registration.Token) || out.Calls[0].Source.Registry != company.Name {
 		t.Fatalf("call records %+v, want one bound to %s", out.Calls, pub.Registration.Token)
+	}
+}
+
+// refundProvider serves the payments toolset's refund tool on loopback.
+func refundProvider(t *testing.T) *httptest.Server {
+	t.Helper()
+	provider := httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
+		var args struct {
+			PaymentID string `json:"payment_id"`
+		}
+		if err := json.Unmarshal(call.Payload, &args); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(fmt.Sprintf(`{"refund_id":"re_%s"}`, args.PaymentID)), nil
+	}), 0))
+	t.Cleanup(provider.Close)
+	return provider
+}
+
+// TestExampleDeskRunsAgainstAServedRegistry runs the desk agent, which pins
+// the registry's payments toolset to version 2.3.0, against a registry the
+// test serves: the pinned version is used; another current version, or no
+// registration, fails the step with the registry's own error.
+func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
+	cases := []struct {
+		name    string
+		version string // published payments version; empty publishes nothing
+		want    error
+	}{
+		{"pinned version current", "2.3.0", nil},
+		{"another version current", "2.4.0", registry.ErrVersionMismatch},
+		{"not published", "", registry.ErrToolsetNotFound},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			url, stop := startRegistry(t)
+			defer stop()
+			client, err := registry.NewClient(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var token registry.Token
+			if tc.version != "" {
+				pub, err := client.Publish(ctx, &registry.PublishRequest{Toolset: paymentsToolset(tc.version), Revision: "payments-1", Endpoint: refundProvider(t).URL})
+				if err != nil {
+					t.Fatal(err)
+				}
+				token = pub.Registration.Token
+			}
+			rt := runtime.New()
+			if err := rt.RegisterRegistry(company.Name, runtimeclient.New(client)); err != nil {
+				t.Fatal(err)
+			}
+			for _, err := range []error{
+				tickets.Register(rt, unusedTickets{t}),
+				customers.Register(rt, unusedCustomers{t}),
+				knowledge.Register(rt, unusedKnowledge{t}),
+				escalation.Register(rt),
+				desk.RegisterDeskAgent(ctx, rt, desk.DeskAgentConfig{Planner: &scriptedRefund{t: t}}),
+			} {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := desk.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Refund 5 euros of payment pay_1")})
+			if tc.want != nil {
+				if !errors.Is(err, runtime.ErrCatalog) || !errors.Is(err, tc.want) {
+					t.Fatalf("run error = %v, want runtime.ErrCatalog and %v", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Calls) != 1 || out.Calls[0].Tool != "payments.refund_payment" || out.Calls[0].Source.Token != string(token) || out.Calls[0].Source.Version != "2.3.0" {
+				t.Fatalf("call records %+v, want one refund bound to %s at 2.3.0", out.Calls, token)
+			}
+			var content string
+			for _, m := range out.Messages {
+				for _, p := range m.Parts {
+					if p.ToolResult != nil && p.ToolResult.CallID == "refund" {
+						content = p.ToolResult.Content
+					}
+				}
+			}
+			if content != `{"refund_id":"re_pay_1"}` {
+				t.Fatalf("refund result %q", content)
+			}
+		})
 	}
 }
 
