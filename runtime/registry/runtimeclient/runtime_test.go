@@ -178,12 +178,24 @@ func TestProvidersRegisteredBetweenSteps(t *testing.T) {
 		callLookup(t, "billing", "b", nil),
 	}}
 	agent := w.agent(t, "generalist", steps, runtime.RegistrySource{Registry: "company"})
+	var reads atomic.Int64
+	count := func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == registry.PathToolsets && r.Method == http.MethodGet {
+			reads.Add(1)
+		}
+		return false
+	}
+	w.intercept.Store(&count)
 	out, err := agent.Run(context.Background(), []model.Message{model.UserMessage("look around")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(steps.advertised) != 3 {
 		t.Fatalf("%d steps planned, want 3", len(steps.advertised))
+	}
+	// Each step reads the registry once, however many calls it admits.
+	if n := reads.Load(); n != 3 {
+		t.Fatalf("3 steps read the registry %d times", n)
 	}
 	if strings.Contains(strings.Join(steps.advertised[0], " "), "billing") {
 		t.Fatalf("step 1 advertised %v before billing was registered", steps.advertised[0])
