@@ -17,7 +17,6 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // world is a registry served on loopback, a provider endpoint that answers
@@ -71,15 +70,20 @@ func newWorld(t *testing.T, opts ...runtime.Option) *world {
 	return w
 }
 
+// newProviderServer serves exec as a provider endpoint on loopback and
+// returns its URL.
+func newProviderServer(t *testing.T, exec registry.Executor) string {
+	t.Helper()
+	srv := httptest.NewServer(registry.ProviderHandler(exec, 0))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 // publish publishes a toolset with a lookup tool at version under revision.
 func (w *world) publish(t *testing.T, name, version, revision string) registry.Registration {
 	t.Helper()
-	ts := tools.ToolsetSchema{Name: name, Description: name + " records", Version: version, Tools: []tools.ToolSchema{{
-		Name:        tools.Ident(name + ".lookup"),
-		Description: "Look up a " + name + " record by id",
-		Payload:     json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-		Result:      json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
-	}}}
+	ts := lookupToolset(name)
+	ts.Version = version
 	res, err := w.client.Publish(context.Background(), &registry.PublishRequest{Toolset: ts, Revision: revision, Endpoint: w.provider.URL})
 	if err != nil {
 		t.Fatal(err)
