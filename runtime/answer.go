@@ -4,10 +4,10 @@ package runtime
 // deferred tools the run may use. That permitted catalog is built on the
 // first discovery call that needs it and shared by every run and step that
 // may use the same tools of the same catalog, so steps without a discovery
-// call never pay for it.
+// call never pay for it. Every permitted catalog is a subset of one catalog
+// of all the deferred tools, checked and indexed once per step catalog.
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -58,19 +58,15 @@ func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
 	if dc, ok := c.permitted[set]; ok {
 		return dc, nil
 	}
-	ix, err := c.searchIndex()
+	full, err := c.fullCatalog()
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]discovery.Entry, 0, len(c.deferred))
-	for _, t := range c.deferred {
-		if p.permits(t) {
-			entries = append(entries, t.entry)
-		}
-	}
-	dc, err := discovery.NewCatalog(entries, ix)
-	if err != nil {
-		return nil, fmt.Errorf("%w: permitted catalog: %w", ErrCatalog, err)
+	dc := full
+	if set != "" {
+		// Subset keeps the full catalog's order, its index and its
+		// checked entries: nothing is checked or indexed again.
+		dc = full.Subset(func(i int) bool { return p.permits(c.deferred[i]) })
 	}
 	if c.permitted == nil || len(c.permitted) == permittedCacheSize {
 		c.permitted = make(map[string]*discovery.Catalog)

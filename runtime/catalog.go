@@ -61,6 +61,12 @@ type catalog struct {
 	index     *toolsearch.Index
 	indexErr  error
 
+	// full is the discovery catalog of every deferred tool, built with the
+	// index on first use; run policies derive theirs from it.
+	fullOnce sync.Once
+	full     *discovery.Catalog
+	fullErr  error
+
 	// excludedByKey maps a policy key to the deferred tools it leaves out;
 	// permitted maps such a set to the discovery catalog of the others.
 	permittedMu   sync.Mutex
@@ -126,6 +132,29 @@ func (c *catalog) searchIndex() (*toolsearch.Index, error) {
 		}
 	})
 	return c.index, c.indexErr
+}
+
+// fullCatalog returns the discovery catalog of every deferred tool, built
+// on first use over the search index. Checking the deferred tools' entries
+// happens here, once per step catalog, whatever the policies of the runs
+// that use it.
+func (c *catalog) fullCatalog() (*discovery.Catalog, error) {
+	c.fullOnce.Do(func() {
+		ix, err := c.searchIndex()
+		if err != nil {
+			c.fullErr = err
+			return
+		}
+		entries := make([]discovery.Entry, len(c.deferred))
+		for i, t := range c.deferred {
+			entries[i] = t.entry
+		}
+		c.full, c.fullErr = discovery.NewCatalog(entries, ix)
+		if c.fullErr != nil {
+			c.fullErr = fmt.Errorf("%w: deferred catalog: %w", ErrCatalog, c.fullErr)
+		}
+	})
+	return c.full, c.fullErr
 }
 
 // newCatalogTool builds the catalog entry of one tool schema. The model
