@@ -80,6 +80,12 @@ func declare(app []model.ToolDefinition, history []model.Message, opts Options, 
 	if err := validateHistory(history, memo); err != nil {
 		return nil, err
 	}
+	return declareDiscovered(app, Discovered(history), opts, memo)
+}
+
+// declareDiscovered is declare after validating the history, given what
+// Discovered returns for it. It does not modify discovered.
+func declareDiscovered(app []model.ToolDefinition, discovered []model.ToolSnapshot, opts Options, memo *schemaMemo) (*Declarations, error) {
 	appStrict, err := checkApplicationTools(app, memo)
 	if err != nil {
 		return nil, err
@@ -103,7 +109,7 @@ func declare(app []model.ToolDefinition, history []model.Message, opts Options, 
 		appNames[t.Name] = true
 	}
 	strict := appStrict
-	for _, s := range Discovered(history) {
+	for _, s := range discovered {
 		switch {
 		case appNames[s.Name]:
 			d.Shadowed = append(d.Shadowed, s.Name)
@@ -134,10 +140,24 @@ func declare(app []model.ToolDefinition, history []model.Message, opts Options, 
 // discovery. A call to a discovered tool binds to the snapshot returned
 // here.
 func Discovered(history []model.Message) []model.ToolSnapshot {
-	var (
-		out []model.ToolSnapshot
-		pos map[string]int
-	)
+	// Room for every snapshot: names are rarely discovered twice.
+	n := 0
+	for i := range history {
+		m := &history[i]
+		if m.Role != model.RoleDiscovery {
+			continue
+		}
+		for j := range m.Parts {
+			if r := m.Parts[j].DiscoveryResult; r != nil {
+				n += len(r.Tools)
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]model.ToolSnapshot, 0, n)
+	pos := make(map[string]int, n)
 	for i := range history {
 		m := &history[i]
 		if m.Role != model.RoleDiscovery {
@@ -149,9 +169,6 @@ func Discovered(history []model.Message) []model.ToolSnapshot {
 				continue
 			}
 			for _, s := range r.Tools {
-				if pos == nil {
-					pos = make(map[string]int)
-				}
 				if k, ok := pos[s.Name]; ok {
 					out[k] = s
 					continue

@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"fmt"
-
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -37,8 +35,7 @@ func validateHistory(msgs []model.Message, memo *schemaMemo) error {
 		for j := range m.Parts {
 			r := m.Parts[j].DiscoveryResult
 			for k := range r.Tools {
-				where := fmt.Sprintf("tool %d of the result for %q: ", k, r.CallID)
-				if err := checkSnapshot(&r.Tools[k], i, j, where, memo); err != nil {
+				if err := checkResultTool(r, k, i, j, memo); err != nil {
 					return err
 				}
 			}

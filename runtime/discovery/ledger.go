@@ -13,7 +13,6 @@ package discovery
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -66,12 +65,7 @@ func (l *Ledger) Append(msgs ...model.Message) error {
 				continue
 			}
 			for k := range r.Tools {
-				if checkSnapshot(&r.Tools[k], l.messages+i, j, "", l.memo) == nil {
-					continue
-				}
-				// Only a failure needs to say where the snapshot is.
-				where := fmt.Sprintf("tool %d of the result for %q: ", k, r.CallID)
-				if err := checkSnapshot(&r.Tools[k], l.messages+i, j, where, l.memo); err != nil {
+				if err := checkResultTool(r, k, l.messages+i, j, l.memo); err != nil {
 					return err
 				}
 			}
@@ -130,20 +124,12 @@ func (l *Ledger) Discovered() []model.ToolSnapshot { return slices.Clone(l.tools
 // result and errors of Declare(app, history, opts) for a history that
 // passes ValidateHistory. It costs in proportion to app and the discovered
 // tools, not to the history.
+//
+// The smallest history that discovered the ledger's tools is one discovery
+// call answered by them, and Append already checked every one of them:
+// that history passes ValidateHistory, so Ledger.Declare goes straight to
+// the decision Declare makes after validating, over the tools Discovered
+// would return for it.
 func (l *Ledger) Declare(app []model.ToolDefinition, opts Options) (*Declarations, error) {
-	return declare(app, l.history(), opts, l.memo)
-}
-
-// ledgerCallID identifies the one discovery call of a ledger's history.
-const ledgerCallID = "discovered"
-
-// history returns the smallest history that discovered the ledger's tools.
-func (l *Ledger) history() []model.Message {
-	if len(l.tools) == 0 {
-		return nil
-	}
-	return []model.Message{
-		model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: ledgerCallID, Query: "discovered tools"})),
-		model.DiscoveryMessage(model.DiscoveryResult{CallID: ledgerCallID, Tools: l.tools}),
-	}
+	return declareDiscovered(app, l.tools, opts, l.memo)
 }

@@ -25,7 +25,21 @@ func checkSnapshot(s *model.ToolSnapshot, msg, part int, where string, memo *sch
 	if err := checkSnapshotName(s, msg, part, where); err != nil {
 		return err
 	}
-	return schemaFailure(memo.check(s.Parameters, isStrict(s)), msg, part, where+"snapshot "+quote(s.Name))
+	if err := memo.check(s.Parameters, isStrict(s)); err != nil {
+		return schemaFailure(err, msg, part, where+"snapshot "+quote(s.Name))
+	}
+	return nil
+}
+
+// checkResultTool checks tool k of discovery result r, in message msg, part
+// part. Only a failure says where the snapshot is, so the success path
+// formats nothing.
+func checkResultTool(r *model.DiscoveryResult, k, msg, part int, memo *schemaMemo) *model.ValidationError {
+	s := &r.Tools[k]
+	if checkSnapshot(s, msg, part, "", memo) == nil {
+		return nil
+	}
+	return checkSnapshot(s, msg, part, fmt.Sprintf("tool %d of the result for %q: ", k, r.CallID), memo)
 }
 
 // checkEntry is checkSnapshot without compiling the parameters, what
