@@ -1,16 +1,22 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 )
 
 // runGen implements "goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH":
 // it evaluates and validates the design and generates its packages under DIR.
-// Design errors are printed verbatim on stderr with exit status 1.
+// Design errors are printed verbatim on stderr with exit status 1. An
+// interrupt stops the build or the run and still removes the temporary
+// generator program.
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -35,7 +41,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goa-discovery gen: output directory: %v\n", err)
 		return 1
 	}
-	if err := gen(fs.Arg(0), outDir, *debug, stdout, stderr); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := gen(ctx, fs.Arg(0), outDir, *debug, stdout, stderr); err != nil {
 		if !errors.Is(err, errDesign) {
 			fmt.Fprintf(stderr, "goa-discovery gen: %v\n", err)
 		}
@@ -45,9 +53,10 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 }
 
 // gen resolves, writes, builds and runs the generator program for the design,
-// and removes it unless debug is set.
-func gen(designPath, outDir string, debug bool, stdout, stderr io.Writer) (err error) {
-	d, err := resolveDesign(designPath)
+// and removes it unless debug is set, also when ctx ends the build or the
+// run early.
+func gen(ctx context.Context, designPath, outDir string, debug bool, stdout, stderr io.Writer) (err error) {
+	d, err := resolveDesign(ctx, designPath)
 	if err != nil {
 		return err
 	}
@@ -68,8 +77,8 @@ func gen(designPath, outDir string, debug bool, stdout, stderr io.Writer) (err e
 	if err := g.write(); err != nil {
 		return err
 	}
-	if err := g.build(); err != nil {
+	if err := g.build(ctx); err != nil {
 		return err
 	}
-	return g.run()
+	return g.run(ctx)
 }

@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -38,8 +39,8 @@ type design struct {
 
 // resolveDesign loads the design package with go/packages and checks that it
 // belongs to the main module, where the generator program is built.
-func resolveDesign(importPath string) (*design, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule}
+func resolveDesign(ctx context.Context, importPath string) (*design, error) {
+	cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule}
 	pkgs, err := packages.Load(cfg, importPath)
 	if err != nil {
 		return nil, fmt.Errorf("load design package %q: %w", importPath, err)
@@ -103,10 +104,13 @@ func (g *generatorRun) binary() string {
 // build compiles the program with the go command's defaults: the module's
 // go.mod is read-only (or its vendor directory is used), so a missing
 // requirement is an error rather than a go.mod or go.sum change.
-func (g *generatorRun) build() error {
-	cmd := exec.Command("go", "build", "-o", g.binary(), ".")
+func (g *generatorRun) build(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", g.binary(), ".")
 	cmd.Dir = g.dir
 	out, err := cmd.CombinedOutput()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("build generator program: %w", ctxErr)
+	}
 	if err != nil {
 		return fmt.Errorf("build generator program: %w\n%s", err, bytes.TrimSpace(out))
 	}
@@ -116,11 +120,14 @@ func (g *generatorRun) build() error {
 // run runs the program in the current directory, so that design error
 // locations are relative to it, copying its output verbatim. It returns
 // errDesign when the program reports design errors.
-func (g *generatorRun) run() error {
-	cmd := exec.Command(g.binary(), "--output="+g.outDir, "--import-path="+g.importPath)
+func (g *generatorRun) run(ctx context.Context) error {
+	cmd := exec.CommandContext(ctx, g.binary(), "--output="+g.outDir, "--import-path="+g.importPath)
 	cmd.Stdout = g.stdout
 	cmd.Stderr = g.stderr
 	err := cmd.Run()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("run generator program: %w", ctxErr)
+	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return errDesign

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"go/parser"
 	"go/token"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/internal/designtest"
 )
@@ -301,5 +304,36 @@ func TestGenRefusesFilesItDidNotGenerate(t *testing.T) {
 	}
 	if len(entries) != 1 {
 		t.Errorf("a refused run wrote into %s: %v", out, entries)
+	}
+}
+
+// An interrupt (here a canceled context) during the build of the generator
+// program stops it and still removes its directory.
+func TestGenCanceledRemovesProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the generator program")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for ctx.Err() == nil {
+			if len(generatorDirs(t)) > 0 {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	err := gen(ctx, designsPath+"good", outputModule(t), false, &stdout, &stderr)
+	cancel()
+	<-watched
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("gen with a canceled context = %v, want context.Canceled", err)
+	}
+	if dirs := generatorDirs(t); len(dirs) != 0 {
+		t.Errorf("generator directories left behind: %v", dirs)
 	}
 }
