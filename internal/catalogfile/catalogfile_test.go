@@ -83,6 +83,14 @@ func TestReadToolsErrors(t *testing.T) {
 		{"MCP missing name", `{"tools": [{"name": "a"}, {"description": "x"}]}`, `tools[1]: missing "name"`},
 		{"MCP repeated name", `{"tools": [{"name": "a"}, {"name": "a"}]}`, `tools[1]: name "a" repeats the tool at tools[0]`},
 		{"MCP bad schema", `{"tools": [{"name": "a", "inputSchema": "object"}]}`, "tools[0]"},
+		{"MCP syntax error on its line", "{\n  \"tools\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\",}\n  ]\n}\n",
+			"line 4: invalid character '}'"},
+		{"MCP type error on its line", "{\n  \"tools\": [\n    {\"name\": \"a\", \"description\": 3}\n  ]\n}\n",
+			"line 3: json: cannot unmarshal number"},
+		{"MCP cut short", "{\n  \"tools\": [\n    {\"name\": \"a\"", "line 3: unexpected EOF"},
+		{"JSON line over two lines", "{\"name\": \"a\",\n \"description\": \"x\"}\n",
+			"line 1: a JSON value over several lines must be an MCP tools/list result"},
+		{"unfinished first line", "{\"name\": \"a\"\n{\"name\": \"b\"}\n", "JSON document over several lines: line 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

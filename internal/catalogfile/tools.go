@@ -43,18 +43,73 @@ type mcpTool struct {
 	Meta         json.RawMessage `json:"_meta"`
 }
 
-// ReadTools reads a tool catalog in either format, telling them apart by
-// whether the file is a single JSON object with a "tools" member. Tools keep
-// the file's order.
+// ReadTools reads a tool catalog in either format. A file whose first JSON
+// value spans several lines is one document, which must be an MCP
+// tools/list result; otherwise a file that is a single JSON object with a
+// "tools" member is one, and any other file is JSON lines. Tools keep the
+// file's order.
 func ReadTools(r io.Reader) ([]toolsearch.Document, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("reading tools: %w", err)
 	}
+	if spansLines(data) {
+		return readDocument(data)
+	}
 	if isMCPList(data) {
 		return readMCP(data)
 	}
 	return readLines(data)
+}
+
+// spansLines reports whether the first non-blank line of data starts a JSON
+// value that it does not finish, as a pretty-printed document does.
+func spansLines(data []byte) bool {
+	for len(data) > 0 {
+		line, rest, found := bytes.Cut(data, []byte("\n"))
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			var v json.RawMessage
+			err := json.NewDecoder(bytes.NewReader(line)).Decode(&v)
+			return found && errors.Is(err, io.ErrUnexpectedEOF)
+		}
+		data = rest
+	}
+	return false
+}
+
+// readDocument reads a multi-line file, which must be one JSON object with
+// a "tools" member; a syntax error is reported with its line.
+func readDocument(data []byte) ([]toolsearch.Document, error) {
+	var top map[string]json.RawMessage
+	if err := decodeStrict(data, &top); err != nil {
+		return nil, fmt.Errorf("%w: JSON document over several lines: %w", ErrMalformed, atLine(data, err))
+	}
+	if _, ok := top["tools"]; !ok {
+		return nil, fmt.Errorf("%w: line 1: a JSON value over several lines must be an MCP tools/list result "+
+			"with a \"tools\" member; JSON lines hold one tool a line", ErrMalformed)
+	}
+	return readMCP(data)
+}
+
+// atLine prefixes a JSON syntax or type error with the line of data it
+// points at, and an unexpected end with the last line.
+func atLine(data []byte, err error) error {
+	var offset int64 = -1
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		offset = syntax.Offset
+	case errors.As(err, &typ):
+		offset = typ.Offset
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		offset = int64(len(bytes.TrimRight(data, " \t\r\n")))
+	}
+	if offset < 0 {
+		return err
+	}
+	offset = min(offset, int64(len(data)))
+	return fmt.Errorf("line %d: %w", 1+bytes.Count(data[:offset], []byte("\n")), err)
 }
 
 // isMCPList reports whether data holds one JSON object with a "tools" key.
@@ -74,7 +129,7 @@ func isMCPList(data []byte) bool {
 func readMCP(data []byte) ([]toolsearch.Document, error) {
 	var list mcpList
 	if err := decodeStrict(data, &list); err != nil {
-		return nil, fmt.Errorf("%w: tools/list result: %w", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: tools/list result: %w", ErrMalformed, atLine(data, err))
 	}
 	switch {
 	case list.Tools == nil:
