@@ -60,6 +60,8 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		return f, err
 	}
 	f.words = fs.Args()
+	set := make(map[string]bool)
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	switch {
 	case f.tools == "":
 		return f, errors.New("--tools is required")
@@ -73,6 +75,10 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		return f, errors.New("give a QUERY or --queries FILE, not both")
 	case f.queries == "" && f.json:
 		return f, errors.New("--json applies to --queries evaluation")
+	case f.queries == "" && set["passes"]:
+		return f, errors.New("--passes applies to --queries evaluation")
+	case f.queries != "" && set["limit"]:
+		return f, fmt.Errorf("--limit applies to a QUERY; --queries evaluation ranks the top %d", evalDepth)
 	}
 	return f, nil
 }

@@ -128,6 +128,8 @@ func TestSearchCommandErrors(t *testing.T) {
 		{"query and query set", []string{"--tools", tools, "--queries", tools, "weather"}, 2, "not both"},
 		{"json without query set", []string{"--tools", tools, "--json", "weather"}, 2, "--json applies"},
 		{"zero limit", []string{"--tools", tools, "--limit", "0", "weather"}, 2, "--limit must be at least 1"},
+		{"limit with query set", []string{"--tools", tools, "--queries", tools, "--limit", "3"}, 2, "--limit applies to a QUERY"},
+		{"passes without query set", []string{"--tools", tools, "--passes", "3", "weather"}, 2, "--passes applies to --queries"},
 		{"unknown flag", []string{"--tools", tools, "--nope", "weather"}, 2, "flag provided but not defined"},
 		{"missing file", []string{"--tools", filepath.Join(t.TempDir(), "none.jsonl"), "x"}, 1, "no such file"},
 		{"malformed tools", []string{"--tools", badTools, "x"}, 1, "line 2"},
