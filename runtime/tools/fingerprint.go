@@ -66,8 +66,10 @@ func ToolsetFingerprint(ts *ToolsetSchema) (Fingerprint, error) {
 	})
 }
 
+// sortedTools returns a sorted copy of schemas, never nil, so that no tools
+// fingerprint alike whether given as nil or as an empty list.
 func sortedTools(schemas []ToolSchema) ([]ToolSchema, error) {
-	sorted := slices.Clone(schemas)
+	sorted := append(make([]ToolSchema, 0, len(schemas)), schemas...)
 	slices.SortFunc(sorted, func(a, b ToolSchema) int { return strings.Compare(string(a.Name), string(b.Name)) })
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i].Name == sorted[i-1].Name {

@@ -108,6 +108,33 @@ func TestToolsetFingerprint(t *testing.T) {
 	}
 }
 
+// TestFingerprintNoTools checks that a nil and an empty list of tools,
+// which encode as null and [], fingerprint alike.
+func TestFingerprintNoTools(t *testing.T) {
+	nilSchemas, err := SchemaFingerprint("records", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptySchemas, err := SchemaFingerprint("records", []ToolSchema{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nilSchemas != emptySchemas {
+		t.Errorf("SchemaFingerprint: nil tools %s, empty tools %s; want one fingerprint", nilSchemas, emptySchemas)
+	}
+	nilToolset, err := ToolsetFingerprint(&ToolsetSchema{Name: "records"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptyToolset, err := ToolsetFingerprint(&ToolsetSchema{Name: "records", Tools: []ToolSchema{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nilToolset != emptyToolset {
+		t.Errorf("ToolsetFingerprint: nil tools %s, empty tools %s; want one fingerprint", nilToolset, emptyToolset)
+	}
+}
+
 func TestFingerprintRejects(t *testing.T) {
 	_, err := SchemaFingerprint("records", []ToolSchema{searchSchema(), searchSchema()})
 	if !errors.Is(err, ErrInvalidSchema) || !strings.Contains(err.Error(), `"records.search" listed twice`) {
