@@ -12,10 +12,13 @@ import (
 	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
-// AgentTool exposes an agent as a tool.
+// AgentTool exposes an agent as a tool whose one argument is a request in
+// words (see AgentToolRequest). A tool with arguments of its own design is
+// registered with RegisterAgentToolset instead.
 type AgentTool struct {
 	// Tool is the tool's name within its toolset.
 	Tool string
@@ -25,18 +28,21 @@ type AgentTool struct {
 	Description string
 }
 
-// AgentToolRequest is the arguments of every agent tool.
+// AgentToolRequest is the arguments of every tool registered with
+// RegisterAgentTools.
 type AgentToolRequest struct {
 	// Request is what the calling agent asks the child agent.
 	Request string `json:"request"`
 }
 
-// agentToolPayload is the argument schema of every agent tool.
+// agentToolPayload is the argument schema of every tool registered with
+// RegisterAgentTools.
 var agentToolPayload = json.RawMessage(`{"type":"object","properties":{"request":{"type":"string","minLength":1,"description":"What to ask the agent, in full."}},"required":["request"],"additionalProperties":false}`)
 
-// RegisterAgentTools registers a toolset whose tools run agents. Agents use
-// it like any toolset (immediate or deferred); the named agents may be
-// registered later.
+// RegisterAgentTools registers a toolset whose tools run agents and take a
+// request in words: the arguments {"request": "..."}, whose request is the
+// child run's user message. Agents use the toolset like any toolset
+// (immediate or deferred); the named agents may be registered later.
 func (rt *Runtime) RegisterAgentTools(toolsetName string, agentTools ...AgentTool) error {
 	payload, err := tools.CompileSchema(agentToolPayload)
 	if err != nil {
@@ -63,13 +69,73 @@ func (rt *Runtime) RegisterAgentTools(toolsetName string, agentTools ...AgentToo
 	if err != nil {
 		return err
 	}
+	ts.agents, ts.agentRequests = agents, true
+	return rt.addToolset(ts)
+}
+
+// AgentToolset is a toolset whose tools run agents, with the tools' own
+// payload schemas: an agent exported as a toolset by its design.
+type AgentToolset struct {
+	// Schema is the toolset's wire record. Each tool's payload schema
+	// validates the calls' arguments; the validated arguments, as the
+	// model sent them, are the child run's user message. The child run's
+	// final text is the call's result.
+	Schema tools.ToolsetSchema
+	// Specs optionally holds one spec per tool of Schema whose payload
+	// codec validates the arguments (a generated toolset's Specs()). When
+	// nil, each tool's record is compiled (contract.Compile).
+	Specs []tools.ToolSpec
+	// Agents maps every tool of Schema to the agent a call runs; the
+	// agents may be registered later.
+	Agents map[tools.Ident]string
+}
+
+// RegisterAgentToolset registers a toolset whose tools run agents and
+// take the arguments their payload schemas describe. Agents use it like
+// any toolset (immediate or deferred).
+func (rt *Runtime) RegisterAgentToolset(reg AgentToolset) error {
+	name := reg.Schema.Name
+	specs := reg.Specs
+	if specs == nil {
+		specs = make([]tools.ToolSpec, 0, len(reg.Schema.Tools))
+		for i := range reg.Schema.Tools {
+			spec, err := contract.Compile(&reg.Schema.Tools[i])
+			if err != nil {
+				return fmt.Errorf("%w: agent toolset %q: %w", ErrInvalidRegistration, name, err)
+			}
+			specs = append(specs, *spec)
+		}
+	}
+	ts, err := newToolset(ToolsetRegistration{Schema: reg.Schema, Specs: specs, Executor: ToolExecutorFunc(refuseDirect)})
+	if err != nil {
+		return err
+	}
+	agents := make(map[tools.Ident]string, len(ts.schema.Tools))
+	for _, t := range ts.schema.Tools {
+		agent := reg.Agents[t.Name]
+		if agent == "" {
+			return fmt.Errorf("%w: agent toolset %q: tool %q names no agent", ErrInvalidRegistration, name, t.Name)
+		}
+		agents[t.Name] = agent
+	}
+	for id := range reg.Agents {
+		if _, ok := agents[id]; !ok {
+			return fmt.Errorf("%w: agent toolset %q: agent tool %q is not a tool of the toolset", ErrInvalidRegistration, name, id)
+		}
+	}
 	ts.agents = agents
+	return rt.addToolset(ts)
+}
+
+// addToolset adds a toolset built by newToolset, refusing a second toolset
+// of its name.
+func (rt *Runtime) addToolset(ts *toolset) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if _, dup := rt.toolsets[toolsetName]; dup {
-		return fmt.Errorf("%w: toolset %q", ErrAlreadyRegistered, toolsetName)
+	if _, dup := rt.toolsets[ts.schema.Name]; dup {
+		return fmt.Errorf("%w: toolset %q", ErrAlreadyRegistered, ts.schema.Name)
 	}
-	rt.toolsets[toolsetName] = ts
+	rt.toolsets[ts.schema.Name] = ts
 	rt.generation++
 	return nil
 }
@@ -80,11 +146,25 @@ var errAgentToolDirect = errors.New("runtime: agent tools run as child runs")
 
 func refuseDirect(context.Context, *ToolInvocation) (any, error) { return nil, errAgentToolDirect }
 
-// childRun runs the agent behind an agent tool and returns its final text.
-func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
+// childRequest returns the user message that starts the child run of an
+// admitted agent tool call: the request of a RegisterAgentTools tool, the
+// validated arguments of a RegisterAgentToolset tool.
+func childRequest(a *admission) (string, error) {
+	if !a.tool.local.agentRequests {
+		return string(a.call.Arguments), nil
+	}
 	req, ok := a.payload.(AgentToolRequest)
 	if !ok {
 		return "", fmt.Errorf("agent tool %q: payload is %T", a.tool.id, a.payload)
+	}
+	return req.Request, nil
+}
+
+// childRun runs the agent behind an agent tool and returns its final text.
+func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
+	request, err := childRequest(a)
+	if err != nil {
+		return "", err
 	}
 	child, err := r.rt.agentNamed(a.tool.source.Agent)
 	if err != nil {
@@ -93,7 +173,7 @@ func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
 	id := fmt.Sprintf("%s/%d/%s", r.id, a.record.Step, a.call.ID)
 	a.record.ChildRunID = id
 	state := &RunState{ID: id, Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive}
-	out, err := r.rt.invokeChild(ctx, child, state, model.UserMessage(req.Request), r.policy.run)
+	out, err := r.rt.invokeChild(ctx, child, state, model.UserMessage(request), r.policy.run)
 	if err != nil {
 		var capErr *CapError
 		if errors.As(err, &capErr) {

@@ -4,6 +4,9 @@
 // executors (RegisterToolset, called by the registration helper that code
 // generation emits per toolset), agents (RegisterAgent, called by the
 // generated Register<Agent>Agent) and registry clients (RegisterRegistry).
+// Agents become tools of other agents through RegisterAgentToolset (tools
+// with payload schemas of their own, whose validated arguments start the
+// child run) or RegisterAgentTools (tools that take a request in words).
 // An AgentClient (the generated NewClient) starts runs.
 //
 // A run repeats planning steps. Each step resolves the agent's catalog once
@@ -14,8 +17,8 @@
 // discovery tool when the agent has deferred tools, and the tools discovered
 // so far in this run. Package discovery decides those declarations (through
 // a discovery.Ledger the run keeps of its history), for the capabilities of
-// the planner's model when it is a ModelPlanner. The runtime then answers every discovery call from the
-// permitted deferred catalog, admits or refuses every tool call, executes the
+// the planner's model when it is a ModelPlanner. The runtime then answers
+// every discovery call from the permitted deferred catalog, admits or refuses every tool call, executes the
 // admitted ones (a local executor, a registry, or a child run for an agent
 // used as a tool), appends the results and plans again, until the planner
 // answers without calls or a cap (steps, tool calls, time) ends the run with
@@ -42,8 +45,8 @@
 // Step overhead does not grow with the catalog: the local catalog is built
 // once per registration generation and a registry catalog once per set of
 // registrations read, policy is checked per tool on use, and the search
-// index of deferred tools (or the one generated code embeds) and the
-// permitted catalog that package discovery answers from are built only when
-// a discovery call first needs them, then shared by every run that may use
-// the same tools.
+// index of deferred tools (or the one generated code embeds), the discovery
+// catalog of all deferred tools and the permitted catalogs derived from it
+// (discovery.Catalog.Subset) are built only when a discovery call first
+// needs them, then shared by every run that may use the same tools.
 package runtime

@@ -65,6 +65,10 @@ type toolset struct {
 	executor ToolExecutor
 	// agents maps the tools of an agent toolset to the agents they run.
 	agents map[tools.Ident]string
+	// agentRequests marks an agent toolset of RegisterAgentTools, whose
+	// calls carry an AgentToolRequest; the calls of any other agent
+	// toolset carry the arguments of its tools' own schemas.
+	agentRequests bool
 }
 
 // RegisterToolset registers a toolset's executor. Every tool of the schema
@@ -75,14 +79,7 @@ func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if _, dup := rt.toolsets[ts.schema.Name]; dup {
-		return fmt.Errorf("%w: toolset %q", ErrAlreadyRegistered, ts.schema.Name)
-	}
-	rt.toolsets[ts.schema.Name] = ts
-	rt.generation++
-	return nil
+	return rt.addToolset(ts)
 }
 
 func newToolset(reg ToolsetRegistration) (*toolset, error) {
