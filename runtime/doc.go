@@ -18,11 +18,11 @@
 // so far in this run. Package discovery decides those declarations (through
 // a discovery.Ledger the run keeps of its history), for the capabilities of
 // the planner's model when it is a ModelPlanner. The runtime then answers
-// every discovery call from the permitted deferred catalog, admits or refuses every tool call, executes the
-// admitted ones (a local executor, a registry, or a child run for an agent
-// used as a tool), appends the results and plans again, until the planner
-// answers without calls or a cap (steps, tool calls, time) ends the run with
-// a *CapError.
+// every discovery call from the permitted deferred catalog, admits or
+// refuses every tool call, executes the admitted ones (a local executor, a
+// registry, or a child run for an agent used as a tool), appends the
+// results and plans again, until the planner answers without calls or a cap
+// (steps, tool calls, time) ends the run with a *CapError.
 //
 // A tool outside the run's policy is never declared, found or executed: a
 // call to it is answered with an error result. A deferred tool can be called
