@@ -1,6 +1,7 @@
 package codegen_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +16,9 @@ import (
 // generation refuses: each error names the offending declaration and says
 // what to change.
 func TestGenerateRejects(t *testing.T) {
+	marker := func(m string) string {
+		return "errors_test.go:" + strconv.Itoa(designtest.MarkerLine(t, "errors_test.go", m))
+	}
 	cases := []struct {
 		name   string
 		design func()
@@ -83,9 +87,12 @@ func TestGenerateRejects(t *testing.T) {
 			})
 		}, []string{`attributes "user_id" and "userId" both map to Go field UserID`}},
 		{"toolsets with one package name", func() {
-			Toolset("re-cords", func() { Tool("get", "Get a record") })
-			Toolset("records", func() { Tool("get", "Get a record") })
-		}, []string{`toolset "re-cords" and toolset "records" both generate package directory "toolsets/records"`}},
+			Toolset("re-cords", func() { Tool("get", "Get a record") }) // ERR pkg-first
+			Toolset("records", func() { Tool("get", "Get a record") })  // ERR pkg-second
+		}, []string{
+			"[" + marker("pkg-second") + `] toolset "records": package directory "toolsets/records" is already generated for toolset "re-cords"`,
+			"(declared at " + marker("pkg-first") + ")",
+		}},
 		{"agents with one name in two services", func() {
 			ts := Toolset("records", func() { Tool("get", "Get a record") })
 			Service("a", func() { Agent("helper", "Help.", func() { Use(ts) }) })

@@ -124,18 +124,22 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	d := &designIR{importPath: importPath}
 	byToolset := map[*expr.ToolsetExpr]*toolsetIR{}
 	byRegistry := map[*expr.RegistryExpr]*registryIR{}
-	dirs := map[string]string{}
-	claim := func(dir, owner string) error {
+	type dirOwner struct {
+		name string
+		at   expr.Location
+	}
+	dirs := map[string]dirOwner{}
+	claim := func(dir, owner string, at expr.Location) error {
 		if first, dup := dirs[dir]; dup {
-			return fmt.Errorf("%s and %s both generate package directory %q: rename one", first, owner, dir)
+			return fmt.Errorf("[%s] %s: package directory %q is already generated for %s (declared at %s): rename one", at, owner, dir, first.name, first.at)
 		}
-		dirs[dir] = owner
+		dirs[dir] = dirOwner{owner, at}
 		return nil
 	}
 	for _, r := range root.Registries {
 		ir := &registryIR{expr: r, name: r.Name, description: r.Description, url: r.URL, pkg: packageName(r.Name, "registry")}
 		ir.importPath = path.Join(importPath, registriesDir, ir.pkg)
-		if err := claim(path.Join(registriesDir, ir.pkg), r.EvalName()); err != nil {
+		if err := claim(path.Join(registriesDir, ir.pkg), r.EvalName(), r.At); err != nil {
 			return nil, err
 		}
 		byRegistry[r] = ir
@@ -149,7 +153,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := claim(path.Join(toolsetsDir, ir.pkg), ts.EvalName()); err != nil {
+		if err := claim(path.Join(toolsetsDir, ir.pkg), ts.EvalName(), ts.At); err != nil {
 			return nil, err
 		}
 		byToolset[ts] = ir
@@ -165,7 +169,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := claim(path.Join(agentsDir, ir.pkg), a.EvalName()); err != nil {
+		if err := claim(path.Join(agentsDir, ir.pkg), a.EvalName(), a.At); err != nil {
 			return nil, err
 		}
 		for _, e := range a.Exports {
