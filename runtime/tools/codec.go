@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 )
 
 // Codec encodes and decodes the JSON values of one tool payload or result,
@@ -82,22 +83,30 @@ func (c *RawCodec) Encode(v any) ([]byte, error) {
 // types.
 type TypedCodec[T any] struct {
 	schema *Schema
+	keys   *keySet // the JSON names T decodes from, spelled exactly
 }
 
 // NewTypedCodec returns a codec for values of type T described by schema.
 func NewTypedCodec[T any](schema *Schema) *TypedCodec[T] {
-	return &TypedCodec[T]{schema: schema}
+	return &TypedCodec[T]{schema: schema, keys: keySetOf(reflect.TypeFor[T]())}
 }
 
 // Schema returns the codec's schema.
 func (c *TypedCodec[T]) Schema() *Schema { return c.schema }
 
 // DecodeValue validates data against the schema, then decodes it into a T.
-// Properties that T has no field for are an error rather than dropped.
+// Properties that T has no field for are an error rather than dropped, and
+// so are properties that differ from a field's JSON name only in case
+// (encoding/json alone would decode "ID" into the field named "id", a value
+// the schema never checked).
 func (c *TypedCodec[T]) DecodeValue(data []byte) (T, error) {
 	var v T
-	if err := c.schema.Validate(data); err != nil {
+	doc, err := c.schema.validate(data)
+	if err != nil {
 		return v, err
+	}
+	if err := c.keys.check(doc, ""); err != nil {
+		return v, fmt.Errorf("%w: decode into %T: %w", ErrPayloadInvalid, v, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

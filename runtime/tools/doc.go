@@ -7,7 +7,9 @@
 // Schemas are JSON Schema 2020-12 (or the draft a schema declares), compiled
 // once with github.com/santhosh-tekuri/jsonschema/v6 and self-contained: a
 // reference to another document is an error, never a file or network read.
-// Payloads with duplicate object keys are rejected before validation.
+// Payloads with duplicate object keys are rejected before validation, and
+// a TypedCodec decodes only keys spelled exactly as its type's JSON names,
+// so the value decoded is always the value validated.
 //
 // The wire records decode exactly: a key that is not one of the record's
 // JSON names, spelled exactly, or a key given twice is an error.

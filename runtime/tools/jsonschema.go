@@ -74,14 +74,23 @@ func (s *Schema) Raw() []byte { return bytes.Clone(s.raw) }
 // a document that passed validation could mean something else to the code
 // that executes it.
 func (s *Schema) Validate(data []byte) error {
+	_, err := s.validate(data)
+	return err
+}
+
+// validate is Validate that also returns the decoded document.
+func (s *Schema) validate(data []byte) (any, error) {
 	if _, err := Canonicalize(data); err != nil {
-		return fmt.Errorf("%w: %w", ErrPayloadInvalid, err)
+		return nil, fmt.Errorf("%w: %w", ErrPayloadInvalid, err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("%w: %w: %w", ErrPayloadInvalid, ErrInvalidJSON, err)
+		return nil, fmt.Errorf("%w: %w: %w", ErrPayloadInvalid, ErrInvalidJSON, err)
 	}
-	return s.validateValue(doc)
+	if err := s.validateValue(doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 func (s *Schema) validateValue(doc any) error {
