@@ -3,7 +3,7 @@ package registry
 import (
 	"fmt"
 
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 )
 
 // checkOrder checks, for a resolution (refs non-nil), that a catalog
@@ -33,13 +33,12 @@ func checkOrder(cat *Catalog, refs []ToolsetRef) error {
 	return nil
 }
 
-// checkResolved checks that a resolved toolset is valid and that its
-// fingerprint and token are the ones its content and revision give.
+// checkResolved checks that a resolved toolset is a record the registry
+// could have accepted (contract.Fingerprint, the check a publish passes)
+// and that its fingerprint and token are the ones its content and revision
+// give.
 func checkResolved(rt ResolvedToolset) error {
-	if err := rt.Toolset.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrBadResponse, err)
-	}
-	fp, err := tools.ToolsetFingerprint(&rt.Toolset)
+	fp, err := contract.Fingerprint(&rt.Toolset)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrBadResponse, err)
 	}

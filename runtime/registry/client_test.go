@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // scriptedRegistry is a test double of a registry server: each request is
@@ -33,6 +35,12 @@ func TestClientRefusesAnswersOutsideTheProtocol(t *testing.T) {
 	tamperedToken.Revision = "r2"
 	invalid := good
 	invalid.Toolset.Tools = nil
+	// A record that fingerprints consistently but that no publish could
+	// have passed: its pagination partner is not in the toolset.
+	dangling := resolvedRecords(t, "r1")
+	dangling.Toolset.Tools[0].Contract = &tools.Contract{PaginationPartner: "records.more"}
+	dangling.Fingerprint, _ = tools.ToolsetFingerprint(&dangling.Toolset)
+	dangling.Token = NewToken(dangling.Fingerprint, dangling.Revision)
 	cases := []struct {
 		name    string
 		status  int
@@ -43,6 +51,7 @@ func TestClientRefusesAnswersOutsideTheProtocol(t *testing.T) {
 		{"fingerprint does not match content", 200, Catalog{Toolsets: []ResolvedToolset{tamperedFP}}, ErrBadResponse, "its content gives"},
 		{"token does not match revision", 200, Catalog{Toolsets: []ResolvedToolset{tamperedToken}}, ErrBadResponse, "give reg1-"},
 		{"invalid record", 200, Catalog{Toolsets: []ResolvedToolset{invalid}}, ErrBadResponse, "has no tools"},
+		{"dangling pagination partner", 200, Catalog{Toolsets: []ResolvedToolset{dangling}}, ErrBadResponse, `pagination partner "records.more"`},
 		{"another toolset", 200, Catalog{Toolsets: []ResolvedToolset{good, good}}, ErrBadResponse, "2 toolsets resolved, 1 asked for"},
 		{"error body", 409, ErrorBody{Error: Errorf(CodeVersionMismatch, "pinned 9")}, ErrVersionMismatch, "pinned 9"},
 		{"error without body", 500, "oops", ErrBadResponse, "status 500"},

@@ -58,6 +58,9 @@ func TestBadRequestsChangeNothing(t *testing.T) {
 		{"result schema not an object", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { tool0(m)["result"] = []any{} }), 400, registry.CodeInvalidSchema, "result"},
 		{"toolset name breaks the rules", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { m["toolset"].(map[string]any)["name"] = "re cords" }), 400, registry.CodeInvalidSchema, `"re cords"`},
 		{"tool of another toolset", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { tool0(m)["name"] = "billing.lookup" }), 400, registry.CodeInvalidSchema, `belongs to toolset "billing"`},
+		{"pagination partner missing", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) {
+			tool0(m)["contract"].(map[string]any)["pagination_partner"] = "records.more"
+		}), 400, registry.CodeInvalidSchema, `pagination partner "records.more", which the toolset does not have`},
 		{"registered_at sent", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { m["toolset"].(map[string]any)["registered_at"] = "2026-01-01T00:00:00Z" }), 400, registry.CodeInvalidRequest, "registered_at"},
 		{"fingerprint mismatch", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { m["fingerprint"] = string(reg.Fingerprint) }), 400, registry.CodeFingerprintMismatch, "the registry computes"},
 		{"bad endpoint", "POST", registry.PathToolsets, "", publishBody(func(m map[string]any) { m["endpoint"] = "tcp://x" }), 400, registry.CodeInvalidRequest, "scheme"},

@@ -46,6 +46,9 @@ func TestFingerprint(t *testing.T) {
 		{"tags covered", func(ts *tools.ToolsetSchema) { ts.Tags = nil }, false},
 		{"version covered", func(ts *tools.ToolsetSchema) { ts.Version = "1.2.4" }, false},
 		{"contract covered", func(ts *tools.ToolsetSchema) { ts.Tools[0].Contract.RequiredLabels = nil }, false},
+		{"pagination partner covered", func(ts *tools.ToolsetSchema) {
+			ts.Tools[1].Contract = &tools.Contract{PaginationPartner: "records.search"}
+		}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,6 +84,16 @@ func TestFingerprintRejects(t *testing.T) {
 		{"bad server-only field", func() *tools.ToolsetSchema {
 			ts := recordsToolset()
 			ts.Tools[0].Contract.ServerOnlyFields = []string{"nope"}
+			return ts
+		}()},
+		{"pagination partner missing", func() *tools.ToolsetSchema {
+			ts := recordsToolset()
+			ts.Tools[1].Contract = &tools.Contract{PaginationPartner: "records.more"}
+			return ts
+		}()},
+		{"pagination partner of another toolset", func() *tools.ToolsetSchema {
+			ts := recordsToolset()
+			ts.Tools[1].Contract = &tools.Contract{PaginationPartner: "billing.search"}
 			return ts
 		}()},
 	}
