@@ -96,7 +96,11 @@ func declareDiscovered(app []model.ToolDefinition, discovered []model.ToolSnapsh
 	if limit := opts.Strict.MaxTools; limit > 0 && appStrict > limit {
 		return nil, failure(-1, -1, RuleStrictLimit, "%d application tools are strict but the model accepts at most %d", appStrict, limit)
 	}
-	d := &Declarations{Tools: make([]model.ToolDefinition, 0, len(app)+1)}
+	size := len(app) + 1
+	if !opts.StructuredOutput {
+		size += len(discovered)
+	}
+	d := &Declarations{Tools: make([]model.ToolDefinition, 0, size)}
 	d.Tools = append(d.Tools, app...)
 	if opts.Enabled {
 		d.Tools = append(d.Tools, Tool(opts.Description))
@@ -200,8 +204,8 @@ func checkApplicationTools(app []model.ToolDefinition, memo *schemaMemo) (int, e
 			return 0, failure(-1, -1, RuleToolName, "application tools %d and %d are both named %q", j, i, t.Name)
 		}
 		names[t.Name] = i
-		if err := schemaFailure(memo.check(t.Parameters, t.Strict), -1, -1, "application tool "+quote(t.Name)); err != nil {
-			return 0, err
+		if err := memo.check(t.Parameters, t.Strict); err != nil {
+			return 0, schemaFailure(err, -1, -1, "application tool "+quote(t.Name))
 		}
 		if t.Strict {
 			strict++

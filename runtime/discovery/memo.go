@@ -26,9 +26,11 @@ func (m *schemaMemo) check(raw json.RawMessage, strict bool) error {
 	if m == nil {
 		return checkSchema(raw, strict)
 	}
-	key := memoKey{strict: strict, raw: string(raw)}
+	// The key is built in the lookup itself, so that the lookup reads raw
+	// without copying it; only a schema checked for the first time is
+	// copied into a key of its own.
 	m.mu.Lock()
-	err, done := m.results[key]
+	err, done := m.results[memoKey{strict: strict, raw: string(raw)}]
 	m.mu.Unlock()
 	if done {
 		return err
@@ -38,7 +40,7 @@ func (m *schemaMemo) check(raw json.RawMessage, strict bool) error {
 	if m.results == nil {
 		m.results = make(map[memoKey]error)
 	}
-	m.results[key] = err
+	m.results[memoKey{strict: strict, raw: string(raw)}] = err
 	m.mu.Unlock()
 	return err
 }
