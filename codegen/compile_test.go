@@ -35,9 +35,15 @@ func TestGoldenCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mod.Dir, "check_test.go"), []byte(check), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(mod.Dir, "export_test.go"), []byte(exportCheck), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mod.Go(t, "build", "./...")
 	mod.Go(t, "vet", "./...")
 	out := mod.Go(t, "test", "-count=1", "-v", ".")
+	if !strings.Contains(out, "--- PASS: TestExportedToolsetKeepsItsSchema") {
+		t.Errorf("no passing check of the exported toolset in:\n%s", out)
+	}
 	for _, p := range append(slices.Clone(toolsets), agents...) {
 		if !strings.Contains(out, "--- PASS: TestGenerated/"+path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p)) {
 			t.Errorf("no passing check of %s in:\n%s", p, out)
@@ -161,5 +167,60 @@ func checkAgent(t *testing.T, def runtime.AgentRegistration) {
 	if _, err := def.DeferredIndex.Lookup(names...); err != nil {
 		t.Fatal(err)
 	}
+}
+`
+
+// exportCheck is the test file that checks the registration of the
+// agentexport design's exported toolset: the agent that uses it is offered
+// the tool with the arguments the design declares, not a stand-in.
+const exportCheck = `package golden_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"example.com/golden/agentexport/agents/writer"
+	"example.com/golden/agentexport/toolsets/research"
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+)
+
+func TestExportedToolsetKeepsItsSchema(t *testing.T) {
+	ctx := context.Background()
+	rt := runtime.New()
+	if err := research.Register(rt); err != nil {
+		t.Fatalf("register the exported toolset: %v", err)
+	}
+	var offered []model.ToolDefinition
+	planner := runtime.PlannerFunc(func(_ context.Context, in *runtime.PlanInput) (*model.Response, error) { // a test double
+		offered = in.Agent.AdvertisedToolDefinitions()
+		return model.NewResponse(model.AssistantMessage(model.TextPart("done")), model.FinishStop, model.Usage{})
+	})
+	if err := writer.RegisterWriterAgent(ctx, rt, writer.WriterAgentConfig{Planner: planner}); err != nil {
+		t.Fatalf("register writer: %v", err)
+	}
+	if _, err := writer.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Write a report.")}); err != nil {
+		t.Fatalf("run writer: %v", err)
+	}
+	want := research.Toolset().Tools[0].Payload
+	for _, def := range offered {
+		if def.Description != research.Toolset().Tools[0].Description {
+			continue
+		}
+		var got, exp bytes.Buffer
+		if err := json.Compact(&got, def.Parameters); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Compact(&exp, want); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != exp.String() {
+			t.Fatalf("%s offered with parameters %s, the design declares %s", def.Name, got.String(), exp.String())
+		}
+		return
+	}
+	t.Fatalf("writer is not offered the exported tool; offered %+v", offered)
 }
 `

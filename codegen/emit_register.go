@@ -90,22 +90,28 @@ func executeCase(t *toolIR) []jen.Code {
 }
 
 // agentToolsRegisterFile emits Register for an exported toolset: its tools
-// run the exporting agent, so the runtime executes them, not an executor.
+// run the exporting agent, so the runtime executes them, not an executor. The
+// registration carries the toolset's own schemas and codecs, so a call's
+// arguments are those the design declares, validated before the child run.
 func agentToolsRegisterFile(ts *toolsetIR, p string) *genFile {
 	g := newFile(p, ts.pkg)
 	a := ts.exportedBy
-	g.file.Add(docf("Register registers the toolset with rt as tools that run agent %q, which exports it; a call starts a child run of the agent.", a.name))
+	g.file.Add(docf("Register registers the toolset with rt as tools that run agent %q, which exports it: Toolset() as its schema and Specs() as its codecs. A call's validated arguments start a child run of the agent, whose final text is the call's result.", a.name))
 	g.file.Func().Id("Register").Params(jen.Id("rt").Op("*").Qual(runtimePkg, "Runtime")).Error().Block(
-		jen.Return(jen.Id("rt").Dot("RegisterAgentTools").CustomFunc(multiLineCall, func(g *jen.Group) {
-			g.Id("Name")
-			for _, t := range ts.tools {
-				g.Qual(runtimePkg, "AgentTool").Values(
-					jen.Id("Tool").Op(":").Lit(t.name),
-					jen.Id("Agent").Op(":").Lit(a.name),
-					jen.Id("Description").Op(":").Lit(t.description),
-				)
-			}
-		})),
+		jen.Return(jen.Id("rt").Dot("RegisterAgentToolset").Call(jen.Qual(runtimePkg, "AgentToolset").Add(keyed{
+			jen.Id("Schema").Op(":").Id("Toolset").Call(),
+			jen.Id("Specs").Op(":").Id("Specs").Call(),
+			jen.Id("Agents").Op(":").Map(jen.Qual(toolsPkg, "Ident")).String().Add(keyed(agentToolEntries(ts, a)).lines()),
+		}.lines()))),
 	)
 	return g
+}
+
+// agentToolEntries maps each tool of an exported toolset to its agent.
+func agentToolEntries(ts *toolsetIR, a *agentIR) []jen.Code {
+	entries := make([]jen.Code, len(ts.tools))
+	for i, t := range ts.tools {
+		entries[i] = jen.Id(t.goName).Op(":").Lit(a.name)
+	}
+	return entries
 }

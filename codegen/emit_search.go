@@ -82,12 +82,8 @@ func valueLit(v reflect.Value, elided bool) (jen.Code, error) {
 	return nil, fmt.Errorf("cannot emit a %s literal", v.Type())
 }
 
-// multiLine renders a composite literal with one element per line, and
-// multiLineCall the arguments of a call.
-var (
-	multiLine     = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-	multiLineCall = jen.Options{Open: "(", Close: ")", Separator: ",", Multi: true}
-)
+// multiLine renders a composite literal with one element per line.
+var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
 // typeRef emits a reference to a named type, or a basic type.
 func typeRef(t reflect.Type) jen.Code {

@@ -2,13 +2,21 @@
 
 package escalation
 
-import runtime "github.com/goa-discovery/goa-discovery/runtime"
+import (
+	runtime "github.com/goa-discovery/goa-discovery/runtime"
+	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
+)
 
 // Register registers the toolset with rt as tools that run agent "senior",
-// which exports it; a call starts a child run of the agent.
+// which exports it: Toolset() as its schema and Specs() as its codecs. A call's
+// validated arguments start a child run of the agent, whose final text is the
+// call's result.
 func Register(rt *runtime.Runtime) error {
-	return rt.RegisterAgentTools(
-		Name,
-		runtime.AgentTool{Tool: "escalate", Agent: "senior", Description: "Hand a ticket to senior support with a summary"},
-	)
+	return rt.RegisterAgentToolset(runtime.AgentToolset{
+		Schema: Toolset(),
+		Specs:  Specs(),
+		Agents: map[tools.Ident]string{
+			Escalate: "senior",
+		},
+	})
 }

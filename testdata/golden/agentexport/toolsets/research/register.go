@@ -2,13 +2,21 @@
 
 package research
 
-import runtime "github.com/goa-discovery/goa-discovery/runtime"
+import (
+	runtime "github.com/goa-discovery/goa-discovery/runtime"
+	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
+)
 
 // Register registers the toolset with rt as tools that run agent "researcher",
-// which exports it; a call starts a child run of the agent.
+// which exports it: Toolset() as its schema and Specs() as its codecs. A call's
+// validated arguments start a child run of the agent, whose final text is the
+// call's result.
 func Register(rt *runtime.Runtime) error {
-	return rt.RegisterAgentTools(
-		Name,
-		runtime.AgentTool{Tool: "investigate", Agent: "researcher", Description: "Investigate a topic and summarize the findings"},
-	)
+	return rt.RegisterAgentToolset(runtime.AgentToolset{
+		Schema: Toolset(),
+		Specs:  Specs(),
+		Agents: map[tools.Ident]string{
+			Investigate: "researcher",
+		},
+	})
 }
