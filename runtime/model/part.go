@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -113,18 +112,5 @@ func (p *Part) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("decode part: %w", err)
 	}
 	*p = q
-	return nil
-}
-
-// decodeStrict decodes one JSON value into v, rejecting unknown fields.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("data after the JSON value")
-	}
 	return nil
 }
