@@ -104,7 +104,7 @@ func (h *historyRenderer) blocks(i int, m model.Message) ([]anthropic.BetaConten
 			}
 		case model.PartToolCall:
 			out = append(out, anthropic.BetaContentBlockParamUnion{OfToolUse: &anthropic.BetaToolUseBlockParam{
-				ID:    p.ToolCall.ID,
+				ID:    callID(p.ToolCall.ID),
 				Name:  h.names.provider(p.ToolCall.Name),
 				Input: toolInput(p.ToolCall),
 			}})
@@ -116,7 +116,7 @@ func (h *historyRenderer) blocks(i int, m model.Message) ([]anthropic.BetaConten
 			out = append(out, bs...)
 		case model.PartToolResult:
 			r := p.ToolResult
-			b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
+			b := &anthropic.BetaToolResultBlockParam{ToolUseID: callID(r.CallID)}
 			if r.Content != "" {
 				b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: r.Content}}}
 			}
@@ -152,7 +152,7 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 	c := p.DiscoveryCall
 	if h.mode != modeHostedSearch {
 		return []anthropic.BetaContentBlockParamUnion{{OfToolUse: &anthropic.BetaToolUseBlockParam{
-			ID:    c.ID,
+			ID:    callID(c.ID),
 			Name:  h.names.provider(discovery.ToolName),
 			Input: json.RawMessage(emulation.Arguments(h.providerCall(*c))),
 		}}}, nil
@@ -226,7 +226,7 @@ func (h *historyRenderer) references(r *model.DiscoveryResult) []string {
 // definitions; otherwise (emulation, discovery turned off, nothing found)
 // the text of package emulation listing them.
 func (h *historyRenderer) discoveryResult(r *model.DiscoveryResult) *anthropic.BetaToolResultBlockParam {
-	b := &anthropic.BetaToolResultBlockParam{ToolUseID: r.CallID}
+	b := &anthropic.BetaToolResultBlockParam{ToolUseID: callID(r.CallID)}
 	if refs := h.references(r); h.toolReferences && len(refs) > 0 {
 		for _, name := range refs {
 			b.Content = append(b.Content, anthropic.BetaToolResultBlockParamContentUnion{

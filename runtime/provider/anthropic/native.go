@@ -56,23 +56,3 @@ func hostedQuery(c model.DiscoveryCall) string {
 	}
 	return strings.Join(c.Names, " ")
 }
-
-// hostedIDPrefix starts the ids the provider gives its server tool calls.
-const hostedIDPrefix = "srvtoolu_"
-
-// hostedID is the id of a rebuilt server_tool_use block. A call made on
-// another adapter or rendering has an id of another shape; the rebuilt
-// pair, which nothing else refers to, gets the provider's prefix and only
-// letters, digits and '_', the same on every request.
-func hostedID(id string) string {
-	if strings.HasPrefix(id, hostedIDPrefix) {
-		return id
-	}
-	b := []byte(id)
-	for i, c := range b {
-		if !(c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')) {
-			b[i] = '_'
-		}
-	}
-	return hostedIDPrefix + string(b)
-}

@@ -19,6 +19,9 @@ const RuleMeta model.Rule = "openai_meta"
 
 // renderInput renders the history as input items, in order.
 func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, error) {
+	if err := w.planLoads(msgs); err != nil {
+		return nil, err
+	}
 	var in responses.ResponseInputParam
 	for i, m := range msgs {
 		items, err := w.renderMessage(i, m)
@@ -31,6 +34,42 @@ func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, 
 		in = append(in, items...)
 	}
 	return in, nil
+}
+
+// planLoads records, before the history renders, where each tool that a
+// native tool_search_output of the history loads will sit, so that a call
+// rendered before that output names the tool as it is loaded: in a history
+// whose discovery call and calls of the tools it found share one assistant
+// message (as Anthropic's hosted search makes them), the function_call items
+// precede the tool_search_output. The names are the ones searchOutputTools
+// gives, recorded in the same order.
+func (w *wire) planLoads(msgs []model.Message) error {
+	if !w.native {
+		return nil
+	}
+	for _, m := range msgs {
+		if m.Role != model.RoleDiscovery {
+			continue
+		}
+		for _, p := range m.Parts {
+			for _, s := range p.DiscoveryResult.Tools {
+				d, ok := w.declaredAs(s)
+				if !ok {
+					continue
+				}
+				var err error
+				if d.Namespace == "" {
+					_, err = w.flatName(d.Name)
+				} else {
+					_, _, err = w.load(d.Namespace, d.Name)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (w *wire) renderMessage(index int, m model.Message) ([]responses.ResponseInputItemUnionParam, error) {
