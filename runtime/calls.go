@@ -6,6 +6,17 @@ package runtime
 // arguments pass the payload codec of the tool's executable contract (see
 // payloadSpec). Anything else is answered with an error result and never
 // executed. An admitted call is bound to a CallRecord at admission.
+//
+// A model may give calls of different steps one id: some OpenAI-compatible
+// endpoints number the calls of each response from zero. Such a call is
+// admitted like any other, and a registry call carries its step
+// (RegistryCall.Step) so that the registry keys it by run, step and id and
+// never takes it for a retry of the earlier call. Refusing it instead would
+// leave the history no different: the assistant message holding the reused
+// id stays, and its result must answer it under that id. History validation
+// pairs results with the calls of the assistant message before them, so an
+// id reused in a later message is valid history; refusing would only stop
+// such models from calling a tool twice in a run.
 
 import (
 	"context"
@@ -89,7 +100,7 @@ func (r *run) execute(ctx context.Context, a *admission) (res model.ToolResult, 
 	case SourceRegistry:
 		var raw json.RawMessage
 		raw, err = a.tool.registry.CallTool(ctx, &RegistryCall{
-			RunID: r.id, CallID: a.call.ID, Tool: a.tool.id, Token: a.record.Source.Token, Arguments: a.call.Arguments,
+			RunID: r.id, CallID: a.call.ID, Step: a.record.Step, Tool: a.tool.id, Token: a.record.Source.Token, Arguments: a.call.Arguments,
 		})
 		if err == nil {
 			err = checkResult(a.tool, raw)

@@ -1,6 +1,9 @@
 package runtime
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors that callers branch on with errors.Is.
 var (
@@ -28,3 +31,23 @@ var (
 	// ErrCapExceeded is matched by every *CapError.
 	ErrCapExceeded = errors.New("runtime: run cap reached")
 )
+
+// RegistryChangedError fails a planning step whose reads of one registry saw
+// different states of it: a toolset read first may have been withdrawn or
+// replaced before the next read, so the step has no consistent catalog. It
+// matches ErrCatalog.
+type RegistryChangedError struct {
+	// Registry is the registry's name.
+	Registry string
+	// First and Then are the generations of the first read and of the read
+	// that differed from it.
+	First, Then uint64
+}
+
+// Error implements error.
+func (e *RegistryChangedError) Error() string {
+	return fmt.Sprintf("registry %q changed during resolution (generation %d, then %d)", e.Registry, e.First, e.Then)
+}
+
+// Is reports whether target is ErrCatalog.
+func (e *RegistryChangedError) Is(target error) bool { return target == ErrCatalog }

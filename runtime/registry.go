@@ -45,6 +45,31 @@ type ResolvedToolset struct {
 	// Token is the registration token calls admitted under this
 	// registration carry.
 	Token string
+	// Generation identifies the state of the registry the toolset was
+	// read in: two reads with different non-zero generations saw the
+	// registry change between them. Zero means the client does not know.
+	Generation uint64
+}
+
+// ToolsetRef names a toolset to resolve and, when Version is set, the
+// version it must currently have.
+type ToolsetRef struct {
+	// Name is the toolset's name.
+	Name string
+	// Version, when set, must be the toolset's current version.
+	Version string
+}
+
+// ToolsetsResolver is implemented by a RegistryClient that resolves several
+// named toolsets in one consistent read, all or none, answering them in
+// request order. The runtime reads all the named sources a step takes from
+// one registry through it when the client has it, so that no change to the
+// registry falls between them; the registry checks pinned versions as with
+// PinnedVersionResolver.
+type ToolsetsResolver interface {
+	// ResolveToolsets reads the current registrations of refs, each named
+	// once, in one read of the registry.
+	ResolveToolsets(ctx context.Context, refs []ToolsetRef) ([]ResolvedToolset, error)
 }
 
 // RegistryCall is an admitted call forwarded to a registry.
@@ -53,6 +78,10 @@ type RegistryCall struct {
 	RunID string
 	// CallID is the model's id of the call.
 	CallID string
+	// Step is the planning step that admitted the call. A model may give
+	// calls of different steps one id, so a registry keys a call by run,
+	// step and call id.
+	Step int
 	// Tool is the called tool.
 	Tool tools.Ident
 	// Token is the registration token the call was admitted under.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -37,19 +38,15 @@ func (rt *Runtime) stepCatalog(ctx context.Context, a *agent, labels map[string]
 	if len(sources) == 0 {
 		return local, nil
 	}
-	var resolved []resolvedSource
+	resolved, err := rt.readSources(ctx, sources)
+	if err != nil {
+		return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
+	}
 	var kb keyBuilder
 	kb.add(local.version)
-	for _, src := range sources {
-		got, err := rt.readSource(ctx, src)
-		if err != nil {
-			return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
-		}
-		for _, r := range got {
-			kb.add(src.Registry, r.toolset.Schema.Name, string(r.toolset.Fingerprint), r.toolset.Token)
-			kb.flag(src.Deferred)
-		}
-		resolved = append(resolved, got...)
+	for _, r := range resolved {
+		kb.add(r.src.Registry, r.toolset.Schema.Name, string(r.toolset.Fingerprint), r.toolset.Token)
+		kb.flag(r.deferred)
 	}
 	key := kb.String()
 	if c := rt.registryParts.get(key); c != nil {
@@ -70,23 +67,130 @@ func (rt *Runtime) stepCatalog(ctx context.Context, a *agent, labels map[string]
 	return c, nil
 }
 
-// readSource reads one source through its registry's client.
-func (rt *Runtime) readSource(ctx context.Context, src RegistrySource) ([]resolvedSource, error) {
-	client, ok := rt.registryNamed(src.Registry)
+// readSources reads the step's sources, one registry at a time, and
+// returns what they hold in the order of sources.
+func (rt *Runtime) readSources(ctx context.Context, sources []RegistrySource) ([]resolvedSource, error) {
+	got := make([][]resolvedSource, len(sources))
+	done := make([]bool, len(sources))
+	for i, src := range sources {
+		if done[i] {
+			continue
+		}
+		var idx []int
+		for j := i; j < len(sources); j++ {
+			if sources[j].Registry == src.Registry {
+				idx, done[j] = append(idx, j), true
+			}
+		}
+		if err := rt.readRegistry(ctx, sources, idx, got); err != nil {
+			return nil, err
+		}
+	}
+	var out []resolvedSource
+	for _, g := range got {
+		out = append(out, g...)
+	}
+	return out, nil
+}
+
+// readRegistry reads the sources at idx, all of one registry, into got. A
+// whole registry is listed once however often it is named; named toolsets
+// are resolved in one read when the client is a ToolsetsResolver. Reads
+// that report different generations fail with *RegistryChangedError: a
+// toolset read first may be gone by the time the next read answers.
+func (rt *Runtime) readRegistry(ctx context.Context, sources []RegistrySource, idx []int, got [][]resolvedSource) error {
+	name := sources[idx[0]].Registry
+	client, ok := rt.registryNamed(name)
 	if !ok {
-		return nil, fmt.Errorf("registry %q is not registered", src.Registry)
+		return fmt.Errorf("registry %q is not registered", name)
 	}
-	if src.Toolset == "" {
-		list, err := client.ListToolsets(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list registry %q: %w", src.Registry, err)
+	var named []int
+	var whole []ResolvedToolset
+	listed := false
+	for _, i := range idx {
+		src := sources[i]
+		if src.Toolset != "" {
+			named = append(named, i)
+			continue
 		}
-		out := make([]resolvedSource, len(list))
-		for i, ts := range list {
-			out[i] = resolvedSource{src: src, client: client, toolset: ts, deferred: src.Deferred}
+		if !listed {
+			list, err := client.ListToolsets(ctx)
+			if err != nil {
+				return fmt.Errorf("list registry %q: %w", name, err)
+			}
+			whole, listed = list, true
 		}
-		return out, nil
+		got[i] = make([]resolvedSource, len(whole))
+		for k, ts := range whole {
+			got[i][k] = resolvedSource{src: src, client: client, toolset: ts, deferred: src.Deferred}
+		}
 	}
+	if batch, ok := client.(ToolsetsResolver); ok && len(named) > 0 {
+		if err := resolveBatch(ctx, batch, client, sources, named, got); err != nil {
+			return err
+		}
+	} else {
+		for _, i := range named {
+			ts, err := resolveOne(ctx, client, sources[i])
+			if err != nil {
+				return err
+			}
+			got[i] = []resolvedSource{{src: sources[i], client: client, toolset: *ts, deferred: sources[i].Deferred}}
+		}
+	}
+	var first uint64
+	for _, i := range idx {
+		for _, r := range got[i] {
+			switch g := r.toolset.Generation; {
+			case g == 0:
+			case first == 0:
+				first = g
+			case g != first:
+				return &RegistryChangedError{Registry: name, First: first, Then: g}
+			}
+		}
+	}
+	return nil
+}
+
+// resolveBatch resolves the named sources at idx in one read. A toolset
+// named by several sources is read once; sources naming it must agree on
+// its version.
+func resolveBatch(ctx context.Context, batch ToolsetsResolver, client RegistryClient, sources []RegistrySource, idx []int, got [][]resolvedSource) error {
+	refs := make([]ToolsetRef, 0, len(idx))
+	at := make(map[string]int, len(idx))
+	for _, i := range idx {
+		src := sources[i]
+		k, seen := at[src.Toolset]
+		if !seen {
+			at[src.Toolset] = len(refs)
+			refs = append(refs, ToolsetRef{Name: src.Toolset, Version: src.Version})
+			continue
+		}
+		if refs[k].Version != src.Version {
+			return fmt.Errorf("registry %q: toolset %q is pinned to version %q and to version %q", src.Registry, src.Toolset, refs[k].Version, src.Version)
+		}
+	}
+	list, err := batch.ResolveToolsets(ctx, refs)
+	if err != nil {
+		return fmt.Errorf("resolve %s: %w", sourceNames(sources, idx), err)
+	}
+	if len(list) != len(refs) {
+		return fmt.Errorf("resolve %s: registry answered %d toolsets for %d", sourceNames(sources, idx), len(list), len(refs))
+	}
+	for _, i := range idx {
+		src := sources[i]
+		ts := list[at[src.Toolset]]
+		if err := checkResolved(src, &ts); err != nil {
+			return err
+		}
+		got[i] = []resolvedSource{{src: src, client: client, toolset: ts, deferred: src.Deferred}}
+	}
+	return nil
+}
+
+// resolveOne reads one named source.
+func resolveOne(ctx context.Context, client RegistryClient, src RegistrySource) (*ResolvedToolset, error) {
 	var ts *ResolvedToolset
 	var err error
 	if pinned, ok := client.(PinnedVersionResolver); ok && src.Version != "" {
@@ -97,13 +201,31 @@ func (rt *Runtime) readSource(ctx context.Context, src RegistrySource) ([]resolv
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", src, err)
 	}
-	if ts == nil || ts.Schema.Name != src.Toolset {
-		return nil, fmt.Errorf("resolve %s: registry answered with another toolset", src)
+	if ts == nil {
+		return nil, fmt.Errorf("resolve %s: registry answered with no toolset", src)
+	}
+	return ts, checkResolved(src, ts)
+}
+
+// checkResolved checks that ts is the toolset src names, at its pinned
+// version.
+func checkResolved(src RegistrySource, ts *ResolvedToolset) error {
+	if ts.Schema.Name != src.Toolset {
+		return fmt.Errorf("resolve %s: registry answered with toolset %q", src, ts.Schema.Name)
 	}
 	if src.Version != "" && ts.Schema.Version != src.Version {
-		return nil, fmt.Errorf("resolve %s: current version is %q", src, ts.Schema.Version)
+		return fmt.Errorf("resolve %s: current version is %q", src, ts.Schema.Version)
 	}
-	return []resolvedSource{{src: src, client: client, toolset: *ts, deferred: src.Deferred}}, nil
+	return nil
+}
+
+// sourceNames lists the sources at idx for an error message.
+func sourceNames(sources []RegistrySource, idx []int) string {
+	names := make([]string, len(idx))
+	for k, i := range idx {
+		names[k] = sources[i].String()
+	}
+	return strings.Join(names, ", ")
 }
 
 // addRegistryToolset adds the tools of one resolved toolset to c.

@@ -21,6 +21,7 @@ type Client struct {
 var (
 	_ runtime.RegistryClient        = (*Client)(nil)
 	_ runtime.PinnedVersionResolver = (*Client)(nil)
+	_ runtime.ToolsetsResolver      = (*Client)(nil)
 )
 
 // ErrToolFailed is matched by the error CallTool returns when the tool ran
@@ -60,8 +61,33 @@ func (c *Client) resolve(ctx context.Context, ref registry.ToolsetRef) (*runtime
 	if ref.Version != "" && cat.Toolsets[0].Toolset.Version != ref.Version {
 		return nil, fmt.Errorf("resolve toolset %q: %w: answered version %q, pinned %q", ref.Name, registry.ErrBadResponse, cat.Toolsets[0].Toolset.Version, ref.Version)
 	}
-	out := convert(cat.Toolsets[0])
+	out := convert(cat.Toolsets[0], cat.Generation)
 	return &out, nil
+}
+
+// ResolveToolsets reads the named toolsets in one read of the registry,
+// all or none, in the order of refs; the registry checks pinned versions.
+// Every answer carries the read's generation.
+func (c *Client) ResolveToolsets(ctx context.Context, refs []runtime.ToolsetRef) ([]runtime.ResolvedToolset, error) {
+	req := make([]registry.ToolsetRef, len(refs))
+	for i, r := range refs {
+		req[i] = registry.ToolsetRef{Name: r.Name, Version: r.Version}
+	}
+	cat, err := c.consumer.ResolveToolsets(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if len(cat.Toolsets) != len(refs) {
+		return nil, fmt.Errorf("resolve %d toolsets: %w: %d toolsets answered", len(refs), registry.ErrBadResponse, len(cat.Toolsets))
+	}
+	out := make([]runtime.ResolvedToolset, len(refs))
+	for i, ts := range cat.Toolsets {
+		if ts.Toolset.Name != refs[i].Name || (refs[i].Version != "" && ts.Toolset.Version != refs[i].Version) {
+			return nil, fmt.Errorf("resolve toolset %q: %w: answered %q version %q", refs[i].Name, registry.ErrBadResponse, ts.Toolset.Name, ts.Toolset.Version)
+		}
+		out[i] = convert(ts, cat.Generation)
+	}
+	return out, nil
 }
 
 // ListToolsets reads every registered toolset; an empty registry is an
@@ -73,7 +99,7 @@ func (c *Client) ListToolsets(ctx context.Context) ([]runtime.ResolvedToolset, e
 	}
 	out := make([]runtime.ResolvedToolset, len(cat.Toolsets))
 	for i, ts := range cat.Toolsets {
-		out[i] = convert(ts)
+		out[i] = convert(ts, cat.Generation)
 	}
 	return out, nil
 }
@@ -85,7 +111,7 @@ func (c *Client) ListToolsets(ctx context.Context) ([]runtime.ResolvedToolset, e
 // registry.ErrAdmissionConflict, registry.ErrOverloaded, ...).
 func (c *Client) CallTool(ctx context.Context, call *runtime.RegistryCall) (json.RawMessage, error) {
 	res, err := c.consumer.CallResolvedTool(ctx, &registry.CallRequest{
-		CallID:  CallID(call.RunID, call.CallID),
+		CallID:  CallID(call.RunID, call.Step, call.CallID),
 		Tool:    call.Tool,
 		Token:   registry.Token(call.Token),
 		Payload: call.Arguments,
@@ -102,19 +128,23 @@ func (c *Client) CallTool(ctx context.Context, call *runtime.RegistryCall) (json
 	return res.Result, nil
 }
 
-// CallID is the registry call ID of a run's call: the run ID and the
-// model's call ID, length-prefixed so that no two pairs give one ID, or a
-// digest of them ("h:" and 64 hex digits) when that would not be a valid
+// CallID is the registry call ID of a run's call: the run ID, the planning
+// step that admitted the call and the model's call ID, the run ID
+// length-prefixed so that no two triples give one ID ("4:run1/2/call_1"), or
+// a digest of them ("h:" and 64 hex digits) when that would not be a valid
 // registry call ID (longer than registry.MaxLabelLength or not visible
-// ASCII). The two forms never collide: the first starts with a digit.
-func CallID(runID, callID string) string {
-	id := strconv.Itoa(len(runID)) + ":" + runID + "/" + callID
+// ASCII). The two forms never collide: the first starts with a digit. The
+// step is part of the ID because a model may reuse a call ID in a later
+// step, and that call is a new one, not a retry.
+func CallID(runID string, step int, callID string) string {
+	id := strconv.Itoa(len(runID)) + ":" + runID + "/" + strconv.Itoa(step) + "/" + callID
 	if len(id) <= registry.MaxLabelLength && visibleASCII(id) {
 		return id
 	}
 	h := sha256.New()
 	h.Write([]byte(strconv.Itoa(len(runID)) + ":"))
 	h.Write([]byte(runID))
+	h.Write([]byte("/" + strconv.Itoa(step) + "/"))
 	h.Write([]byte(callID))
 	return "h:" + hex.EncodeToString(h.Sum(nil))
 }
@@ -128,6 +158,6 @@ func visibleASCII(s string) bool {
 	return true
 }
 
-func convert(ts registry.ResolvedToolset) runtime.ResolvedToolset {
-	return runtime.ResolvedToolset{Schema: ts.Toolset, Fingerprint: ts.Fingerprint, Token: string(ts.Token)}
+func convert(ts registry.ResolvedToolset, generation uint64) runtime.ResolvedToolset {
+	return runtime.ResolvedToolset{Schema: ts.Toolset, Fingerprint: ts.Fingerprint, Token: string(ts.Token), Generation: generation}
 }

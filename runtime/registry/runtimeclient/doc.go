@@ -5,12 +5,15 @@
 //	...
 //	err = rt.RegisterRegistry("company", runtimeclient.New(client))
 //
-// The runtime reads its registry sources once per planning step through
-// ResolveToolset, ResolveToolsetVersion (a pinned source, whose version the
-// registry itself checks) and ListToolsets, and forwards accepted calls through
-// CallTool with the token each call was accepted under. The registry keys
-// its admissions by call ID; CallTool derives that ID from the run and the
-// model's call ID, so that the same call of the same run, retried or
-// replayed after a restore, finds its admission and recorded result, while
-// calls of different runs never meet.
+// The runtime reads its registry sources once per planning step: a whole
+// registry through ListToolsets, and a step's named toolsets through
+// ResolveToolsets in one read (the registry checks pinned versions), so that
+// no withdrawal or replacement falls between them; every answer carries the
+// registry's generation. Accepted calls go through CallTool with the token
+// each call was accepted under. The registry keys its admissions by call
+// ID; CallTool derives that ID from the run, the step and the model's call
+// ID, so that the same call of the same run, retried or replayed after a
+// restore, finds its admission and recorded result, while calls of
+// different runs, or of different steps reusing one model call ID, never
+// meet.
 package runtimeclient

@@ -291,22 +291,26 @@ func TestCallStaysBoundToItsToken(t *testing.T) {
 func TestCallID(t *testing.T) {
 	long := strings.Repeat("x", 200)
 	cases := []struct {
-		run, call, want string
+		run  string
+		step int
+		call string
+		want string
 	}{
-		{"run1", "call_1", "4:run1/call_1"},
-		{"a/b", "c", "3:a/b/c"},
-		{"a", "b/c", "1:a/b/c"},
+		{"run1", 1, "call_1", "4:run1/1/call_1"},
+		{"run1", 12, "call_1", "4:run1/12/call_1"},
+		{"a/b", 3, "c", "3:a/b/3/c"},
+		{"a", 3, "b/c", "1:a/3/b/c"},
 	}
 	for _, tc := range cases {
-		if got := runtimeclient.CallID(tc.run, tc.call); got != tc.want {
-			t.Errorf("CallID(%q, %q) = %q, want %q", tc.run, tc.call, got, tc.want)
+		if got := runtimeclient.CallID(tc.run, tc.step, tc.call); got != tc.want {
+			t.Errorf("CallID(%q, %d, %q) = %q, want %q", tc.run, tc.step, tc.call, got, tc.want)
 		}
 	}
-	hashed := runtimeclient.CallID(long, "c")
-	if !strings.HasPrefix(hashed, "h:") || len(hashed) != 66 || hashed == runtimeclient.CallID(long, "d") {
+	hashed := runtimeclient.CallID(long, 1, "c")
+	if !strings.HasPrefix(hashed, "h:") || len(hashed) != 66 || hashed == runtimeclient.CallID(long, 1, "d") || hashed == runtimeclient.CallID(long, 2, "c") {
 		t.Fatalf("CallID of a long run id = %q", hashed)
 	}
-	if h := runtimeclient.CallID("run 1", "c"); !strings.HasPrefix(h, "h:") {
+	if h := runtimeclient.CallID("run 1", 1, "c"); !strings.HasPrefix(h, "h:") {
 		t.Fatalf("CallID with a space = %q, want a digest", h)
 	}
 	req := registry.CallRequest{CallID: hashed, Tool: "a.b", Token: registry.NewToken("sha256:x", "r"), Payload: json.RawMessage(`{}`)}
