@@ -58,14 +58,21 @@ type Stream interface {
 // a DoneEvent.
 var ErrStreamIncomplete = errors.New("model: stream ended without a done event")
 
+// ErrStreamAfterDone is returned by Drain for a stream that sends an event
+// after its DoneEvent, which no response would hold.
+var ErrStreamAfterDone = errors.New("model: stream event after the done event")
+
 // Drain reads s to its end, closes it, and returns the response of its
-// DoneEvent.
+// DoneEvent. A stream that ends without a DoneEvent holding a response
+// fails with ErrStreamIncomplete, one that sends an event after it with
+// ErrStreamAfterDone.
 func Drain(s Stream) (resp *Response, err error) {
 	defer func() {
 		if cerr := s.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close stream: %w", cerr)
 		}
 	}()
+	done := false
 	for {
 		ev, err := s.Recv()
 		if errors.Is(err, io.EOF) {
@@ -77,8 +84,14 @@ func Drain(s Stream) (resp *Response, err error) {
 		if err != nil {
 			return nil, err
 		}
-		if done, ok := ev.(*DoneEvent); ok {
-			resp = done.Response
+		if done {
+			return nil, fmt.Errorf("%w: %T", ErrStreamAfterDone, ev)
+		}
+		if d, ok := ev.(*DoneEvent); ok {
+			if d.Response == nil {
+				return nil, fmt.Errorf("%w: the done event holds no response", ErrStreamIncomplete)
+			}
+			resp, done = d.Response, true
 		}
 	}
 }

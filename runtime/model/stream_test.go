@@ -41,6 +41,9 @@ func TestDrain(t *testing.T) {
 		{"complete", &scriptedStream{events: []Event{&TextDeltaEvent{Text: "h"}, &TextDeltaEvent{Text: "i"}, &DiscoveryCallEvent{Call: DiscoveryCall{ID: "d", Query: "q"}}, &DoneEvent{Response: final}}}, nil},
 		{"no done event", &scriptedStream{events: []Event{&TextDeltaEvent{Text: "h"}}}, ErrStreamIncomplete},
 		{"transport error", &scriptedStream{events: []Event{&TextDeltaEvent{Text: "h"}}, err: broken}, broken},
+		{"done event without a response", &scriptedStream{events: []Event{&DoneEvent{}}}, ErrStreamIncomplete},
+		{"text after the done event", &scriptedStream{events: []Event{&DoneEvent{Response: final}, &TextDeltaEvent{Text: "!"}}}, ErrStreamAfterDone},
+		{"two done events", &scriptedStream{events: []Event{&DoneEvent{Response: final}, &DoneEvent{Response: final}}}, ErrStreamAfterDone},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
