@@ -163,6 +163,9 @@ func TestRequestRejected(t *testing.T) {
 				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("strict_%d", i), Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`), Strict: true})
 			}
 		}, RuleStrict},
+		{"empty user turn", func(r *model.Request) {
+			r.Messages = []model.Message{model.SystemMessage("s"), model.UserMessage("")}
+		}, RuleEmptyTurn},
 		{"colliding names", func(r *model.Request) {
 			r.Tools = []model.ToolDefinition{lookupTool, {Name: "records_lookup", Parameters: lookupTool.Parameters}}
 			r.Discovery = model.Discovery{}
@@ -187,5 +190,37 @@ func TestRequestRejected(t *testing.T) {
 				t.Fatalf("error %v, want rule %q", err, tt.rule)
 			}
 		})
+	}
+}
+
+// TestEmptyAnswerContinues checks that an answer cut off before any content
+// (here by max_tokens; a Responses history has such answers with reasoning
+// only) stays in the history without making the next request one the API
+// refuses: it renders no turn, and the user turns around it merge.
+func TestEmptyAnswerContinues(t *testing.T) {
+	api := newFakeAPI(t, messageReply("max_tokens", `[]`), textReply("Done."))
+	c := api.client()
+	resp, err := c.Complete(context.Background(), request(t, c, nativeModel, opening()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.FinishReason != model.FinishLength || len(resp.Message.Parts) != 0 {
+		t.Fatalf("cut-off answer decoded as %+v", resp)
+	}
+	history := append(opening(), resp.Message, model.UserMessage("Go on."))
+	if _, err := c.Complete(context.Background(), request(t, c, nativeModel, history)); err != nil {
+		t.Fatalf("continuing after an empty answer: %v", err)
+	}
+	var body struct {
+		Messages []struct {
+			Role    string
+			Content []struct{ Text string }
+		}
+	}
+	if err := json.Unmarshal(api.body(1), &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body.Messages) != 1 || body.Messages[0].Role != "user" || len(body.Messages[0].Content) != 2 || body.Messages[0].Content[1].Text != "Go on." {
+		t.Fatalf("turns %+v, want one user turn with both texts", body.Messages)
 	}
 }

@@ -61,8 +61,14 @@ func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBloc
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(blocks) == 0 && m.Role == model.RoleDiscovery {
+		switch {
+		case len(blocks) == 0 && m.Role == model.RoleDiscovery:
 			continue // hosted search results travel inside the assistant turn
+		case len(blocks) == 0 && m.Role == model.RoleAssistant:
+			// An answer cut off before any content (max_tokens, a provider
+			// that answered with reasoning only) says nothing to the model;
+			// the API refuses an empty turn, so it renders none.
+			continue
 		}
 		assistant := m.Role == model.RoleAssistant
 		if n := len(out); n > 0 && (out[n-1].OfAssistant != nil) == assistant {
