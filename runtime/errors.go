@@ -19,8 +19,9 @@ var (
 	ErrUnknownRun = errors.New("runtime: unknown run")
 	// ErrCatalog is wrapped by every error that fails a planning step while
 	// resolving its catalog: an unregistered toolset or registry, a failed
-	// registry read, a missing source, a version mismatch, or two tools with
-	// one identity or one model-facing name.
+	// registry read, a missing source, a version mismatch, a registry that
+	// changed between the step's reads of it (*RegistryChangedError), or two
+	// tools with one identity or one model-facing name.
 	ErrCatalog = errors.New("runtime: catalog resolution failed")
 	// ErrPlanner is wrapped when the planner fails or returns an invalid
 	// response.

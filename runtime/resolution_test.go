@@ -125,3 +125,35 @@ func TestToolsetPinnedToTwoVersions(t *testing.T) {
 		t.Fatalf("run error = %v after %d reads, want a catalog error before any read", err, g.reads)
 	}
 }
+
+func (g *generationRegistry) ListToolsets(ctx context.Context) ([]runtime.ResolvedToolset, error) {
+	list, err := g.memoryRegistry.ListToolsets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Generation = g.generation
+	}
+	g.read()
+	return list, nil
+}
+
+// TestNamedSourceOfAListedRegistry takes a named source of a registry the
+// step also lists from that list: one read, and a toolset the list lacks
+// fails the step.
+func TestNamedSourceOfAListedRegistry(t *testing.T) {
+	g := &generationRegistry{memoryRegistry: newMemoryRegistry(), generation: 3}
+	g.publish(t, toolsetSchema(t, "billing", toolDef{name: "refund", description: "Refund"}))
+	rt := runtime.New()
+	if err := rt.RegisterRegistry("company", batchRegistry{g}); err != nil {
+		t.Fatal(err)
+	}
+	sources := []runtime.RegistrySource{{Registry: "company", Deferred: true}, {Registry: "company", Toolset: "ops"}}
+	if err := rt.RegisterAgent(context.Background(), runtime.AgentRegistration{Name: "reader", Registries: sources, Planner: plannerFor(newScriptedClient(final(t, "unreached")))}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := rt.Client("reader").Run(context.Background(), userSays("go"))
+	if !errors.Is(err, runtime.ErrCatalog) || !strings.Contains(err.Error(), `toolset "ops" not found`) || g.reads != 1 {
+		t.Fatalf("run error = %v after %d reads, want one read and the missing toolset reported", err, g.reads)
+	}
+}

@@ -94,10 +94,11 @@ func (rt *Runtime) readSources(ctx context.Context, sources []RegistrySource) ([
 }
 
 // readRegistry reads the sources at idx, all of one registry, into got. A
-// whole registry is listed once however often it is named; named toolsets
-// are resolved in one read when the client is a ToolsetsResolver. Reads
-// that report different generations fail with *RegistryChangedError: a
-// toolset read first may be gone by the time the next read answers.
+// whole registry is listed once however often it is named, and named
+// toolsets of a listed registry are taken from that list; otherwise they are
+// resolved in one read when the client is a ToolsetsResolver, or one by one.
+// Reads that report different generations fail with *RegistryChangedError:
+// a toolset read first may be gone by the time the next read answers.
 func (rt *Runtime) readRegistry(ctx context.Context, sources []RegistrySource, idx []int, got [][]resolvedSource) error {
 	name := sources[idx[0]].Registry
 	client, ok := rt.registryNamed(name)
@@ -125,11 +126,16 @@ func (rt *Runtime) readRegistry(ctx context.Context, sources []RegistrySource, i
 			got[i][k] = resolvedSource{src: src, client: client, toolset: ts, deferred: src.Deferred}
 		}
 	}
-	if batch, ok := client.(ToolsetsResolver); ok && len(named) > 0 {
+	switch batch, ok := client.(ToolsetsResolver); {
+	case listed:
+		if err := fromList(whole, client, sources, named, got); err != nil {
+			return err
+		}
+	case ok && len(named) > 0:
 		if err := resolveBatch(ctx, batch, client, sources, named, got); err != nil {
 			return err
 		}
-	} else {
+	default:
 		for _, i := range named {
 			ts, err := resolveOne(ctx, client, sources[i])
 			if err != nil {
@@ -185,6 +191,23 @@ func resolveBatch(ctx context.Context, batch ToolsetsResolver, client RegistryCl
 			return err
 		}
 		got[i] = []resolvedSource{{src: src, client: client, toolset: ts, deferred: src.Deferred}}
+	}
+	return nil
+}
+
+// fromList takes the named sources at idx from a whole-registry list read in
+// the same step.
+func fromList(list []ResolvedToolset, client RegistryClient, sources []RegistrySource, idx []int, got [][]resolvedSource) error {
+	for _, i := range idx {
+		src := sources[i]
+		k := slices.IndexFunc(list, func(ts ResolvedToolset) bool { return ts.Schema.Name == src.Toolset })
+		if k < 0 {
+			return fmt.Errorf("resolve %s: toolset %q not found in the registry's list", src, src.Toolset)
+		}
+		if err := checkResolved(src, &list[k]); err != nil {
+			return err
+		}
+		got[i] = []resolvedSource{{src: src, client: client, toolset: list[k], deferred: src.Deferred}}
 	}
 	return nil
 }
