@@ -118,6 +118,7 @@ func checkResponses(t *testing.T, body []byte) {
 			Name      string
 			Namespace string
 			Tools     []function
+			Arguments json.RawMessage
 		}
 	}
 	decode(t, body, &req)
@@ -143,6 +144,12 @@ func checkResponses(t *testing.T, body []byte) {
 	for _, it := range req.Input {
 		switch it.Type {
 		case "tool_search_call":
+			// The native tool_search tool takes a query only.
+			var args map[string]any
+			decode(t, it.Arguments, &args)
+			if q, ok := args["query"].(string); !ok || q == "" || len(args) != 1 {
+				t.Errorf("tool_search_call %q has arguments %s, want a query only", it.CallID, it.Arguments)
+			}
 			searches[it.CallID] = true
 		case "tool_search_output":
 			if !searches[it.CallID] {

@@ -1,9 +1,9 @@
 package openai
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
@@ -168,11 +168,10 @@ func (w *wire) renderAssistant(m model.Message) ([]responses.ResponseInputItemUn
 }
 
 func (w *wire) renderDiscoveryCall(c *model.DiscoveryCall) (responses.ResponseInputItemUnionParam, error) {
-	args := emulation.Arguments(*c)
 	if w.native {
 		return responses.ResponseInputItemUnionParam{OfToolSearchCall: &responses.ResponseInputItemToolSearchCallParam{
 			CallID:    sdk.String(c.ID),
-			Arguments: json.RawMessage(args),
+			Arguments: searchArguments(*c),
 			Execution: string(responses.ToolSearchToolExecutionClient),
 			Status:    string(responses.ResponseToolSearchCallStatusCompleted),
 		}}, nil
@@ -182,8 +181,20 @@ func (w *wire) renderDiscoveryCall(c *model.DiscoveryCall) (responses.ResponseIn
 		return responses.ResponseInputItemUnionParam{}, err
 	}
 	return responses.ResponseInputItemUnionParam{OfFunctionCall: &responses.ResponseFunctionToolCallParam{
-		CallID: c.ID, Name: name, Arguments: args,
+		CallID: c.ID, Name: name, Arguments: emulation.Arguments(*c),
 	}}, nil
+}
+
+// searchArguments are the arguments of a tool_search_call rebuilt from a
+// discovery call that has no native record (made on another adapter or
+// rendering): the native tool takes a query only, so the call's query and
+// the names it asked for, in that order, make the query.
+func searchArguments(c model.DiscoveryCall) map[string]string {
+	words := c.Names
+	if c.Query != "" {
+		words = append([]string{c.Query}, c.Names...)
+	}
+	return map[string]string{"query": strings.Join(words, " ")}
 }
 
 func (w *wire) renderDiscoveryResult(r *model.DiscoveryResult) (responses.ResponseInputItemUnionParam, error) {
