@@ -1,12 +1,3 @@
-// Command goa-discovery generates typed tool-discovery packages from a Goa-style
-// design and offers tools to evaluate tool search on a catalog.
-//
-// Usage:
-//
-//	goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH
-//	goa-discovery search --tools FILE [--limit N] QUERY...
-//	goa-discovery search --tools FILE --queries FILE [--json]
-//	goa-discovery registry serve --addr ADDR [--data DIR]
 package main
 
 import (
