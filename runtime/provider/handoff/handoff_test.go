@@ -2,6 +2,8 @@ package handoff
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
@@ -92,4 +94,41 @@ func rawStrings[T ~[]byte](items []T) []string {
 		out[i] = string(it)
 	}
 	return out
+}
+
+// TestNameCollisionRejectedBeforeSending gives every adapter and rendering
+// two tools whose names map to one provider name: the request fails with a
+// validation error and nothing is sent.
+func TestNameCollisionRejectedBeforeSending(t *testing.T) {
+	params := json.RawMessage(`{"type":"object","properties":{"zone":{"type":"string"}}}`)
+	for _, r := range renderings() {
+		t.Run(r.name, func(t *testing.T) {
+			api := openaitest.New(t, r.path)
+			c := r.client(api.URL())
+			req := &model.Request{
+				Model:    r.model,
+				Messages: openaitest.Start(),
+				Tools: []model.ToolDefinition{
+					{Name: "clock.get_time", Description: "Time of day", Parameters: params},
+					{Name: "clock_get_time", Description: "Time of day", Parameters: params},
+				},
+				Discovery:       model.Discovery{Enabled: true},
+				MaxOutputTokens: 1024,
+			}
+			if _, err := discovery.Prepare(req, c.Capabilities(r.model), nil); err != nil {
+				t.Fatalf("prepare: %v", err)
+			}
+			for _, send := range []func() error{
+				func() error { _, err := c.Complete(t.Context(), req); return err },
+				func() error { _, err := c.Stream(t.Context(), req); return err },
+			} {
+				if err := send(); !errors.Is(err, model.ErrInvalidRequest) {
+					t.Errorf("error %v, want one matching model.ErrInvalidRequest", err)
+				}
+			}
+			if n := api.Requests(); n != 0 {
+				t.Errorf("%d requests sent", n)
+			}
+		})
+	}
 }
