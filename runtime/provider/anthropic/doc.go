@@ -36,5 +36,8 @@
 // A history started on another adapter, or under another rendering,
 // continues here: discovery calls without a native record are rendered
 // from their neutral form (with hosted search, as a rebuilt
-// server_tool_use and tool_search_tool_result pair).
+// server_tool_use and tool_search_tool_result pair), call ids that other
+// providers gave are rewritten into the forms the Messages API accepts (the
+// same way in a call and in its result, on every request), and an answer
+// cut off before any content renders no turn.
 package anthropic
