@@ -20,7 +20,7 @@
 // Search scores tools with BM25F over six fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms): a name match
 // outweighs a description match and rare words outweigh common ones. A word
-// found in more than half of a catalog's tools, and in five or more, is too
+// found in more than a fifth of a catalog's tools, and in five or more, is too
 // common to find a tool by. A query that contains a tool's exact name or
 // model-facing name returns that tool first, and [Index.Lookup] returns
 // exactly the named tools.

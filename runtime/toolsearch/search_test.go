@@ -104,6 +104,24 @@ func TestSearchFindsNothing(t *testing.T) {
 	if got := names(ix.Search("weather service", 10)); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("Search(weather service) = %q, want only c", got)
 	}
+
+	// "get" is in 6 of 20 tools (30%): very common, so a query that shares
+	// only "get" (and stop words) with a tool finds nothing.
+	var verbs []Document
+	for i := range 20 {
+		d := Document{Name: fmt.Sprintf("tool%d", i), Description: fmt.Sprintf("Handle topic%d records.", i)}
+		if i%10 < 3 {
+			d.Description = fmt.Sprintf("Get topic%d records.", i)
+		}
+		verbs = append(verbs, d)
+	}
+	vix := mustIndex(t, verbs)
+	if got := vix.Search("please get it", 10); len(got) != 0 {
+		t.Errorf("Search(please get it) = %q, want nothing: get is in 30%% of the tools", names(got))
+	}
+	if got := names(vix.Search("get topic2", 10)); !slices.Equal(got, []string{"tool2"}) {
+		t.Errorf("Search(get topic2) = %q, want only tool2", got)
+	}
 }
 
 func TestSearchTiesKeepRegistrationOrder(t *testing.T) {
@@ -111,10 +129,10 @@ func TestSearchTiesKeepRegistrationOrder(t *testing.T) {
 	for _, name := range []string{"zeta", "alpha", "mid", "beta", "omega", "gamma", "delta"} {
 		docs = append(docs, Document{Name: name, Description: "Print a report."})
 	}
-	docs = append(docs, Document{Name: "other", Description: "Unrelated."},
-		Document{Name: "other2", Description: "Unrelated too."}, Document{Name: "other3", Description: "Nothing."},
-		Document{Name: "other4", Description: "Nothing at all."}, Document{Name: "other5", Description: "Nope."},
-		Document{Name: "other6", Description: "Nope."}, Document{Name: "other7", Description: "Nope."})
+	// Enough other tools that "report" (in 7) is not too common to search by.
+	for i := range 30 {
+		docs = append(docs, Document{Name: fmt.Sprintf("other%d", i), Description: "Unrelated."})
+	}
 	ix := mustIndex(t, docs)
 	got := ix.Search("report", 7)
 	if want := []string{"zeta", "alpha", "mid", "beta", "omega", "gamma", "delta"}; !slices.Equal(names(got), want) {
