@@ -14,6 +14,7 @@
 //	                      tool identifiers, registry sources, search index
 //	registries/<registry>/ name, URL and the sources agents declare
 //
-// Output is deterministic and gofmt'd; every file starts with Header, and
-// Generate replaces only files that do.
+// Every package has its package comment in a doc.go of its own. Output is
+// deterministic and gofmt'd; every file starts with Header, and Generate
+// replaces only files that do.
 package codegen

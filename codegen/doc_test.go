@@ -11,9 +11,10 @@ import (
 
 // TestGoldenDocComments checks that every exported identifier of the golden
 // files (declarations, struct fields and interface methods) has a doc
-// comment, and that every package has a package comment.
+// comment, and that every package has its package comment in doc.go and in
+// no other file.
 func TestGoldenDocComments(t *testing.T) {
-	packages := map[string]bool{} // directory -> has a package comment
+	packages := map[string]bool{} // directory -> doc.go has the package comment
 	for _, gd := range goldenDesigns {
 		dir := filepath.Join(goldenRoot, gd.name)
 		for name, src := range readTree(t, dir) {
@@ -23,7 +24,14 @@ func TestGoldenDocComments(t *testing.T) {
 				t.Fatalf("%s/%s: %v", gd.name, name, err)
 			}
 			pkgDir := gd.name + "/" + filepath.ToSlash(filepath.Dir(name))
-			packages[pkgDir] = packages[pkgDir] || f.Doc != nil
+			isDoc := filepath.Base(name) == "doc.go"
+			packages[pkgDir] = packages[pkgDir] || isDoc && f.Doc != nil
+			if !isDoc && f.Doc != nil {
+				t.Errorf("%s/%s: package comment outside doc.go", gd.name, name)
+			}
+			if isDoc && len(f.Decls) > 0 {
+				t.Errorf("%s/%s: doc.go declares %d identifiers; it holds the package comment only", gd.name, name, len(f.Decls))
+			}
 			for _, missing := range undocumented(f) {
 				t.Errorf("%s/%s: %s has no doc comment", gd.name, name, missing)
 			}
@@ -31,7 +39,7 @@ func TestGoldenDocComments(t *testing.T) {
 	}
 	for dir, ok := range packages {
 		if !ok {
-			t.Errorf("package %s has no package comment", dir)
+			t.Errorf("package %s has no doc.go with a package comment", dir)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -28,6 +29,15 @@ func newFile(path, pkg string) *genFile {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
 	return &genFile{path: path, file: f}
+}
+
+// docFile returns the doc.go file of the package in directory dir: the
+// generated header and the package comment, so that every generated package
+// documents itself in one place.
+func docFile(dir, pkg, comment string) *genFile {
+	g := newFile(path.Join(dir, "doc.go"), pkg)
+	g.file.PackageComment(comment)
+	return g
 }
 
 // render returns the gofmt'd source of the file.

@@ -16,7 +16,7 @@ import (
 // agentFiles returns the files of an agent package.
 func agentFiles(a *agentIR) ([]*genFile, error) {
 	dir := path.Join(agentsDir, a.pkg)
-	files := []*genFile{agentMainFile(a, path.Join(dir, "agent.go"))}
+	files := []*genFile{docFile(dir, a.pkg, agentPackageDoc(a)), agentMainFile(a, path.Join(dir, "agent.go"))}
 	if len(a.deferred) > 0 {
 		search, err := agentSearchFile(a, path.Join(dir, "search.go"))
 		if err != nil {
@@ -31,9 +31,6 @@ func agentFiles(a *agentIR) ([]*genFile, error) {
 func agentMainFile(a *agentIR, p string) *genFile {
 	g := newFile(p, a.pkg)
 	f := g.file
-	f.PackageComment(packageComment(
-		"Package "+a.pkg+" defines agent \""+a.name+"\" of service \""+a.service+"\": "+sentence(a.description),
-		"Definition returns what the design fixed, Register"+a.goName+"Agent registers the agent with a planner, and NewClient starts its runs."))
 	f.Const().Defs(
 		docf("Name is the name of the agent in the runtime."),
 		jen.Id("Name").Op("=").Lit(a.name),
@@ -53,6 +50,13 @@ func agentMainFile(a *agentIR, p string) *genFile {
 		jen.Return(jen.Id("rt").Dot("Client").Call(jen.Id("Name"))),
 	)
 	return g
+}
+
+// agentPackageDoc is the package comment of an agent package.
+func agentPackageDoc(a *agentIR) string {
+	return packageComment(
+		"Package "+a.pkg+" defines agent \""+a.name+"\" of service \""+a.service+"\": "+sentence(a.description),
+		"Definition returns what the design fixed, Register"+a.goName+"Agent registers the agent with a planner, and NewClient starts its runs.")
 }
 
 // identsFunc emits a function returning tool identifiers, referenced through

@@ -11,7 +11,8 @@ import (
 
 // registryFiles returns the files of a registry package.
 func registryFiles(r *registryIR) []*genFile {
-	g := newFile(path.Join(registriesDir, r.pkg, "registry.go"), r.pkg)
+	dir := path.Join(registriesDir, r.pkg)
+	g := newFile(path.Join(dir, "registry.go"), r.pkg)
 	f := g.file
 	text := "Package " + r.pkg + " names tool registry \"" + r.name + "\""
 	if r.description != "" {
@@ -19,7 +20,7 @@ func registryFiles(r *registryIR) []*genFile {
 	} else {
 		text += "."
 	}
-	f.PackageComment(packageComment(text, "Connect it with runtime.Runtime.RegisterRegistry(Name, client)."))
+	pkgDoc := docFile(dir, r.pkg, packageComment(text, "Connect it with runtime.Runtime.RegisterRegistry(Name, client)."))
 	f.Const().Defs(
 		doc("Name is the registry name that agents' sources refer to."),
 		jen.Id("Name").Op("=").Lit(r.name),
@@ -44,5 +45,5 @@ func registryFiles(r *registryIR) []*genFile {
 	}
 	f.Add(doc("Sources returns the distinct sources that the design's agents declare in the registry, sorted by toolset then version; an empty toolset is the whole registry. Deferral belongs to each agent's use and is not set here. Each call returns a fresh slice."))
 	f.Func().Id("Sources").Params().Index().Qual(runtimePkg, "RegistrySource").Block(jen.Return(ret))
-	return []*genFile{g}
+	return []*genFile{pkgDoc, g}
 }

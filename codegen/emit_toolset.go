@@ -1,7 +1,7 @@
 package codegen
 
-// This file emits the package of a local toolset: its identity and wire
-// records (toolset.go), JSON Schemas (schemas.go), Go types (types.go),
+// This file emits the package of a local toolset: its documentation
+// (doc.go), identity and wire records (toolset.go), JSON Schemas (schemas.go), Go types (types.go),
 // specs with validating codecs (specs.go), search counts (search.go) and the
 // registration of a typed executor (register.go).
 
@@ -25,6 +25,7 @@ func toolsetFiles(ts *toolsetIR) ([]*genFile, error) {
 		return nil, err
 	}
 	return []*genFile{
+		docFile(dir, ts.pkg, packageDoc(ts)),
 		toolsetMainFile(ts, path.Join(dir, "toolset.go")),
 		schemas,
 		toolsetTypesFile(ts, path.Join(dir, "types.go")),
@@ -34,12 +35,11 @@ func toolsetFiles(ts *toolsetIR) ([]*genFile, error) {
 	}, nil
 }
 
-// toolsetMainFile emits the package comment, the name and tool identifiers,
-// Toolset, ToolSchemas and SchemaFingerprint.
+// toolsetMainFile emits the name and tool identifiers, Toolset, ToolSchemas
+// and SchemaFingerprint.
 func toolsetMainFile(ts *toolsetIR, p string) *genFile {
 	g := newFile(p, ts.pkg)
 	f := g.file
-	f.PackageComment(packageDoc(ts))
 	f.Add(docf("Name is the authored name of toolset %q.", ts.name))
 	f.Const().Id("Name").Op("=").Lit(ts.name)
 	f.Add(toolIdents(ts))
