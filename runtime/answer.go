@@ -6,6 +6,10 @@ package runtime
 // may use the same tools of the same catalog, so steps without a discovery
 // call never pay for it. Every permitted catalog is a subset of one catalog
 // of all the deferred tools, checked and indexed once per step catalog.
+//
+// A returned tool brings its pagination partner (discovery.Catalog.Answer)
+// from the same permitted catalog: a partner the run may not use, or the
+// agent does not defer, is never loaded, and a call to it is refused.
 
 import (
 	"maps"

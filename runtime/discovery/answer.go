@@ -18,7 +18,12 @@ const DefaultLimit = toolsearch.DefaultLimit
 // catalog name), each once, in the order named. Then the query, through
 // the catalog's search index, adds the best matches not already returned
 // until the result holds limit tools (DefaultLimit when limit <= 0); names
-// alone are never cut. The result holds the tools' snapshots, the same
+// alone are never cut. Each tool found brings its pagination partner
+// (Entry.Partner) right after it when the catalog holds the partner, and
+// that partner its own, each tool once: partners count outside the limit,
+// since a tool found without the partner that pages its results is only
+// half usable, and a partner the catalog does not hold is never returned,
+// so an answer never widens what the catalog permits. The result holds the tools' snapshots, the same
 // bytes on every call, or, when nothing is found, no tools and a note
 // saying why. A call without an id, or with neither names nor a query, is
 // an error, and so is a found entry whose parameters do not compile as JSON
@@ -51,6 +56,7 @@ func (c *Catalog) Answer(call model.DiscoveryCall, limit int) (model.DiscoveryRe
 	if call.Query != "" && len(found) < limit {
 		found = c.search(call.Query, limit, found, seen)
 	}
+	found = c.withPartners(found)
 	result := model.DiscoveryResult{CallID: call.ID}
 	if len(found) == 0 {
 		result.Note = emptyNote(unknown, call.Query)

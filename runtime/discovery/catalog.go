@@ -20,6 +20,12 @@ type Entry struct {
 	Title string
 	// SearchTerms are extra keywords that find the tool.
 	SearchTerms []string
+	// Partner names the tool's pagination partner, by its catalog name or
+	// the name the model knows, when it has one. A discovery answer that
+	// returns the tool returns its partner with it when the catalog holds
+	// the partner (see Catalog.Answer); a partner the catalog does not hold
+	// is never returned.
+	Partner string
 }
 
 // catalogName returns the name the search index knows the entry by.

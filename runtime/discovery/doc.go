@@ -18,7 +18,8 @@
 // search index built once. Catalog.Subset derives the catalog of fewer
 // tools (another run policy's) without checking them again.
 // Catalog.Answer answers a discovery call: exact names first, then the
-// query through package toolsearch. Calls to
+// query through package toolsearch, each tool found followed by its
+// pagination partner when the catalog holds it. Calls to
 // discovered tools are checked against the snapshot's JSON Schema before
 // they run (CheckArguments); an invalid call becomes an error result.
 //

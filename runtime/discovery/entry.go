@@ -15,7 +15,8 @@ import (
 // toolset; its catalog name is the identifier. The parameters are the
 // model-facing payload schema of contract.ModelSchema, the one place that
 // removes the contract's server-only fields, which the model never sees
-// nor fills. The record must pass ToolSchema.Validate.
+// nor fills. The entry's Partner is the contract's pagination partner.
+// The record must pass ToolSchema.Validate.
 func EntryFromSchema(ts *tools.ToolSchema) (Entry, error) {
 	if err := ts.Validate(); err != nil {
 		return Entry{}, fmt.Errorf("discovery: entry: %w", err)
@@ -24,9 +25,13 @@ func EntryFromSchema(ts *tools.ToolSchema) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("discovery: entry %q: %w", ts.Name, err)
 	}
-	var terms []string
+	var (
+		terms   []string
+		partner string
+	)
 	if ts.Contract != nil {
 		terms = slices.Clone(ts.Contract.SearchTerms)
+		partner = string(ts.Contract.PaginationPartner)
 	}
 	return Entry{
 		Snapshot: model.ToolSnapshot{
@@ -38,5 +43,6 @@ func EntryFromSchema(ts *tools.ToolSchema) (Entry, error) {
 		Name:        string(ts.Name),
 		Title:       ts.Title,
 		SearchTerms: terms,
+		Partner:     partner,
 	}, nil
 }
