@@ -20,11 +20,12 @@ const DefaultLimit = toolsearch.DefaultLimit
 // until the result holds limit tools (DefaultLimit when limit <= 0); names
 // alone are never cut. Each tool found brings its pagination partner
 // (Entry.Partner) right after it when the catalog holds the partner, and
-// that partner its own, each tool once: partners count outside the limit,
-// since a tool found without the partner that pages its results is only
-// half usable, and a partner the catalog does not hold is never returned,
-// so an answer never widens what the catalog permits. The result holds the tools' snapshots, the same
-// bytes on every call, or, when nothing is found, no tools and a note
+// that partner its own, each tool once. Partners count outside the limit:
+// the model needs the partner to page the tool's results, and a limit
+// that cut it would leave the tool's later pages out of reach. A partner
+// the catalog does not hold is never returned, so an answer never widens
+// what the catalog permits. The result holds the tools' snapshots, the
+// same bytes on every call, or, when nothing is found, no tools and a note
 // saying why. A call without an id, or with neither names nor a query, is
 // an error, and so is a found entry whose parameters do not compile as JSON
 // Schema (see NewCatalog).
