@@ -18,7 +18,8 @@ import (
 // the precomputed search counts equal what runtime/toolsearch computes from
 // the toolset's schemas and that SchemaFingerprint equals the runtime
 // fingerprint of Toolset(); per agent, that its definition's index holds
-// exactly its deferred tools.
+// exactly its deferred tools; and that decoded values take the defaults
+// design's defaults.
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code with the go command")
@@ -38,11 +39,17 @@ func TestGoldenCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mod.Dir, "export_test.go"), []byte(exportCheck), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(mod.Dir, "defaults_test.go"), []byte(defaultsCheck), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mod.Go(t, "build", "./...")
 	mod.Go(t, "vet", "./...")
 	out := mod.Go(t, "test", "-count=1", "-v", ".")
 	if !strings.Contains(out, "--- PASS: TestExportedToolsetKeepsItsSchema") {
 		t.Errorf("no passing check of the exported toolset in:\n%s", out)
+	}
+	if !strings.Contains(out, "--- PASS: TestDecodedValuesTakeDesignDefaults") {
+		t.Errorf("no passing check of the design defaults in:\n%s", out)
 	}
 	for _, p := range append(slices.Clone(toolsets), agents...) {
 		if !strings.Contains(out, "--- PASS: TestGenerated/"+path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p)) {

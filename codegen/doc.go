@@ -14,6 +14,10 @@
 //	                      tool identifiers, registry sources, search index
 //	registries/<registry>/ name, URL and the sources agents declare
 //
+// A type that holds a design default at any depth gets a SetDefaults method
+// (tools.Defaulter), which its TypedCodec calls after validation, so an
+// omitted optional property reaches the executor with its default.
+//
 // Every package has its package comment in a doc.go of its own. Output is
 // deterministic and gofmt'd; every file starts with Header, and Generate
 // replaces only files that do.

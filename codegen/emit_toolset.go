@@ -166,11 +166,15 @@ func toolsetSchemasFile(ts *toolsetIR, p string) (*genFile, error) {
 	return g, nil
 }
 
-// toolsetTypesFile emits the argument, result and user types.
+// toolsetTypesFile emits the argument, result and user types, each with
+// its SetDefaults method when it holds a default.
 func toolsetTypesFile(ts *toolsetIR, p string) *genFile {
 	g := newFile(p, ts.pkg)
 	for _, nt := range ts.types {
 		g.file.Add(structDecl(nt, ts))
+		if nt.withDefaults {
+			g.file.Add(setDefaultsDecl(nt))
+		}
 	}
 	return g
 }

@@ -98,6 +98,30 @@ func TestGenerateRejects(t *testing.T) {
 			Service("a", func() { Agent("helper", "Help.", func() { Use(ts) }) })
 			Service("b", func() { Agent("helper", "Help.", func() { Use(ts) }) })
 		}, []string{`agent "helper" of service "b"`, "registers agents by name"}},
+		{"default outside its own schema", func() {
+			Toolset("tickets", func() {
+				Tool("search", "Search tickets", func() {
+					Args(func() { Attribute("limit", Int, func() { Maximum(100); Default(200) }) })
+				})
+			})
+		}, []string{`Args attribute "limit"`, "default 200 does not satisfy", "maximum"}},
+		{"default of an Any attribute", func() {
+			Toolset("tickets", func() {
+				Tool("tag", "Tag tickets", func() {
+					Args(func() { Attribute("extra", Any, func() { Default("none") }) })
+				})
+			})
+		}, []string{`Args attribute "extra"`, "explicit null", "give the attribute a type"}},
+		{"field that hides the defaults method", func() {
+			Toolset("tickets", func() {
+				Tool("search", "Search tickets", func() {
+					Args(func() {
+						Attribute("set_defaults", Boolean)
+						Attribute("limit", Int, func() { Default(20) })
+					})
+				})
+			})
+		}, []string{`toolset "tickets"`, "field SetDefaults", `"set_defaults"`, "rename the attribute"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

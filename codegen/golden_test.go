@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/goa-discovery/goa-discovery/codegen"
+	"github.com/goa-discovery/goa-discovery/codegen/internal/defaultsdesign"
 	"github.com/goa-discovery/goa-discovery/internal/designtest"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/agentexport"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/deferredall"
@@ -36,6 +37,7 @@ var goldenDesigns = []struct {
 	design func()
 }{
 	{"agentexport", agentexport.Design},
+	{"defaults", defaultsdesign.Design},
 	{"deferredall", deferredall.Design},
 	{"deferrednamed", deferrednamed.Design},
 	{"localtoolset", localtoolset.Design},

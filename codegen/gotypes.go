@@ -8,6 +8,7 @@ package codegen
 import (
 	"fmt"
 
+	"github.com/dave/jennifer/jen"
 	goaexpr "goa.design/goa/v3/expr"
 )
 
@@ -39,6 +40,9 @@ type namedType struct {
 	name   string
 	doc    string
 	fields []*structField
+	// withDefaults is set when a field at any depth has a default, so the
+	// type gets a SetDefaults method.
+	withDefaults bool
 }
 
 // structField is a field of a namedType.
@@ -48,6 +52,9 @@ type structField struct {
 	typ      *goType
 	required bool
 	doc      string
+	// deflt is the Go literal of the design's default of an optional
+	// field, assignable to the field; nil when it has none.
+	deflt jen.Code
 }
 
 // primitives maps Goa primitive kinds to Go types.
@@ -193,13 +200,19 @@ func (c *typeCollector) fill(nt *namedType, doc string, obj *goaexpr.Object, att
 		if err != nil {
 			return err
 		}
-		nt.fields = append(nt.fields, &structField{
+		f := &structField{
 			goName:   fieldName,
 			jsonName: nat.Name,
 			typ:      typ,
 			required: att.IsRequired(nat.Name),
 			doc:      attributeDoc(nat.Attribute),
-		})
+		}
+		if !f.required {
+			if f.deflt, err = fieldDefault(f, nat.Attribute, fmt.Sprintf("%s attribute %q", owner, nat.Name)); err != nil {
+				return err
+			}
+		}
+		nt.fields = append(nt.fields, f)
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 		ir.tools = append(ir.tools, tool)
 	}
 	ir.types = types.types
+	if err := markDefaults(ir.types); err != nil {
+		return nil, fmt.Errorf("[%s] %s: %w", ts.At, ts.EvalName(), err)
+	}
 	fp, err := tools.SchemaFingerprint(ir.name, ir.toolSchemas())
 	if err != nil {
 		return nil, fmt.Errorf("[%s] %s: fingerprint: %w", ts.At, ts.EvalName(), err)

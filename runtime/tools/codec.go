@@ -82,20 +82,22 @@ func (c *RawCodec) Encode(v any) ([]byte, error) {
 // Generated toolset packages instantiate it for their argument and result
 // types.
 type TypedCodec[T any] struct {
-	schema *Schema
-	keys   *keySet // the JSON names T decodes from, spelled exactly
+	schema   *Schema
+	keys     *keySet      // the JSON names T decodes from, spelled exactly
+	defaults defaultsHook // how a decoded T takes its defaults
 }
 
 // NewTypedCodec returns a codec for values of type T described by schema.
 func NewTypedCodec[T any](schema *Schema) *TypedCodec[T] {
-	return &TypedCodec[T]{schema: schema, keys: keySetOf(reflect.TypeFor[T]())}
+	return &TypedCodec[T]{schema: schema, keys: keySetOf(reflect.TypeFor[T]()), defaults: defaultsHookOf[T]()}
 }
 
 // Schema returns the codec's schema.
 func (c *TypedCodec[T]) Schema() *Schema { return c.schema }
 
-// DecodeValue validates data against the schema, then decodes it into a T.
-// Properties that T has no field for are an error rather than dropped, and
+// DecodeValue validates data against the schema, then decodes it into a T
+// and, when T or *T implements Defaulter, sets the defaults of the optional
+// properties data omits. Properties that T has no field for are an error rather than dropped, and
 // so are properties that differ from a field's JSON name only in case
 // (encoding/json alone would decode "ID" into the field named "id", a value
 // the schema never checked).
@@ -116,6 +118,7 @@ func (c *TypedCodec[T]) DecodeValue(data []byte) (T, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return v, fmt.Errorf("%w: %w: data after the JSON value", ErrPayloadInvalid, ErrInvalidJSON)
 	}
+	setDefaults(c.defaults, &v)
 	return v, nil
 }
 

@@ -9,7 +9,9 @@
 // reference to another document is an error, never a file or network read.
 // Payloads with duplicate object keys are rejected before validation, and
 // a TypedCodec decodes only keys spelled exactly as its type's JSON names,
-// so the value decoded is always the value validated.
+// so the value decoded is always the value validated. A decoded value whose
+// type implements Defaulter then takes the defaults its design states for
+// the optional properties the JSON value omitted.
 //
 // The wire records decode exactly: a key that is not one of the record's
 // JSON names, spelled exactly, or a key given twice is an error.

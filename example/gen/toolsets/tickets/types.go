@@ -38,6 +38,19 @@ type SearchTicketsArgs struct {
 	Limit *int `json:"limit,omitzero"`
 }
 
+// SetDefaults sets each optional property of SearchTicketsArgs that the JSON
+// value omitted and the design gives a default to that default, at every depth
+// (tools.Defaulter). It leaves given properties as they are and does nothing on
+// a nil receiver.
+func (v *SearchTicketsArgs) SetDefaults() {
+	if v == nil {
+		return
+	}
+	if v.Limit == nil {
+		v.Limit = new(20)
+	}
+}
+
 // UpdateTicketArgs holds the arguments of tool tickets.update_ticket.
 type UpdateTicketArgs struct {
 	// ID is ticket identifier.

@@ -1,0 +1,317 @@
+package codegen
+
+// This file turns the defaults a design states into code. A schema carries
+// "default" as an annotation that validation never applies, so every struct
+// type with a default anywhere in it gets a SetDefaults method
+// (tools.Defaulter) that sets each omitted optional property to its default,
+// and the TypedCodec of the package calls it after validation. Generation
+// proves each default valid against its property's schema and converts it to
+// a Go literal of the field's type, so the value the executor receives is one
+// that the schema accepts.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// setDefaultsMethod is the method of tools.Defaulter.
+const setDefaultsMethod = "SetDefaults"
+
+// defaultOf returns the default of att: its own, or the one its user type
+// states, the way its schema inherits it; nil when there is none.
+func defaultOf(att *goaexpr.AttributeExpr) any {
+	for att != nil {
+		if att.DefaultValue != nil {
+			return att.DefaultValue
+		}
+		ut, ok := att.Type.(goaexpr.UserType)
+		if !ok {
+			return nil
+		}
+		att = ut.Attribute()
+	}
+	return nil
+}
+
+// fieldDefault returns the Go literal of the default of optional field f,
+// declared by att, after proving the default valid against att's schema; nil
+// when att has no default.
+func fieldDefault(f *structField, att *goaexpr.AttributeExpr, owner string) (jen.Code, error) {
+	value := defaultOf(att)
+	if value == nil {
+		return nil, nil
+	}
+	if f.typ.kind == kindAny {
+		return nil, fmt.Errorf("%s: a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type", owner)
+	}
+	doc, err := marshalNoEscape(value)
+	if err != nil {
+		return nil, fmt.Errorf("%s: default %v: %w", owner, value, err)
+	}
+	raw, err := buildSchema(att, owner)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := tools.CompileSchema(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema: %w", owner, err)
+	}
+	if err := schema.Validate(doc); err != nil {
+		return nil, fmt.Errorf("%s: default %s does not satisfy the attribute's own schema: %w", owner, doc, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
+	}
+	lit, err := literal(f.typ, v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
+	}
+	if f.typ.kind == kindPrimitive {
+		return jen.New(lit), nil
+	}
+	return lit, nil
+}
+
+// literal returns the Go literal of JSON value v (decoded with UseNumber)
+// as a value of type t.
+func literal(t *goType, v any) (jen.Code, error) {
+	switch t.kind {
+	case kindPrimitive:
+		return primitiveLiteral(t.prim, v)
+	case kindBytes:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("got %T, want base64 text", v)
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("bytes: %w", err)
+		}
+		return jen.Index().Byte().Parens(jen.Lit(string(b))), nil
+	case kindSlice:
+		items, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("got %T, want an array", v)
+		}
+		elems := make([]jen.Code, len(items))
+		for i, item := range items {
+			lit, err := literal(t.elem, item)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", i, err)
+			}
+			elems[i] = lit
+		}
+		return typeCode(t).Values(elems...), nil
+	case kindMap:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("got %T, want an object", v)
+		}
+		var elems []jen.Code
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			key, err := mapKeyLiteral(t.key, k)
+			if err != nil {
+				return nil, fmt.Errorf("key %q: %w", k, err)
+			}
+			val, err := literal(t.elem, obj[k])
+			if err != nil {
+				return nil, fmt.Errorf("key %q: %w", k, err)
+			}
+			elems = append(elems, jen.Add(key).Op(":").Add(val))
+		}
+		return typeCode(t).Values(elems...), nil
+	case kindStruct:
+		return structLiteral(t.named, v)
+	}
+	return nil, fmt.Errorf("no Go literal of an Any value")
+}
+
+// structLiteral returns &T{...} of JSON object v.
+func structLiteral(nt *namedType, v any) (jen.Code, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("got %T, want an object", v)
+	}
+	var fields keyed
+	for _, f := range nt.fields {
+		fv, present := obj[f.jsonName]
+		if !present {
+			continue
+		}
+		lit, err := literal(f.typ, fv)
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", f.jsonName, err)
+		}
+		if !f.required && f.typ.kind == kindPrimitive {
+			lit = jen.New(lit)
+		}
+		fields.set(f.goName, lit)
+	}
+	for k := range obj {
+		if !slices.ContainsFunc(nt.fields, func(f *structField) bool { return f.jsonName == k }) {
+			return nil, fmt.Errorf("property %q is not a field of %s", k, nt.name)
+		}
+	}
+	return jen.Op("&").Id(nt.name).Values(fields...), nil
+}
+
+// primitiveLiteral returns the literal of v as a prim: plain for the types
+// an untyped constant defaults to, converted for the others.
+func primitiveLiteral(prim string, v any) (jen.Code, error) {
+	switch prim {
+	case "bool":
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("got %T, want a boolean", v)
+		}
+		return jen.Lit(b), nil
+	case "string":
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("got %T, want a string", v)
+		}
+		return jen.Lit(s), nil
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("got %T, want a number", v)
+	}
+	text, err := numberText(prim, string(n))
+	if err != nil {
+		return nil, err
+	}
+	if prim == "int" {
+		return jen.Op(text), nil
+	}
+	return jen.Id(prim).Call(jen.Op(text)), nil
+}
+
+// numberText returns the Go constant of JSON number n as a prim, or an
+// error when a prim cannot hold it.
+func numberText(prim, n string) (string, error) {
+	switch prim {
+	case "int", "int32", "int64":
+		i, err := strconv.ParseInt(n, 10, bitSize(prim))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", prim, err)
+		}
+		return strconv.FormatInt(i, 10), nil
+	case "uint", "uint32", "uint64":
+		u, err := strconv.ParseUint(n, 10, bitSize(prim))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", prim, err)
+		}
+		return strconv.FormatUint(u, 10), nil
+	case "float32", "float64":
+		f, err := strconv.ParseFloat(n, bitSize(prim))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", prim, err)
+		}
+		return strconv.FormatFloat(f, 'g', -1, bitSize(prim)), nil
+	}
+	return "", fmt.Errorf("no number literal of a %s", prim)
+}
+
+// bitSize is the size of a numeric type; int and uint are taken as 64 bits,
+// as their schemas are.
+func bitSize(prim string) int {
+	switch prim {
+	case "int32", "uint32", "float32":
+		return 32
+	}
+	return 64
+}
+
+// mapKeyLiteral returns the literal of object key k as a map key of type t.
+func mapKeyLiteral(t *goType, k string) (jen.Code, error) {
+	if t.prim == "string" {
+		return jen.Lit(k), nil
+	}
+	return primitiveLiteral(t.prim, json.Number(k))
+}
+
+// markDefaults sets withDefaults on every type of types that has a default
+// at any depth, and rejects a field that would hide the method.
+func markDefaults(types []*namedType) error {
+	memo := map[*namedType]bool{}
+	for _, nt := range types {
+		nt.withDefaults = typeHasDefaults(&goType{kind: kindStruct, named: nt}, memo)
+		if !nt.withDefaults {
+			continue
+		}
+		for _, f := range nt.fields {
+			if f.goName == setDefaultsMethod {
+				return fmt.Errorf("type %s: field %s (property %q) collides with the method that sets its defaults: rename the attribute", nt.name, f.goName, f.jsonName)
+			}
+		}
+	}
+	return nil
+}
+
+// typeHasDefaults reports whether a value of t holds a field with a default.
+// Types are not recursive (the collector rejects it), so the walk ends.
+func typeHasDefaults(t *goType, memo map[*namedType]bool) bool {
+	switch t.kind {
+	case kindSlice, kindMap:
+		return typeHasDefaults(t.elem, memo)
+	case kindStruct:
+		if has, ok := memo[t.named]; ok {
+			return has
+		}
+		has := false
+		for _, f := range t.named.fields {
+			has = has || f.deflt != nil || typeHasDefaults(f.typ, memo)
+		}
+		memo[t.named] = has
+		return has
+	}
+	return false
+}
+
+// setDefaultsDecl emits the SetDefaults method of nt.
+func setDefaultsDecl(nt *namedType) jen.Code {
+	return jen.Add(docf("%s sets each optional property of %s that the JSON value omitted and the design gives a default to that default, at every depth (tools.Defaulter). It leaves given properties as they are and does nothing on a nil receiver.", setDefaultsMethod, nt.name)).Line().
+		Func().Params(jen.Id("v").Op("*").Id(nt.name)).Id(setDefaultsMethod).Params().BlockFunc(func(g *jen.Group) {
+		g.If(jen.Id("v").Op("==").Nil()).Block(jen.Return())
+		for _, f := range nt.fields {
+			field := jen.Id("v").Dot(f.goName)
+			if f.deflt != nil {
+				g.If(field.Clone().Op("==").Nil()).Block(field.Clone().Op("=").Add(f.deflt))
+			}
+			if s := nestedDefaults(field, f.typ, 0); s != nil {
+				g.Add(s)
+			}
+		}
+	})
+}
+
+// nestedDefaults emits the statement that sets the defaults inside the
+// value x of type t, nil when t holds none: a call on a struct, a loop over
+// the elements of a slice or map.
+func nestedDefaults(x *jen.Statement, t *goType, depth int) jen.Code {
+	switch t.kind {
+	case kindStruct:
+		if t.named.withDefaults {
+			return x.Clone().Dot(setDefaultsMethod).Call()
+		}
+	case kindSlice, kindMap:
+		item := jen.Id("e" + strconv.Itoa(depth))
+		if inner := nestedDefaults(item, t.elem, depth+1); inner != nil {
+			return jen.For(jen.List(jen.Id("_"), item.Clone()).Op(":=").Range().Add(x.Clone())).Block(inner)
+		}
+	}
+	return nil
+}
