@@ -43,46 +43,57 @@ func defaultOf(att *goaexpr.AttributeExpr) any {
 	return nil
 }
 
-// fieldDefault returns the Go literal of the default of optional field f,
-// declared by att, after proving the default valid against att's schema; nil
-// when att has no default.
-func fieldDefault(f *structField, att *goaexpr.AttributeExpr, owner string) (jen.Code, error) {
+// setDefault sets the default of optional field f, declared by att, after
+// proving it valid against att's schema; f keeps no default when att has
+// none.
+func (f *structField) setDefault(att *goaexpr.AttributeExpr, owner string) error {
+	lit, doc, err := fieldDefault(f, att, owner)
+	if err != nil || lit == nil {
+		return err
+	}
+	f.deflt, f.defaultJSON = lit, string(doc)
+	return nil
+}
+
+// fieldDefault returns the Go literal of the default of field f, declared by
+// att, and its JSON text; nil when att has no default.
+func fieldDefault(f *structField, att *goaexpr.AttributeExpr, owner string) (jen.Code, []byte, error) {
 	value := defaultOf(att)
 	if value == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if f.typ.kind == kindAny {
-		return nil, fmt.Errorf("%s: a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type", owner)
+		return nil, nil, fmt.Errorf("%s: a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type", owner)
 	}
 	doc, err := marshalNoEscape(value)
 	if err != nil {
-		return nil, fmt.Errorf("%s: default %v: %w", owner, value, err)
+		return nil, nil, fmt.Errorf("%s: default %v: %w", owner, value, err)
 	}
 	raw, err := buildSchema(att, owner)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	schema, err := tools.CompileSchema(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s: schema: %w", owner, err)
+		return nil, nil, fmt.Errorf("%s: schema: %w", owner, err)
 	}
 	if err := schema.Validate(doc); err != nil {
-		return nil, fmt.Errorf("%s: default %s does not satisfy the attribute's own schema: %w", owner, doc, err)
+		return nil, nil, fmt.Errorf("%s: default %s does not satisfy the attribute's own schema: %w", owner, doc, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
+		return nil, nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
 	}
 	lit, err := literal(f.typ, v)
 	if err != nil {
-		return nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
+		return nil, nil, fmt.Errorf("%s: default %s: %w", owner, doc, err)
 	}
 	if f.typ.kind == kindPrimitive {
-		return jen.New(lit), nil
+		return jen.New(lit), doc, nil
 	}
-	return lit, nil
+	return lit, doc, nil
 }
 
 // literal returns the Go literal of JSON value v (decoded with UseNumber)

@@ -187,7 +187,11 @@ func structDecl(nt *namedType, ts *toolsetIR) jen.Code {
 	}
 	return jen.Add(doc(comment)).Line().Type().Id(nt.name).StructFunc(func(g *jen.Group) {
 		for _, fld := range nt.fields {
-			g.Add(doc(definition(fld.goName, fld.doc, fmt.Sprintf("the %q property", fld.jsonName))))
+			comment := definition(fld.goName, fld.doc, fmt.Sprintf("the %q property", fld.jsonName))
+			if fld.deflt != nil {
+				comment += " It defaults to " + fld.defaultJSON + " when omitted."
+			}
+			g.Add(doc(comment))
 			tag := fld.jsonName
 			if !fld.required {
 				tag += ",omitzero"

@@ -55,6 +55,8 @@ type structField struct {
 	// deflt is the Go literal of the design's default of an optional
 	// field, assignable to the field; nil when it has none.
 	deflt jen.Code
+	// defaultJSON is the JSON text of that default, for the field's doc.
+	defaultJSON string
 }
 
 // primitives maps Goa primitive kinds to Go types.
@@ -208,7 +210,7 @@ func (c *typeCollector) fill(nt *namedType, doc string, obj *goaexpr.Object, att
 			doc:      attributeDoc(nat.Attribute),
 		}
 		if !f.required {
-			if f.deflt, err = fieldDefault(f, nat.Attribute, fmt.Sprintf("%s attribute %q", owner, nat.Name)); err != nil {
+			if err := f.setDefault(nat.Attribute, fmt.Sprintf("%s attribute %q", owner, nat.Name)); err != nil {
 				return err
 			}
 		}

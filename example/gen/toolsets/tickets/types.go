@@ -34,7 +34,7 @@ type SearchTicketsArgs struct {
 	Status *string `json:"status,omitzero"`
 	// Priority is only tickets with this priority.
 	Priority *string `json:"priority,omitzero"`
-	// Limit is most tickets to return.
+	// Limit is most tickets to return. It defaults to 20 when omitted.
 	Limit *int `json:"limit,omitzero"`
 }
 

@@ -6,17 +6,17 @@ package reports
 type RunReportArgs struct {
 	// Query is what to report on.
 	Query string `json:"query"`
-	// Limit is most rows.
+	// Limit is most rows. It defaults to 20 when omitted.
 	Limit *int `json:"limit,omitzero"`
-	// Offset is rows to skip.
+	// Offset is rows to skip. It defaults to 0 when omitted.
 	Offset *uint32 `json:"offset,omitzero"`
-	// Ratio is sampling ratio.
+	// Ratio is sampling ratio. It defaults to 0.5 when omitted.
 	Ratio *float32 `json:"ratio,omitzero"`
-	// Verbose is include details.
+	// Verbose is include details. It defaults to true when omitted.
 	Verbose *bool `json:"verbose,omitzero"`
-	// Formats is output formats.
+	// Formats is output formats. It defaults to ["csv"] when omitted.
 	Formats []string `json:"formats,omitzero"`
-	// Weights is weight per metric.
+	// Weights is weight per metric. It defaults to {"cpu":1.5} when omitted.
 	Weights map[string]float64 `json:"weights,omitzero"`
 	// Window is a reporting window.
 	Window *Window `json:"window,omitzero"`
@@ -24,7 +24,7 @@ type RunReportArgs struct {
 	Windows []*Window `json:"windows,omitzero"`
 	// ByRegion is window per region.
 	ByRegion map[string]*Window `json:"by_region,omitzero"`
-	// Fallback is window when none fits.
+	// Fallback is window when none fits. It defaults to {"days":30} when omitted.
 	Fallback *Window `json:"fallback,omitzero"`
 }
 
@@ -69,9 +69,9 @@ func (v *RunReportArgs) SetDefaults() {
 
 // Window is a reporting window.
 type Window struct {
-	// Days is length in days.
+	// Days is length in days. It defaults to 7 when omitted.
 	Days *int64 `json:"days,omitzero"`
-	// Unit is bucket unit.
+	// Unit is bucket unit. It defaults to "day" when omitted.
 	Unit *string `json:"unit,omitzero"`
 	// Label is display label.
 	Label *string `json:"label,omitzero"`
@@ -97,7 +97,7 @@ func (v *Window) SetDefaults() {
 type RunReportResult struct {
 	// Total is rows found.
 	Total int `json:"total"`
-	// PageSize is rows per page.
+	// PageSize is rows per page. It defaults to 20 when omitted.
 	PageSize *int `json:"page_size,omitzero"`
 }
 
