@@ -52,55 +52,81 @@ func Generate(outDir, importPath string) ([]string, error) {
 	return written, nil
 }
 
-// render builds the IR of root and renders every file, in a fixed order.
+// render builds the IR of root and renders every file, in a fixed order:
+// toolset packages, then agent packages, then registry packages.
 func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	d, err := buildIR(root, importPath)
 	if err != nil {
 		return nil, err
 	}
-	var files []*genFile
+	pkgs := make([]packageFiles, 0, len(d.toolsets)+len(d.agents)+len(d.registries))
 	for _, ts := range d.toolsets {
-		tf, err := toolsetFiles(ts)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, tf...)
+		pkgs = append(pkgs, func() ([]*genFile, error) { return toolsetFiles(ts) })
 	}
 	for _, a := range d.agents {
-		af, err := agentFiles(a)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, af...)
+		pkgs = append(pkgs, func() ([]*genFile, error) { return agentFiles(a) })
 	}
 	for _, r := range d.registries {
-		files = append(files, registryFiles(r)...)
+		pkgs = append(pkgs, func() ([]*genFile, error) { return registryFiles(r), nil })
 	}
-	return renderAll(files)
+	return renderAll(pkgs)
 }
 
-// renderAll renders files on every CPU; formatting dominates generation.
-// The result keeps the order of files.
-func renderAll(files []*genFile) ([]output, error) {
-	out := make([]output, len(files))
-	errs := make([]error, len(files))
+// packageFiles builds the files of one generated package from the IR, which
+// it only reads.
+type packageFiles func() ([]*genFile, error)
+
+// renderAll builds and renders the packages on every CPU, one package at a
+// time per CPU, so that building is parallel too and a package's syntax
+// trees are garbage as soon as it is rendered: memory stays proportional to
+// the output, not to the output and every tree at once. The result keeps
+// the order of pkgs and of the files of each.
+func renderAll(pkgs []packageFiles) ([]output, error) {
+	outs := make([][]output, len(pkgs))
+	errs := make([]error, len(pkgs))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	for range min(runtime.GOMAXPROCS(0), len(pkgs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				src, err := files[i].render()
-				out[i], errs[i] = output{path: files[i].path, content: src}, err
+				outs[i], errs[i] = renderPackage(pkgs[i])
 			}
 		}()
 	}
-	for i := range files {
+	for i := range pkgs {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	var n int
+	for _, o := range outs {
+		n += len(o)
+	}
+	out := make([]output, 0, n)
+	for _, o := range outs {
+		out = append(out, o...)
+	}
+	return out, nil
+}
+
+// renderPackage builds the files of a package and renders them.
+func renderPackage(build packageFiles) ([]output, error) {
+	files, err := build()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]output, len(files))
+	var errs []error
+	for i, f := range files {
+		src, err := f.render()
+		out[i] = output{path: f.path, content: src}
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
