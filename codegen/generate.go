@@ -84,22 +84,7 @@ type packageFiles func() ([]*genFile, error)
 func renderAll(pkgs []packageFiles) ([]output, error) {
 	outs := make([][]output, len(pkgs))
 	errs := make([]error, len(pkgs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(pkgs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				outs[i], errs[i] = renderPackage(pkgs[i])
-			}
-		}()
-	}
-	for i := range pkgs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(pkgs), func(i int) { outs[i], errs[i] = renderPackage(pkgs[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -131,4 +116,25 @@ func renderPackage(build packageFiles) ([]output, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// parallel calls fn(i) for every i in [0, n) on every CPU and returns when
+// all calls have returned. Each call must write only what index i owns.
+func parallel(n int, fn func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

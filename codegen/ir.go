@@ -145,11 +145,12 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		byRegistry[r] = ir
 		d.registries = append(d.registries, ir)
 	}
-	for _, ts := range root.Toolsets {
+	built := buildToolsets(root.Toolsets, importPath)
+	for i, ts := range root.Toolsets {
 		if ts.IsRegistrySourced() {
 			continue
 		}
-		ir, err := buildToolset(ts, importPath)
+		ir, err := built[i].ir, built[i].err
 		if err != nil {
 			return nil, err
 		}
@@ -188,6 +189,26 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		})
 	}
 	return d, nil
+}
+
+// builtToolset is the result of buildToolset.
+type builtToolset struct {
+	ir  *toolsetIR
+	err error
+}
+
+// buildToolsets resolves the local toolsets of toolsets on every CPU, since
+// schemas, search counts and fingerprints are the bulk of building the IR;
+// the result is indexed like toolsets, and empty for a registry-sourced one.
+// Building a toolset only reads the design.
+func buildToolsets(toolsets []*expr.ToolsetExpr, importPath string) []builtToolset {
+	built := make([]builtToolset, len(toolsets))
+	parallel(len(toolsets), func(i int) {
+		if ts := toolsets[i]; !ts.IsRegistrySourced() {
+			built[i].ir, built[i].err = buildToolset(ts, importPath)
+		}
+	})
+	return built
 }
 
 // buildAgent resolves an agent's immediate and deferred tools, in use order
