@@ -29,7 +29,7 @@ type output struct {
 	content []byte
 }
 
-// writeOutputs writes files under outDir, removes the stale generated files
+// writeOutputs checks, then writes, files under outDir on every CPU, removes the stale generated files
 // of the package directories, and returns the paths written, sorted.
 func writeOutputs(outDir string, files []output) ([]string, error) {
 	targets := make([]string, len(files))
@@ -38,20 +38,32 @@ func writeOutputs(outDir string, files []output) ([]string, error) {
 			return nil, fmt.Errorf("generated path %q is not inside the output directory", f.path) // bug guard: paths come from package names
 		}
 		targets[i] = filepath.Join(outDir, filepath.FromSlash(f.path))
-		if err := checkReplaceable(targets[i]); err != nil {
-			return nil, err
-		}
 	}
-	for i, f := range files {
-		if err := writeFile(targets[i], f.content); err != nil {
-			return nil, err
-		}
+	errs := make([]error, len(files))
+	parallel(len(files), func(i int) { errs[i] = checkReplaceable(targets[i]) })
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	parallel(len(files), func(i int) { errs[i] = writeFile(targets[i], files[i].content) })
+	if err := firstError(errs); err != nil {
+		return nil, err
 	}
 	if err := removeStale(outDir, targets); err != nil {
 		return nil, err
 	}
 	slices.Sort(targets)
 	return targets, nil
+}
+
+// firstError returns the first non-nil error of errs, so that a failure is
+// reported the same way however the work was scheduled.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkReplaceable returns nil when path does not exist or is a regular
