@@ -162,27 +162,43 @@ func declare(n int) bool {
 }
 `
 
-// BenchmarkGenCLI runs "goa-discovery gen" end to end on a design of 1,000
-// tools in 100 toolsets (and twice that) in a temporary module: resolving the
-// design, building the generator program (with a warm build cache after the
-// first iteration), running it and writing the packages.
-func BenchmarkGenCLI(b *testing.B) {
+// buildCLI builds the goa-discovery command into a temporary directory.
+func buildCLI(b *testing.B) string {
+	b.Helper()
 	cli := filepath.Join(b.TempDir(), "goa-discovery")
 	build := exec.Command("go", "build", "-o", cli, "../cmd/goa-discovery")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build the CLI: %v\n%s", err, out)
 	}
+	return cli
+}
+
+// largeDesignModule returns a temporary module holding the design of n
+// toolsets of toolsPerToolset tools in its design package, its go.mod
+// completed from the module cache.
+func largeDesignModule(b *testing.B, n int) *gomodtest.Module {
+	b.Helper()
+	mod := gomodtest.New(b, "..", "example.com/bench")
+	designDir := filepath.Join(mod.Dir, "design")
+	if err := os.MkdirAll(designDir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(designDir, "design.go"), fmt.Appendf(nil, largeDesignSource, n), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	mod.Go(b, "build", "./...")
+	return mod
+}
+
+// BenchmarkGenCLI runs "goa-discovery gen" end to end on a design of 1,000
+// tools in 100 toolsets (and twice that) in a temporary module: resolving the
+// design, building the generator program (with a warm build cache after the
+// first iteration), running it and writing the packages.
+func BenchmarkGenCLI(b *testing.B) {
+	cli := buildCLI(b)
 	for _, n := range []int{100, 200} {
 		b.Run(fmt.Sprintf("tools=%d", n*toolsPerToolset), func(b *testing.B) {
-			mod := gomodtest.New(b, "..", "example.com/bench")
-			designDir := filepath.Join(mod.Dir, "design")
-			if err := os.MkdirAll(designDir, 0o755); err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(designDir, "design.go"), fmt.Appendf(nil, largeDesignSource, n), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			mod.Go(b, "build", "./...") // completes go.mod from the module cache
+			mod := largeDesignModule(b, n)
 			start := cpuTime()
 			defer func() { reportCPU(b, start) }()
 			for b.Loop() {
@@ -202,22 +218,10 @@ func BenchmarkGenCLI(b *testing.B) {
 // generator program (process start, design evaluation, generation and
 // writing) on designs of 1,000 and 2,000 tools.
 func BenchmarkGenProgram(b *testing.B) {
-	cli := filepath.Join(b.TempDir(), "goa-discovery")
-	build := exec.Command("go", "build", "-o", cli, "../cmd/goa-discovery")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build the CLI: %v\n%s", err, out)
-	}
+	cli := buildCLI(b)
 	for _, n := range []int{100, 200} {
 		b.Run(fmt.Sprintf("tools=%d", n*toolsPerToolset), func(b *testing.B) {
-			mod := gomodtest.New(b, "..", "example.com/bench")
-			designDir := filepath.Join(mod.Dir, "design")
-			if err := os.MkdirAll(designDir, 0o755); err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(designDir, "design.go"), fmt.Appendf(nil, largeDesignSource, n), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			mod.Go(b, "build", "./...") // completes go.mod from the module cache
+			mod := largeDesignModule(b, n)
 			cmd := exec.Command(cli, "gen", "--debug", "-o", "gen", "example.com/bench/design")
 			cmd.Dir = mod.Dir
 			cmd.Env = gomodtest.Env()
