@@ -72,6 +72,16 @@ func (c *FieldCounts) invalid() error {
 	return errors.New("counted in no field")
 }
 
+// addTo adds the counts to the field lengths l.
+func (c *FieldCounts) addTo(l *[numFields]int64) {
+	l[FieldName] += int64(c.Name)
+	l[FieldTitle] += int64(c.Title)
+	l[FieldDescription] += int64(c.Description)
+	l[FieldParamName] += int64(c.ParamName)
+	l[FieldParamDescription] += int64(c.ParamDescription)
+	l[FieldExtra] += int64(c.Extra)
+}
+
 func (c *FieldCounts) add(f Field) {
 	switch f {
 	case FieldName:

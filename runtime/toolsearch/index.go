@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,11 +24,15 @@ type Index struct {
 	named  []toolName // the tool of each byName entry
 
 	terms dictionary
-	// The postings of term t are postings[postStart[t]:postStart[t+1]], in
-	// tool order; common[t] marks terms too common to find a tool by.
-	postStart []int32
-	postings  []posting
-	common    []bool
+	// postings[t] are the tools term t occurs in, in tool order, with its
+	// counts there. The first search of term t scores them, with idf[t] and
+	// the scales of the tools' fields, into scored[t]; later searches read
+	// the scores. common[t] marks terms too common to find a tool by.
+	postings [][]ToolTerm
+	scored   []atomic.Pointer[[]posting]
+	idf      []float32
+	common   []bool
+	scales   [][numFields]float32
 
 	states sync.Pool // of *searchState
 }
@@ -48,33 +54,27 @@ type toolName struct {
 }
 
 // NewIndex builds an index from the precomputed counts of a catalog. It does
-// no tokenizing and hashes only tool names and distinct terms. It fails with
-// an error wrapping [ErrInvalidDocument] when the counts are malformed (an
-// empty name; an empty or repeated term; a tool position out of range or not
-// increasing; a negative count; a term counted in no field) and
+// no tokenizing and hashes only tool names and distinct terms; it reads every
+// count once, to check it and to sum the length of each tool's fields, and
+// keeps the postings of cat without copying them, so cat must not change
+// afterwards. A search scores the postings of its own terms only. NewIndex
+// fails with an error wrapping [ErrInvalidDocument] when the counts are
+// malformed (an empty name; an empty or repeated term; a tool position out of
+// range or not increasing; a negative count; a term counted in no field) and
 // [ErrDuplicateName] when names collide.
 func NewIndex(cat CatalogCounts) (*Index, error) {
 	n := len(cat.Tools)
-	occurrences := 0
-	for t := range cat.Terms {
-		occurrences += len(cat.Terms[t].Tools)
-	}
-	if n >= math.MaxInt32 || occurrences >= math.MaxInt32 {
-		return nil, fmt.Errorf("%w: %d tools with %d term counts is more than an index holds", ErrInvalidDocument, n, occurrences)
+	if n >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d tools is more than an index holds", ErrInvalidDocument, n)
 	}
 	ix := newNamedIndex(n)
-	ix.terms = newDictionary(len(cat.Terms))
-	ix.postStart = make([]int32, len(cat.Terms)+1)
-	ix.postings = make([]posting, occurrences)
-	ix.common = make([]bool, len(cat.Terms))
 	for i, tool := range cat.Tools {
 		if err := ix.addNames(int32(i), tool.Name, tool.Alias); err != nil {
 			return nil, err
 		}
 	}
-
-	// First pass: check the postings and sum the length of every field of
-	// every tool.
+	ix.terms = newDictionary(len(cat.Terms))
+	ix.postings = make([][]ToolTerm, len(cat.Terms))
 	lengths := make([][numFields]int64, n)
 	for t := range cat.Terms {
 		tp := &cat.Terms[t]
@@ -84,8 +84,6 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 		if _, added := ix.terms.add(tp.Term); !added {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
-		ix.postStart[t+1] = ix.postStart[t] + int32(len(tp.Tools))
-		ix.common[t] = isCommon(len(tp.Tools), n)
 		prev := int32(-1)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
@@ -96,33 +94,11 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			if !tt.Counts.valid() {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
-			l := &lengths[tt.Tool]
-			c := &tt.Counts
-			l[FieldName] += int64(c.Name)
-			l[FieldTitle] += int64(c.Title)
-			l[FieldDescription] += int64(c.Description)
-			l[FieldParamName] += int64(c.ParamName)
-			l[FieldParamDescription] += int64(c.ParamDescription)
-			l[FieldExtra] += int64(c.Extra)
+			tt.Counts.addTo(&lengths[tt.Tool])
 		}
+		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
-
-	// Second pass: score every posting.
-	scales := fieldScales(lengths)
-	p := 0
-	for t := range cat.Terms {
-		tp := &cat.Terms[t]
-		termIDF := float32(idf(len(tp.Tools), n))
-		for j := range tp.Tools {
-			tt := &tp.Tools[j]
-			ix.postings[p] = posting{
-				tool:   tt.Tool,
-				score:  termScore(termIDF, &tt.Counts, &scales[tt.Tool]),
-				fields: tt.Counts.fields(),
-			}
-			p++
-		}
-	}
+	ix.weigh(lengths)
 	return ix, nil
 }
 
@@ -165,36 +141,61 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 		}
 	}
 
-	// Arrange the counts by term, in tool order within a term, scoring
-	// each on the way.
+	// Arrange the counts by term, in tool order within a term.
 	terms := a.terms.len()
 	ix.terms = a.terms
-	ix.postStart = make([]int32, terms+1)
-	ix.common = make([]bool, terms)
+	start := make([]int32, terms+1)
 	for i := range a.occs {
-		ix.postStart[a.occs[i].term+1]++
+		start[a.occs[i].term+1]++
 	}
-	termIDF := make([]float32, terms)
-	next := make([]int32, terms) // where the term's next posting goes
 	for t := range terms {
-		df := int(ix.postStart[t+1])
-		ix.common[t] = isCommon(df, n)
-		termIDF[t] = float32(idf(df, n))
-		next[t] = ix.postStart[t]
-		ix.postStart[t+1] += ix.postStart[t]
+		start[t+1] += start[t]
 	}
-	scales := fieldScales(lengths)
-	ix.postings = make([]posting, len(a.occs))
+	all := make([]ToolTerm, len(a.occs))
+	next := slices.Clone(start[:terms]) // where each term's next posting goes
+	ix.postings = make([][]ToolTerm, terms)
+	for t := range terms {
+		ix.postings[t] = all[start[t]:start[t+1]:start[t+1]]
+	}
 	for i := range a.occs {
 		o := &a.occs[i]
-		ix.postings[next[o.term]] = posting{
-			tool:   o.tool,
-			score:  termScore(termIDF[o.term], &o.counts, &scales[o.tool]),
-			fields: o.counts.fields(),
-		}
+		all[next[o.term]] = ToolTerm{Tool: o.tool, Counts: o.counts}
 		next[o.term]++
 	}
+	ix.weigh(lengths)
 	return ix, nil
+}
+
+// weigh sets the inverse document frequency and commonness of every term
+// and the field scales of every tool, whose fields have the given lengths.
+func (ix *Index) weigh(lengths [][numFields]int64) {
+	n := len(ix.names)
+	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
+	ix.idf = make([]float32, len(ix.postings))
+	ix.common = make([]bool, len(ix.postings))
+	for t, p := range ix.postings {
+		ix.idf[t] = float32(idf(len(p), n))
+		ix.common[t] = isCommon(len(p), n)
+	}
+	ix.scales = fieldScales(lengths)
+}
+
+// scoredPostings returns the postings of term t with their scores, scoring
+// them on the term's first search. Concurrent first searches may each score
+// the term; they compute the same scores and keep the first.
+func (ix *Index) scoredPostings(t int32) []posting {
+	if p := ix.scored[t].Load(); p != nil {
+		return *p
+	}
+	counts := ix.postings[t]
+	p := make([]posting, len(counts))
+	termIDF := ix.idf[t]
+	for i := range counts {
+		c := &counts[i]
+		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
+	}
+	ix.scored[t].CompareAndSwap(nil, &p)
+	return *ix.scored[t].Load()
 }
 
 // newNamedIndex returns an index for n tools, ready for their names.

@@ -46,7 +46,8 @@ func (ix *Index) Search(query string, limit int) []Result {
 }
 
 // AppendSearch is [Index.Search] that appends its results to dst and returns
-// the extended slice. It allocates only when dst lacks room.
+// the extended slice. Once the query's terms have been searched before, it
+// allocates only when dst lacks room.
 func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -144,7 +145,7 @@ func (ix *Index) matchTerms(st *searchState, query string) {
 			continue
 		}
 		st.queryTerms = append(st.queryTerms, t)
-		for _, p := range ix.postings[ix.postStart[t]:ix.postStart[t+1]] {
+		for _, p := range ix.scoredPostings(t) {
 			st.touch(p.tool, p.fields)
 			st.scores[p.tool] += p.score
 		}

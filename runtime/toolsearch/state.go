@@ -1,7 +1,8 @@
 package toolsearch
 
 // searchState is the scratch space of one search, pooled per index so that a
-// search allocates nothing but its results.
+// search allocates nothing but its results (and the scores of a term on its
+// first search).
 type searchState struct {
 	scores     []float32  // per tool
 	fields     []FieldSet // per tool; non-zero once the tool is touched

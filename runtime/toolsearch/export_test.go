@@ -1,0 +1,9 @@
+package toolsearch
+
+// ScoreAll scores every term of ix, as the first searches of all of them
+// would.
+func ScoreAll(ix *Index) {
+	for t := range ix.postings {
+		ix.scoredPostings(int32(t))
+	}
+}
