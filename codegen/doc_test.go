@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 )
 
 // TestGoldenDocComments checks that every exported identifier of the golden
@@ -17,7 +19,7 @@ func TestGoldenDocComments(t *testing.T) {
 	packages := map[string]bool{} // directory -> doc.go has the package comment
 	for _, gd := range goldenDesigns {
 		dir := filepath.Join(goldenRoot, gd.name)
-		for name, src := range readTree(t, dir) {
+		for name, src := range golden.ReadTree(t, dir) {
 			fset := token.NewFileSet()
 			f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
 			if err != nil {

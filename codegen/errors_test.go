@@ -10,6 +10,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/codegen"
 	. "github.com/goa-discovery/goa-discovery/dsl"
 	"github.com/goa-discovery/goa-discovery/internal/designtest"
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 )
 
 // TestGenerateRejects covers what validation cannot know and code
@@ -138,7 +139,7 @@ func TestGenerateRejects(t *testing.T) {
 					t.Errorf("error %q does not contain %q", err, w)
 				}
 			}
-			if left := readTree(t, dir); len(left) != 0 {
+			if left := golden.ReadTree(t, dir); len(left) != 0 {
 				t.Errorf("a failed generation wrote %d files", len(left))
 			}
 		})

@@ -1,22 +1,17 @@
 package anthropic
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/goa-discovery/goa-discovery/internal/golden"
+)
 
 // reply is one scripted answer of fakeAPI.
 type reply struct {
@@ -94,28 +89,9 @@ func (f *fakeAPI) body(i int) []byte {
 	return f.bodies[i]
 }
 
-// checkGolden compares a request body with testdata/<name>.json. The file
-// holds the body indented, which changes whitespace only: keys, order and
-// values are the bytes the SDK sent.
+// checkGolden compares a request body with testdata/<name>.json, which holds
+// it indented: keys, order and values are the bytes the SDK sent.
 func checkGolden(t *testing.T, name string, body []byte) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, body, "", "  "); err != nil {
-		t.Fatalf("request body is not JSON: %v\n%s", err, body)
-	}
-	buf.WriteByte('\n')
-	path := filepath.Join("testdata", name+".json")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("request body differs from %s (-want +got):\n%s", path, diff)
-	}
+	golden.JSON(t, filepath.Join("testdata", name+".json"), body)
 }

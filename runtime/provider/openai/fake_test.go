@@ -1,15 +1,14 @@
 package openai
 
 import (
-	"flag"
+	"path/filepath"
 	"testing"
 
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // reply is one scripted answer of the fake API.
 type reply = openaitest.Reply
@@ -31,9 +30,11 @@ func (f fakeAPI) client(opts ...Option) *Client {
 func (f fakeAPI) body(i int) []byte { return f.Body(i) }
 func (f fakeAPI) requests() int     { return f.Requests() }
 
+// checkGolden compares a request body with testdata/<name>.json, which holds
+// it indented: keys, order and values are the bytes the SDK sent.
 func checkGolden(t *testing.T, name string, body []byte) {
 	t.Helper()
-	openaitest.Golden(t, *update, name, body)
+	golden.JSON(t, filepath.Join("testdata", name+".json"), body)
 }
 
 func sse(events ...string) string { return openaitest.SSE(false, events...) }

@@ -1,7 +1,6 @@
 package openaichat
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const chatModel = "gpt-4.1"
 

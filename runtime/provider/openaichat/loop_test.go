@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/openai"
@@ -34,7 +36,7 @@ func TestDiscoverCallAnswer(t *testing.T) {
 			c := api.client(rc.opts...)
 			history := openaitest.RunLoop(t, c, chatModel, openaitest.Catalog(t), openaitest.Start())
 			for i := range 3 {
-				openaitest.Golden(t, *update, fmt.Sprintf("%s_step%d", rc.name, i+1), api.Body(i))
+				golden.JSON(t, filepath.Join("testdata", fmt.Sprintf("%s_step%d.json", rc.name, i+1)), api.Body(i))
 			}
 			if diff := cmp.Diff(openaitest.WantHistory(), history); diff != "" {
 				t.Fatalf("history (-want +got):\n%s", diff)

@@ -1,19 +1,14 @@
 package openaitest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Reply is one scripted answer of a Server.
@@ -120,32 +115,4 @@ func SSE(done bool, events ...string) string {
 		b.WriteString("data: [DONE]\n\n")
 	}
 	return b.String()
-}
-
-// Golden compares a request body, indented, with testdata/name.json, or
-// rewrites that file when update is set.
-func Golden(t testing.TB, update bool, name string, body []byte) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, body, "", "  "); err != nil {
-		t.Fatalf("%s: request body is not JSON: %v\n%s", name, err, body)
-	}
-	buf.WriteByte('\n')
-	path := filepath.Join("testdata", name+".json")
-	if update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), buf.String()); diff != "" {
-		t.Errorf("%s: request body differs from %s (-want +got):\n%s", name, path, diff)
-	}
 }
