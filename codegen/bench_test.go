@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,35 +217,98 @@ func BenchmarkGenCLI(b *testing.B) {
 // BenchmarkGenProgram measures the generation step alone, the part of
 // "goa-discovery gen" after the design program is built: running the kept
 // generator program (process start, design evaluation, generation and
-// writing) on designs of 1,000 and 2,000 tools.
+// writing) on designs of 10, 1,000 and 2,000 tools.
 func BenchmarkGenProgram(b *testing.B) {
 	cli := buildCLI(b)
-	for _, n := range []int{100, 200} {
+	for _, n := range []int{1, 100, 200} {
 		b.Run(fmt.Sprintf("tools=%d", n*toolsPerToolset), func(b *testing.B) {
-			mod := largeDesignModule(b, n)
-			cmd := exec.Command(cli, "gen", "--debug", "-o", "gen", "example.com/bench/design")
-			cmd.Dir = mod.Dir
-			cmd.Env = gomodtest.Env()
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				b.Fatalf("gen: %v\n%.2000s", err, out)
-			}
-			_, kept, ok := strings.Cut(string(out), "kept generator program in ")
-			if !ok {
-				b.Fatalf("gen --debug did not keep its program:\n%.2000s", out)
-			}
-			program := filepath.Join(strings.TrimSpace(kept), "generator")
-			b.Cleanup(func() { os.RemoveAll(filepath.Dir(program)) })
-			outDir := filepath.Join(mod.Dir, "gen")
-			start := cpuTime()
-			defer func() { reportCPU(b, start) }()
+			g := keptGenerator(b, cli, n)
+			var cpu time.Duration
 			for b.Loop() {
-				run := exec.Command(program, "--output="+outDir, "--import-path=example.com/bench/gen")
-				run.Dir = mod.Dir
-				if out, err := run.CombinedOutput(); err != nil {
-					b.Fatalf("generator: %v\n%.2000s", err, out)
-				}
+				cpu += g.run(b).cpu
 			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
+}
+
+// BenchmarkGenProgramDoubling runs the generation step on the designs of
+// 1,000 and 2,000 tools back to back, once per iteration, so that each pair
+// meets the same machine load. It reports the median wall and CPU seconds of
+// each size and the medians of the pairs' ratios: doubling the design must
+// less than double the generation step.
+func BenchmarkGenProgramDoubling(b *testing.B) {
+	cli := buildCLI(b)
+	small, large := keptGenerator(b, cli, 100), keptGenerator(b, cli, 200)
+	var wall, cpu [2][]float64
+	var wallRatio, cpuRatio []float64
+	for b.Loop() {
+		s, l := small.run(b), large.run(b)
+		wall[0], wall[1] = append(wall[0], s.wall.Seconds()), append(wall[1], l.wall.Seconds())
+		cpu[0], cpu[1] = append(cpu[0], s.cpu.Seconds()), append(cpu[1], l.cpu.Seconds())
+		wallRatio = append(wallRatio, l.wall.Seconds()/s.wall.Seconds())
+		cpuRatio = append(cpuRatio, l.cpu.Seconds()/s.cpu.Seconds())
+	}
+	b.ReportMetric(median(wall[0]), "s-1000")
+	b.ReportMetric(median(wall[1]), "s-2000")
+	b.ReportMetric(median(cpu[0]), "cpu-s-1000")
+	b.ReportMetric(median(cpu[1]), "cpu-s-2000")
+	b.ReportMetric(median(wallRatio), "wall-ratio")
+	b.ReportMetric(median(cpuRatio), "cpu-ratio")
+}
+
+// generator is a kept generator program and the module of its design.
+type generator struct {
+	program, dir, outDir string
+}
+
+// genRun is the wall and CPU time of one run of a generator program.
+type genRun struct {
+	wall, cpu time.Duration
+}
+
+// keptGenerator writes the design of n toolsets in a temporary module, runs
+// "goa-discovery gen --debug" on it once (generating its packages and
+// keeping the generator program) and returns that program.
+func keptGenerator(b *testing.B, cli string, n int) *generator {
+	b.Helper()
+	mod := largeDesignModule(b, n)
+	cmd := exec.Command(cli, "gen", "--debug", "-o", "gen", "example.com/bench/design")
+	cmd.Dir = mod.Dir
+	cmd.Env = gomodtest.Env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("gen: %v\n%.2000s", err, out)
+	}
+	_, kept, ok := strings.Cut(string(out), "kept generator program in ")
+	if !ok {
+		b.Fatalf("gen --debug did not keep its program:\n%.2000s", out)
+	}
+	program := filepath.Join(strings.TrimSpace(kept), "generator")
+	b.Cleanup(func() { os.RemoveAll(filepath.Dir(program)) })
+	return &generator{program: program, dir: mod.Dir, outDir: filepath.Join(mod.Dir, "gen")}
+}
+
+// run runs the generator program into its existing output, where unchanged
+// files are not rewritten.
+func (g *generator) run(b *testing.B) genRun {
+	b.Helper()
+	cmd := exec.Command(g.program, "--output="+g.outDir, "--import-path=example.com/bench/gen")
+	cmd.Dir = g.dir
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	if err != nil {
+		b.Fatalf("generator: %v\n%.2000s", err, out)
+	}
+	return genRun{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+}
+
+// median returns the median of values.
+func median(values []float64) float64 {
+	v := slices.Sorted(slices.Values(values))
+	if len(v)%2 == 0 {
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return v[len(v)/2]
 }
