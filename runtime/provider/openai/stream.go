@@ -2,11 +2,7 @@ package openai
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -21,45 +17,20 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 	if err != nil {
 		return nil, err
 	}
-	return &stream{sdk: c.sdk.Responses.NewStreaming(ctx, params), w: w}, nil
+	return &stream{Receiver: openaiwire.Receiver[responses.ResponseStreamEventUnion]{SDK: c.sdk.Responses.NewStreaming(ctx, params)}, w: w}, nil
 }
 
 // stream adapts the SDK's server-sent events to model.Stream.
 type stream struct {
-	sdk     *ssestream.Stream[responses.ResponseStreamEventUnion]
-	w       *wire
-	pending []model.Event
-	done    bool
-	err     error
+	openaiwire.Receiver[responses.ResponseStreamEventUnion]
+	w *wire
 }
 
 // Recv returns the next event, io.EOF after the done event, or the error
-// that ended the stream.
+// that ended the stream; a stream that stops before the response completes
+// ends with model.ErrStreamIncomplete.
 func (s *stream) Recv() (model.Event, error) {
-	for {
-		if len(s.pending) > 0 {
-			ev := s.pending[0]
-			s.pending = s.pending[1:]
-			return ev, nil
-		}
-		if s.err != nil {
-			return nil, s.err
-		}
-		if s.done {
-			return nil, io.EOF
-		}
-		if !s.sdk.Next() {
-			if err := s.sdk.Err(); err != nil {
-				s.err = fmt.Errorf("openai: stream: %w", openaiwire.StreamError(err))
-			} else {
-				s.err = model.ErrStreamIncomplete
-			}
-			continue
-		}
-		if err := s.handle(s.sdk.Current()); err != nil {
-			s.err = err
-		}
-	}
+	return s.Receiver.Recv("openai", s.handle, func() error { return model.ErrStreamIncomplete })
 }
 
 // handle turns one server event into model events.
@@ -67,7 +38,7 @@ func (s *stream) handle(ev responses.ResponseStreamEventUnion) error {
 	switch ev.Type {
 	case "response.output_text.delta", "response.refusal.delta":
 		if ev.Delta != "" {
-			s.pending = append(s.pending, &model.TextDeltaEvent{Text: ev.Delta})
+			s.Pending = append(s.Pending, &model.TextDeltaEvent{Text: ev.Delta})
 		}
 	case "response.output_item.done":
 		parts, _, err := s.w.decodeItem(&ev.Item)
@@ -77,9 +48,9 @@ func (s *stream) handle(ev responses.ResponseStreamEventUnion) error {
 		for _, p := range parts {
 			switch p.Kind {
 			case model.PartToolCall:
-				s.pending = append(s.pending, &model.ToolCallEvent{Call: *p.ToolCall})
+				s.Pending = append(s.Pending, &model.ToolCallEvent{Call: *p.ToolCall})
 			case model.PartDiscoveryCall:
-				s.pending = append(s.pending, &model.DiscoveryCallEvent{Call: *p.DiscoveryCall})
+				s.Pending = append(s.Pending, &model.DiscoveryCallEvent{Call: *p.DiscoveryCall})
 			}
 		}
 	case "response.completed", "response.incomplete", "response.failed":
@@ -87,8 +58,8 @@ func (s *stream) handle(ev responses.ResponseStreamEventUnion) error {
 		if err != nil {
 			return err
 		}
-		s.pending = append(s.pending, &model.DoneEvent{Response: resp})
-		s.done = true
+		s.Pending = append(s.Pending, &model.DoneEvent{Response: resp})
+		s.Done = true
 	case "error":
 		e := ev.AsError()
 		return &model.ProviderError{Provider: openaiwire.Provider, Type: e.Code, Message: e.Message}
@@ -97,9 +68,4 @@ func (s *stream) handle(ev responses.ResponseStreamEventUnion) error {
 }
 
 // Close stops the stream.
-func (s *stream) Close() error {
-	if err := s.sdk.Close(); err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("openai: close stream: %w", err)
-	}
-	return nil
-}
+func (s *stream) Close() error { return s.Stop("openai") }

@@ -2,13 +2,10 @@ package openaichat
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
@@ -24,7 +21,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 		return nil, err
 	}
 	params.StreamOptions.IncludeUsage = sdk.Bool(true)
-	return &stream{sdk: c.sdk.Chat.Completions.NewStreaming(ctx, params), w: w}, nil
+	return &stream{Receiver: openaiwire.Receiver[sdk.ChatCompletionChunk]{SDK: c.sdk.Chat.Completions.NewStreaming(ctx, params)}, w: w}, nil
 }
 
 // partialCall is a function call being streamed.
@@ -35,46 +32,20 @@ type partialCall struct {
 
 // stream assembles the first choice from chunks.
 type stream struct {
-	sdk     *ssestream.Stream[sdk.ChatCompletionChunk]
+	openaiwire.Receiver[sdk.ChatCompletionChunk]
 	w       *wire
-	pending []model.Event
 	text    strings.Builder
 	refusal strings.Builder
 	calls   []*partialCall
 	sent    int // calls already sent as events
 	finish  string
 	usage   sdk.CompletionUsage
-	done    bool
-	err     error
 }
 
 // Recv returns the next event, io.EOF after the done event, or the error
 // that ended the stream.
 func (s *stream) Recv() (model.Event, error) {
-	for {
-		if len(s.pending) > 0 {
-			ev := s.pending[0]
-			s.pending = s.pending[1:]
-			return ev, nil
-		}
-		if s.err != nil {
-			return nil, s.err
-		}
-		if s.done {
-			return nil, io.EOF
-		}
-		if !s.sdk.Next() {
-			if err := s.sdk.Err(); err != nil {
-				s.err = fmt.Errorf("openaichat: stream: %w", openaiwire.StreamError(err))
-				continue
-			}
-			s.err = s.finishStream()
-			continue
-		}
-		if err := s.handle(s.sdk.Current()); err != nil {
-			s.err = err
-		}
-	}
+	return s.Receiver.Recv("openaichat", s.handle, s.finishStream)
 }
 
 // handle folds one chunk into the answer.
@@ -89,11 +60,11 @@ func (s *stream) handle(c sdk.ChatCompletionChunk) error {
 		d := ch.Delta
 		if d.Content != "" {
 			s.text.WriteString(d.Content)
-			s.pending = append(s.pending, &model.TextDeltaEvent{Text: d.Content})
+			s.Pending = append(s.Pending, &model.TextDeltaEvent{Text: d.Content})
 		}
 		if d.Refusal != "" {
 			s.refusal.WriteString(d.Refusal)
-			s.pending = append(s.pending, &model.TextDeltaEvent{Text: d.Refusal})
+			s.Pending = append(s.Pending, &model.TextDeltaEvent{Text: d.Refusal})
 		}
 		for _, tc := range d.ToolCalls {
 			i := int(tc.Index)
@@ -132,9 +103,9 @@ func (s *stream) sendCalls(n int) error {
 		}
 		switch part.Kind {
 		case model.PartToolCall:
-			s.pending = append(s.pending, &model.ToolCallEvent{Call: *part.ToolCall})
+			s.Pending = append(s.Pending, &model.ToolCallEvent{Call: *part.ToolCall})
 		case model.PartDiscoveryCall:
-			s.pending = append(s.pending, &model.DiscoveryCallEvent{Call: *part.DiscoveryCall})
+			s.Pending = append(s.Pending, &model.DiscoveryCallEvent{Call: *part.DiscoveryCall})
 		}
 	}
 	return nil
@@ -153,15 +124,10 @@ func (s *stream) finishStream() error {
 	if err != nil {
 		return err
 	}
-	s.pending = append(s.pending, &model.DoneEvent{Response: resp})
-	s.done = true
+	s.Pending = append(s.Pending, &model.DoneEvent{Response: resp})
+	s.Done = true
 	return nil
 }
 
 // Close stops the stream.
-func (s *stream) Close() error {
-	if err := s.sdk.Close(); err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("openaichat: close stream: %w", err)
-	}
-	return nil
-}
+func (s *stream) Close() error { return s.Stop("openaichat") }
