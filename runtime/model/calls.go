@@ -1,6 +1,9 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // ToolCall is an assistant's call of a declared tool.
 type ToolCall struct {
@@ -51,4 +54,17 @@ type DiscoveryResult struct {
 	Tools []ToolSnapshot `json:"tools,omitempty"`
 	// Note explains an empty result; allowed only without Tools.
 	Note string `json:"note,omitempty"`
+}
+
+// checkDecoded refuses a decoded result holding a snapshot whose parameters
+// are absent or null: a snapshot records the schema its tool was found
+// with, and one without it could be neither declared nor encoded back as it
+// was read.
+func (r *DiscoveryResult) checkDecoded() error {
+	for i, s := range r.Tools {
+		if len(s.Parameters) == 0 || string(s.Parameters) == "null" {
+			return fmt.Errorf("tool snapshot %q at \"/discovery_result/tools/%d\" has no parameters", s.Name, i)
+		}
+	}
+	return nil
 }

@@ -100,8 +100,9 @@ func (p Part) MarshalJSON() ([]byte, error) {
 	return json.Marshal(partFields(p))
 }
 
-// UnmarshalJSON decodes a part, rejecting unknown fields, unknown kinds and
-// content that does not match the kind.
+// UnmarshalJSON decodes a part, rejecting unknown fields, unknown kinds,
+// content that does not match the kind and tool snapshots without
+// parameters.
 func (p *Part) UnmarshalJSON(data []byte) error {
 	var f partFields
 	if err := decodeStrict(data, &f); err != nil {
@@ -110,6 +111,11 @@ func (p *Part) UnmarshalJSON(data []byte) error {
 	q := Part(f)
 	if err := q.checkShape(); err != nil {
 		return fmt.Errorf("decode part: %w", err)
+	}
+	if q.DiscoveryResult != nil {
+		if err := q.DiscoveryResult.checkDecoded(); err != nil {
+			return fmt.Errorf("decode part: %w", err)
+		}
 	}
 	*p = q
 	return nil

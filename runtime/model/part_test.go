@@ -34,6 +34,14 @@ func TestPartUnmarshalRejects(t *testing.T) {
 		{"key in another case in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[` +
 			`{"name":"a","description":"","parameters":{"type":"object"}},{"name":"b","Name":"c","description":"","parameters":{}}]}}`,
 			`unknown field "Name" at "/discovery_result/tools/1"`},
+		{"snapshot without parameters", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","description":""}]}}`,
+			`tool snapshot "a" at "/discovery_result/tools/0" has no parameters`},
+		{"snapshot with null parameters", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","description":"","parameters":{}},{"name":"b","description":"","parameters":null}]}}`,
+			`tool snapshot "b" at "/discovery_result/tools/1" has no parameters`},
+		{"unknown field in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","description":"","parameters":{},"strict_mode":true}]}}`,
+			`unknown field "strict_mode"`},
+		{"repeated key in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","name":"b","description":"","parameters":{}}]}}`,
+			`field "name" given twice`},
 		{"list where an object belongs", `{"kind":"tool_call","tool_call":[]}`, `cannot unmarshal array at "/tool_call"`},
 		{"not an object", `[]`, "cannot unmarshal array"},
 	}
@@ -80,6 +88,8 @@ func TestPartMarshalRejectsInconsistentParts(t *testing.T) {
 		{"kind without content", Part{Kind: PartToolResult}, "tool_result part has no tool_result content"},
 		{"extra content", Part{Kind: PartText, Text: "a", ToolCall: &ToolCall{ID: "c"}}, "text part also holds tool_call content"},
 		{"zero part", Part{}, `unknown part kind ""`},
+		{"snapshot without parameters", DiscoveryResultPart(DiscoveryResult{CallID: "d", Tools: []ToolSnapshot{{Name: "a"}}}), `tool snapshot "a" has no parameters`},
+		{"snapshot with null parameters", DiscoveryResultPart(DiscoveryResult{CallID: "d", Tools: []ToolSnapshot{{Name: "a", Parameters: json.RawMessage("null")}}}), `tool snapshot "a" has no parameters`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,9 @@
 package model
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // ToolKind says what a declared tool is to the conversation.
 type ToolKind string
@@ -51,6 +54,19 @@ type ToolSnapshot struct {
 	// Namespace groups tools (the toolset) for providers that declare tools
 	// in namespaces.
 	Namespace string `json:"namespace,omitempty"`
+}
+
+// snapshotFields has ToolSnapshot's fields without its methods.
+type snapshotFields ToolSnapshot
+
+// MarshalJSON encodes the snapshot, refusing one without parameters (nil or
+// null): it would encode as "parameters": null, which a history does not
+// decode back (see Part.UnmarshalJSON).
+func (s ToolSnapshot) MarshalJSON() ([]byte, error) {
+	if len(s.Parameters) == 0 || string(s.Parameters) == "null" {
+		return nil, fmt.Errorf("encode: tool snapshot %q has no parameters", s.Name)
+	}
+	return json.Marshal(snapshotFields(s))
 }
 
 // Definition returns the snapshot as a declared discovered tool. Strict is
