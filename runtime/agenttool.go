@@ -1,12 +1,20 @@
 package runtime
 
 // Agents used as tools: a tool whose execution is a child run of another
-// agent. The child run is recorded under its own id, inherits the parent's
-// labels and run policy, has its own agent's caps and policy, and is bounded
-// by whatever time the parent has left.
+// agent. The child run is recorded under its own id (of constant length,
+// whatever its depth), inherits the parent's labels, runs under the
+// intersection of its own agent's policy and its parent run's (see
+// runPolicy.child), has its own agent's caps within the depth its parent
+// has left (Caps.MaxDepth), and is bounded by whatever time the parent has
+// left. A child run that fails reaches the parent's model as a plain
+// failure of the agent: its error, which may name tools, registries or
+// endpoints the parent's model is not to see, is recorded with the child
+// run (RunState.Error) for the application.
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -170,16 +178,25 @@ func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id := fmt.Sprintf("%s/%d/%s", r.id, a.record.Step, a.call.ID)
+	id := childRunID(r.id, a.record.Step, a.call.ID)
 	a.record.ChildRunID = id
 	state := &RunState{ID: id, Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive}
-	out, err := r.rt.invokeChild(ctx, child, state, model.UserMessage(request), r.policy.run)
+	out, err := r.rt.start(ctx, child, state, []model.Message{model.UserMessage(request)}, invocation{caps: child.caps, parent: r}, true)
 	if err != nil {
 		var capErr *CapError
 		if errors.As(err, &capErr) {
 			return "", fmt.Errorf("agent %q stopped before answering: %s", child.reg.Name, capErr.Reason)
 		}
-		return "", fmt.Errorf("agent %q: %w", child.reg.Name, err)
+		return "", fmt.Errorf("agent %q failed before answering", child.reg.Name)
 	}
 	return out.Final.Text(), nil
+}
+
+// childRunID returns the id of the child run started by a parent run's call:
+// a digest of the parent's id, the step and the model's call id, so that it
+// is one length at any depth and whatever call id the model chose.
+func childRunID(parent string, step int, callID string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s/%d/%s", len(parent), parent, step, callID)
+	return "run-" + hex.EncodeToString(h.Sum(nil)[:12])
 }

@@ -82,17 +82,18 @@ func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
 // key identifies what the policy permits in a catalog whose contracts
 // require labelKeys: two runs with one key see the same tools.
 func (p *runPolicy) key(labelKeys map[string]bool) string {
-	keys := maps.Clone(labelKeys)
-	for _, c := range []*compiledPolicy{p.agent, p.run} {
+	keys := make(map[string]bool, len(labelKeys))
+	maps.Copy(keys, labelKeys)
+	var b strings.Builder
+	for _, c := range p.policies {
 		for _, want := range c.labels {
 			for k := range want {
 				keys[k] = true
 			}
 		}
+		b.WriteString(strconv.Quote(c.key))
 	}
-	var b strings.Builder
-	b.WriteString(p.agent.key)
-	b.WriteString(p.run.key)
+	b.WriteString("/")
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		v, ok := p.labels[k]
 		b.WriteString(strconv.Quote(k))

@@ -234,3 +234,23 @@ func (m *cpuMeter) stop(b *testing.B, ops int) {
 		b.ReportMetric(float64((end-m.start).Nanoseconds())/float64(ops), "cpu-ns/op")
 	}
 }
+
+// BenchmarkNestedAgentTools runs two agents that use each other as tools,
+// nested to a depth: time and memory per run grow in proportion to the
+// depth (B/op divided by the depth stays flat), as each level adds one
+// child run of constant size.
+func BenchmarkNestedAgentTools(b *testing.B) {
+	for _, depth := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			caps := runtime.Caps{MaxSteps: 4, MaxDuration: time.Hour, MaxDepth: depth}
+			rt := pingPongRuntime(b, caps, caps)
+			client := rt.Client("ping")
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := client.Run(context.Background(), userSays("start")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -16,10 +16,17 @@ type Caps struct {
 	MaxToolCalls int
 	// MaxDuration bounds the wall-clock time.
 	MaxDuration time.Duration
+	// MaxDepth bounds how deep agents used as tools nest below the run: a
+	// run's child runs are one level below it, theirs two. A child run
+	// gets its own agent's MaxDepth, counted from it, within what its
+	// parent has left, so no agent below a run can deepen the run's bound.
+	// A call that would start a child run deeper than the bound is
+	// answered with an error result and stops its run with StopMaxDepth.
+	MaxDepth int
 }
 
 // DefaultCaps are the caps of an agent that sets none.
-var DefaultCaps = Caps{MaxSteps: 32, MaxToolCalls: 128, MaxDuration: 10 * time.Minute}
+var DefaultCaps = Caps{MaxSteps: 32, MaxToolCalls: 128, MaxDuration: 10 * time.Minute, MaxDepth: 8}
 
 // withDefaults fills zero fields from DefaultCaps and refuses negative ones.
 func (c Caps) withDefaults() (Caps, error) {
@@ -28,7 +35,7 @@ func (c Caps) withDefaults() (Caps, error) {
 
 // over fills c's zero fields from base and refuses negative ones.
 func (c Caps) over(base Caps) (Caps, error) {
-	if c.MaxSteps < 0 || c.MaxToolCalls < 0 || c.MaxDuration < 0 {
+	if c.MaxSteps < 0 || c.MaxToolCalls < 0 || c.MaxDuration < 0 || c.MaxDepth < 0 {
 		return Caps{}, fmt.Errorf("negative cap in %+v", c)
 	}
 	if c.MaxSteps == 0 {
@@ -39,6 +46,9 @@ func (c Caps) over(base Caps) (Caps, error) {
 	}
 	if c.MaxDuration == 0 {
 		c.MaxDuration = base.MaxDuration
+	}
+	if c.MaxDepth == 0 {
+		c.MaxDepth = base.MaxDepth
 	}
 	return c, nil
 }
@@ -55,6 +65,10 @@ const (
 	// StopMaxToolCalls: the model asked for more tool calls than the run
 	// had left; the calls past the cap were answered with error results.
 	StopMaxToolCalls StopReason = "max_tool_calls"
+	// StopMaxDepth: the model called an agent tool whose child run would
+	// nest deeper than the run's MaxDepth; the call was answered with an
+	// error result.
+	StopMaxDepth StopReason = "max_depth"
 	// StopTimeBudget: the run used its time.
 	StopTimeBudget StopReason = "time_budget"
 )
@@ -66,7 +80,8 @@ type CapError struct {
 	RunID string
 	// Reason is the cap that ended the run.
 	Reason StopReason
-	// Limit is the cap's value ("8 steps", "20 tool calls", "30s").
+	// Limit is the cap's value ("8 steps", "20 tool calls", "depth 8",
+	// "30s").
 	Limit string
 }
 

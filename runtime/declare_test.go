@@ -68,7 +68,7 @@ func TestDeclarationsFollowDiscovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	var d discovery.Declarer
-	r := &run{agent: a, policy: &runPolicy{agent: a.policy, run: deny}, ledger: d.NewLedger()}
+	r := &run{agent: a, policy: newRunPolicy(nil, a.policy, deny), ledger: d.NewLedger()}
 	if err := r.ledger.Append(history...); err != nil {
 		t.Fatal(err)
 	}

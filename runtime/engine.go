@@ -72,6 +72,10 @@ type RunState struct {
 	Status RunStatus `json:"status"`
 	// Stop says why the run last stopped.
 	Stop StopReason `json:"stop,omitempty"`
+	// Error says why the run's last invocation failed: set only when
+	// Status is RunFailed. It is for the application; a child run's
+	// failure reaches its parent's model without it.
+	Error string `json:"error,omitempty"`
 }
 
 // RunUpdate is what one step adds to a run.
@@ -88,6 +92,9 @@ type RunUpdate struct {
 	Status RunStatus
 	// Stop replaces the run's stop reason.
 	Stop StopReason
+	// Error replaces the run's error: why the invocation failed, empty
+	// unless Status is RunFailed.
+	Error string
 }
 
 // MemoryEngine is an Engine in memory, safe for concurrent use.
@@ -126,7 +133,7 @@ func (e *MemoryEngine) AppendRun(_ context.Context, id string, u RunUpdate) erro
 		s.Labels = maps.Clone(u.Labels)
 	}
 	s.Calls = append(s.Calls, u.Calls...)
-	s.Steps, s.ToolCalls, s.Status, s.Stop = u.Steps, u.ToolCalls, u.Status, u.Stop
+	s.Steps, s.ToolCalls, s.Status, s.Stop, s.Error = u.Steps, u.ToolCalls, u.Status, u.Stop, u.Error
 	return nil
 }
 

@@ -12,7 +12,9 @@ import (
 
 // Policy says which tools a run may use. A tool outside policy is never
 // declared, found by discovery or executed; a call to it is answered with an
-// error result. An agent's policy and a run's policy both apply.
+// error result. An agent's policy and a run's policy both apply; a child
+// run (an agent used as a tool) applies, besides its own agent's policy,
+// every policy in force for the run that started it.
 //
 // A tool is permitted when
 //   - no allow list is set, or the tool is in AllowTools, or its toolset in
@@ -114,16 +116,14 @@ func policyKey(p Policy) string {
 	return b.String()
 }
 
-// permits reports whether the policy lets a run with labels use t.
-func (c *compiledPolicy) permits(id tools.Ident, contract *tools.Contract, labels map[string]string) bool {
+// permits reports whether the policy lets a run with labels use the tool
+// id. The labels its contract requires are the run policy's to check.
+func (c *compiledPolicy) permits(id tools.Ident, labels map[string]string) bool {
 	ts := id.Toolset()
 	if c.restricted && !c.allowTools[id] && !c.allowToolsets[ts] {
 		return false
 	}
 	if c.denyTools[id] || c.denyToolsets[ts] {
-		return false
-	}
-	if !contract.AllowsLabels(labels) {
 		return false
 	}
 	for k, v := range c.labels[id] {
@@ -134,14 +134,53 @@ func (c *compiledPolicy) permits(id tools.Ident, contract *tools.Contract, label
 	return true
 }
 
-// runPolicy is the policy in force for one run: the agent's and the run's,
-// with the run's labels.
-type runPolicy struct {
-	agent, run *compiledPolicy
-	labels     map[string]string
+// empty reports whether the policy permits every tool.
+func (c *compiledPolicy) empty() bool {
+	return !c.restricted && len(c.denyTools) == 0 && len(c.denyToolsets) == 0 && len(c.labels) == 0
 }
 
+// runPolicy is the policy in force for one run: its agent's and its own,
+// with the run's labels. A child run (an agent used as a tool) also keeps
+// the policies in force for the run that started it, so it may use only
+// what its own agent, its parent run and every run above that permit: a
+// restriction set on a run holds through every agent it calls. Each policy
+// is kept once, so a chain of child runs of a few agents holds a few
+// policies, however deep it nests.
+type runPolicy struct {
+	policies []*compiledPolicy // none empty, none twice
+	labels   map[string]string
+}
+
+// newRunPolicy returns the policy of a run with labels under the given
+// policies.
+func newRunPolicy(labels map[string]string, policies ...*compiledPolicy) *runPolicy {
+	return (&runPolicy{labels: labels}).with(policies...)
+}
+
+// with returns p with the given policies (nil for none) in force as well.
+func (p *runPolicy) with(policies ...*compiledPolicy) *runPolicy {
+	q := &runPolicy{policies: p.policies, labels: p.labels}
+	for _, c := range policies {
+		if c == nil || c.empty() || slices.Contains(q.policies, c) {
+			continue
+		}
+		q.policies = append(slices.Clip(q.policies), c)
+	}
+	return q
+}
+
+// child returns the policy of a child run of agent a started under p. The
+// child run has p's labels, and no run policy of its own.
+func (p *runPolicy) child(a *agent) *runPolicy { return p.with(a.policy) }
+
 func (p *runPolicy) permits(t *catalogTool) bool {
-	contract := t.schema.Contract
-	return p.agent.permits(t.id, contract, p.labels) && p.run.permits(t.id, contract, p.labels)
+	if !t.schema.Contract.AllowsLabels(p.labels) {
+		return false
+	}
+	for _, c := range p.policies {
+		if !c.permits(t.id, p.labels) {
+			return false
+		}
+	}
+	return true
 }

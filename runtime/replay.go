@@ -43,7 +43,7 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord) (mo
 		return model.ToolResult{}, fmt.Errorf("%w: call %q: %w", ErrReplayRefused, rec.CallID, err)
 	}
 	r := &run{rt: rt, agent: a, id: runID, state: state,
-		policy: &runPolicy{agent: a.policy, run: &compiledPolicy{}, labels: state.Labels}}
+		policy: newRunPolicy(state.Labels, a.policy)}
 	res, _, err := r.execute(ctx, &admission{call: call, tool: t, record: rec, payload: payload})
 	return res, err
 }

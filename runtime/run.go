@@ -98,7 +98,7 @@ func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ..
 		id = newRunID()
 	}
 	state := &RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}
-	return c.rt.start(ctx, a, state, messages, caps, runPol, true)
+	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol}, true)
 }
 
 // Continue appends messages to a recorded run and runs it on. One
@@ -131,7 +131,7 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	if o.hasLabels {
 		state.Labels = o.labels
 	}
-	return c.rt.start(ctx, a, state, messages, caps, runPol, false)
+	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol}, false)
 }
 
 // LoadRun returns a recorded run.
@@ -152,9 +152,12 @@ func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 		return fmt.Errorf("%w: imported run %q: unknown status %q", ErrInvalidInput, state.ID, state.Status)
 	}
 	switch state.Stop {
-	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopTimeBudget:
+	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopMaxDepth, StopTimeBudget:
 	default:
 		return fmt.Errorf("%w: imported run %q: unknown stop reason %q", ErrInvalidInput, state.ID, state.Stop)
+	}
+	if state.Error != "" && state.Status != RunFailed {
+		return fmt.Errorf("%w: imported run %q: an error recorded with status %q", ErrInvalidInput, state.ID, state.Status)
 	}
 	if state.Steps < 0 || state.ToolCalls < 0 {
 		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
@@ -210,22 +213,31 @@ func (o *runOptions) settings(a *agent) (Caps, *compiledPolicy, error) {
 	return caps, runPol, nil
 }
 
-// invokeChild starts the child run of an agent tool under the parent's run
-// policy and the child agent's caps.
-func (rt *Runtime) invokeChild(ctx context.Context, a *agent, state *RunState, input model.Message, runPol *compiledPolicy) (*RunOutput, error) {
-	return rt.start(ctx, a, state, []model.Message{input}, a.caps, runPol, true)
+// invocation is what one invocation of a run runs under.
+type invocation struct {
+	caps      Caps
+	runPolicy *compiledPolicy
+	// parent is the run whose agent tool call starts this one, nil for an
+	// invocation by a client.
+	parent *run
 }
 
 // start records the input and runs the loop.
-func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input []model.Message, caps Caps, runPol *compiledPolicy, create bool) (*RunOutput, error) {
+func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input []model.Message, inv invocation, create bool) (*RunOutput, error) {
 	r := &run{
-		rt:     rt,
-		agent:  a,
-		id:     state.ID,
-		parent: state.ParentID,
-		policy: &runPolicy{agent: a.policy, run: runPol, labels: maps.Clone(state.Labels)},
-		caps:   caps,
-		state:  state,
+		rt:       rt,
+		agent:    a,
+		id:       state.ID,
+		parent:   state.ParentID,
+		policy:   newRunPolicy(maps.Clone(state.Labels), a.policy, inv.runPolicy),
+		caps:     inv.caps,
+		maxDepth: inv.caps.MaxDepth,
+		state:    state,
+	}
+	if p := inv.parent; p != nil {
+		r.policy = p.policy.child(a)
+		r.depth = p.depth + 1
+		r.maxDepth = min(p.maxDepth, r.depth+inv.caps.MaxDepth)
 	}
 	r.ledger = rt.declarer.NewLedger()
 	if err := r.ledger.Append(state.Messages...); err != nil {
@@ -233,7 +245,7 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 		if !create {
 			// The run was resumed: record that this invocation failed, so
 			// that the run is not left active.
-			failed := RunUpdate{Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunFailed}
+			failed := RunUpdate{Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunFailed, Error: err.Error()}
 			if perr := rt.engine.AppendRun(context.WithoutCancel(ctx), r.id, failed); perr != nil {
 				err = errors.Join(err, fmt.Errorf("record the failure: %w", perr))
 			}
@@ -266,6 +278,9 @@ type run struct {
 	policy *runPolicy
 	caps   Caps
 	state  *RunState // as loaded; counters of earlier invocations
+	// depth counts the agent tool calls from the run a client started to
+	// this one; maxDepth is the deepest a child run of this one may be.
+	depth, maxDepth int
 
 	messages []model.Message
 	ledger   *discovery.Ledger // what messages discovered
@@ -273,6 +288,8 @@ type run struct {
 	steps    int
 	executed int
 	usage    model.Usage
+
+	failure string // why the invocation failed, recorded with the run
 
 	immCatalog *catalog // the catalog immDefs were computed for
 	immDefs    []model.ToolDefinition
@@ -299,6 +316,7 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 	status := RunStopped
 	if stop == "" {
 		status = RunFailed
+		r.failure = err.Error()
 	}
 	if perr := r.persist(ctx, nil, nil, status, stop); perr != nil && err == nil {
 		err = perr
@@ -328,6 +346,8 @@ func (r *run) limit(stop StopReason) string {
 		return fmt.Sprintf("%d steps", r.caps.MaxSteps)
 	case StopMaxToolCalls:
 		return fmt.Sprintf("%d tool calls", r.caps.MaxToolCalls)
+	case StopMaxDepth:
+		return fmt.Sprintf("depth %d", r.maxDepth)
 	case StopTimeBudget:
 		return r.caps.MaxDuration.String()
 	}
@@ -343,6 +363,7 @@ func (r *run) persist(ctx context.Context, msgs []model.Message, calls []CallRec
 		ToolCalls: r.state.ToolCalls + r.executed,
 		Status:    status,
 		Stop:      stop,
+		Error:     r.failure,
 	})
 	if err != nil {
 		return fmt.Errorf("run %q: record step: %w", r.id, err)

@@ -86,6 +86,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 			case r.executed >= r.caps.MaxToolCalls:
 				stop = StopMaxToolCalls
 				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: the run's limit of %d tool calls is reached.", r.caps.MaxToolCalls))
+			case a.tool.source.Kind == SourceAgent && r.depth >= r.maxDepth:
+				stop = StopMaxDepth
+				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
 			default:
 				res, ran, err := r.execute(ctx, a)
 				if err != nil {
