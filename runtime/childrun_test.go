@@ -261,3 +261,61 @@ func TestNegativeMaxDepthRefused(t *testing.T) {
 		t.Errorf("agent with negative MaxDepth: %v, want ErrInvalidRegistration", err)
 	}
 }
+
+func TestContinuedChildRunKeepsThePoliciesAboveIt(t *testing.T) {
+	child := newScriptedClient(
+		respond(t, callPart("c1", "records_lookup", `{"id":"7"}`)),
+		final(t, "done"),
+		respond(t, searchPart("d1", "", "records_delete")),
+		respond(t, callPart("c2", "records_delete", `{"id":"7"}`)),
+		final(t, "deleted"),
+	)
+	parent := newScriptedClient(respond(t, callPart("p1", "experts_research", `{"request":"Look up 7"}`)), final(t, "ok"))
+	rt, exec := childRuntime(t, child, parent, runtime.Policy{}, runtime.Policy{DenyTools: []tools.Ident{"records.delete"}})
+	out, err := rt.Client("lead").Run(context.Background(), userSays("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	childID := out.Calls[0].ChildRunID
+	// Continued by a client, the child run is still below the lead's run:
+	// the lead agent's policy holds.
+	again, err := rt.Client("researcher").Continue(context.Background(), childID, userSays("now delete it"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found := snapshotNames(discoveryResults(again.Messages)["d1"]); len(found) != 0 {
+		t.Errorf("continued child run found %v", found)
+	}
+	if res := toolResults(again.Messages)["c2"]; !res.IsError || exec.count() != 1 {
+		t.Errorf("continued child run's delete answered %+v after %d executions, want refused", res, exec.count())
+	}
+}
+
+func TestRunsAboveThatCannotBeKnownRefuse(t *testing.T) {
+	sub := func(id, parent string) *runtime.RunState {
+		return &runtime.RunState{ID: id, Agent: "researcher", ParentID: parent, Messages: userSays("hi"), Status: runtime.RunStopped}
+	}
+	for _, tc := range []struct {
+		name string
+		runs []*runtime.RunState
+	}{
+		{"a parent that is not recorded", []*runtime.RunState{sub("c", "missing")}},
+		{"a run that is its own parent", []*runtime.RunState{sub("c", "c")}},
+		{"runs that are each other's parents", []*runtime.RunState{sub("c", "d"), sub("d", "c")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, exec := childRuntime(t, newScriptedClient(final(t, "x")), newScriptedClient(), runtime.Policy{}, runtime.Policy{})
+			for _, s := range tc.runs {
+				if err := rt.ImportRun(context.Background(), s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := rt.Client("researcher").Continue(context.Background(), "c", userSays("go on")); err == nil {
+				t.Error("continued a run whose runs above are unknown")
+			}
+			if exec.count() != 0 {
+				t.Errorf("%d executions", exec.count())
+			}
+		})
+	}
+}

@@ -103,7 +103,11 @@ func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ..
 
 // Continue appends messages to a recorded run and runs it on. One
 // invocation of a run runs at a time: continuing an active run fails with
-// an error wrapping ErrRunActive.
+// an error wrapping ErrRunActive. A child run (an agent used as a tool)
+// continued this way stays below the runs above it: the policies of their
+// agents hold, and it fails when one of those runs is not recorded or its
+// agent is not registered. The run policies of their invocations are not
+// recorded; WithPolicy gives this invocation's.
 func (c *AgentClient) Continue(ctx context.Context, runID string, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
 	o := collect(opts)
 	a, err := c.rt.agentNamed(c.agent)
@@ -124,6 +128,11 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	if recorded.Agent != a.reg.Name {
 		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, recorded.Agent, a.reg.Name)
 	}
+	// A child run continued by a client stays below the runs above it.
+	above, depth, err := c.rt.policiesAbove(ctx, recorded)
+	if err != nil {
+		return nil, fmt.Errorf("continue run: %w", err)
+	}
 	state, err := c.rt.engine.ResumeRun(ctx, runID)
 	if err != nil {
 		return nil, fmt.Errorf("continue run: %w", err)
@@ -131,7 +140,7 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	if o.hasLabels {
 		state.Labels = o.labels
 	}
-	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol}, false)
+	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, above: above, depth: depth}, false)
 }
 
 // LoadRun returns a recorded run.
@@ -220,6 +229,10 @@ type invocation struct {
 	// parent is the run whose agent tool call starts this one, nil for an
 	// invocation by a client.
 	parent *run
+	// above holds, for a child run continued by a client, the policies of
+	// the agents of the runs above it; depth counts those runs.
+	above []*compiledPolicy
+	depth int
 }
 
 // start records the input and runs the loop.
@@ -229,9 +242,10 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 		agent:    a,
 		id:       state.ID,
 		parent:   state.ParentID,
-		policy:   newRunPolicy(maps.Clone(state.Labels), a.policy, inv.runPolicy),
+		policy:   newRunPolicy(maps.Clone(state.Labels), append([]*compiledPolicy{a.policy, inv.runPolicy}, inv.above...)...),
 		caps:     inv.caps,
-		maxDepth: inv.caps.MaxDepth,
+		depth:    inv.depth,
+		maxDepth: inv.depth + inv.caps.MaxDepth,
 		state:    state,
 	}
 	if p := inv.parent; p != nil {
