@@ -22,14 +22,21 @@
 // refuses every tool call, executes the admitted ones (a local executor, a
 // registry, or a child run for an agent used as a tool), appends the
 // results and plans again, until the planner answers without calls or a cap
-// (steps, tool calls, time) ends the run with a *CapError.
+// (steps, tool calls, depth of agents used as tools, time) ends the run with
+// a *CapError.
 //
 // A tool outside the run's policy is never declared, found or executed: a
-// call to it is answered with an error result. A deferred tool can be called
+// call to it is answered with an error result. A child run (an agent used
+// as a tool) runs under its own agent's policy and every policy in force
+// for the run that started it, so a restriction on a run holds through its
+// sub-agents; its failure reaches the parent's model without its details,
+// which are recorded in the child run's RunState.Error. A deferred tool can be called
 // only after a discovery result in the run's history returned it. Every
 // admitted call is recorded as a CallRecord holding the exact definition it
 // was admitted under (and, for a registry tool, its registration token);
 // decoding, confirmation and replay use that record, never a fresh catalog.
+// Replay runs only a call the run recorded, exactly as recorded, and only
+// while the policy in force permits it.
 // A registry tool (and a local tool with server-only fields) is executable
 // through the spec contract.Compile makes of its record: its arguments are
 // validated against the schema the model sees, server-only fields refused,
