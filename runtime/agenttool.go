@@ -187,7 +187,7 @@ func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
 		if errors.As(err, &capErr) {
 			return "", fmt.Errorf("agent %q stopped before answering: %s", child.reg.Name, capErr.Reason)
 		}
-		return "", fmt.Errorf("agent %q failed before answering", child.reg.Name)
+		return "", &childFailure{agent: child.reg.Name, err: err}
 	}
 	return out.Final.Text(), nil
 }

@@ -112,7 +112,9 @@ func (r *run) execute(ctx context.Context, a *admission) (res model.ToolResult, 
 		content, err = r.executeLocal(ctx, a)
 	}
 	if err != nil {
-		return errorResult(a.call, "The tool failed: "+err.Error()), true, nil
+		forModel, forRecord := failureTexts(err)
+		a.record.Error = forRecord
+		return errorResult(a.call, forModel), true, nil
 	}
 	return model.ToolResult{CallID: a.call.ID, Name: a.call.Name, Content: content}, true, nil
 }

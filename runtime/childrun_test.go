@@ -165,6 +165,9 @@ func TestChildRunFailureKeepsItsDetailsFromTheModel(t *testing.T) {
 			if state.Status != runtime.RunFailed || !strings.Contains(state.Error, tc.hidden[0]) {
 				t.Errorf("child run recorded %s with error %q, want failed with the cause", state.Status, state.Error)
 			}
+			if rec := out.Calls[0].Error; !strings.Contains(rec, `agent "researcher" failed before answering: `) || !strings.Contains(rec, tc.hidden[0]) {
+				t.Errorf("the parent's record keeps %q, want the child's cause", rec)
+			}
 		})
 	}
 }

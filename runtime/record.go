@@ -74,6 +74,10 @@ type CallRecord struct {
 	Arguments json.RawMessage `json:"arguments"`
 	// ChildRunID identifies the child run of an agent used as a tool.
 	ChildRunID string `json:"child_run_id,omitempty"`
+	// Error is why the execution failed, in full, for the application. The
+	// model's error result may say less: it never carries an address or
+	// path from the error, nor a child run's error.
+	Error string `json:"error,omitempty"`
 }
 
 // DecodeArguments validates the call's arguments against the recorded
