@@ -295,8 +295,11 @@ func TestContinuedChildRunKeepsThePoliciesAboveIt(t *testing.T) {
 }
 
 func TestRunsAboveThatCannotBeKnownRefuse(t *testing.T) {
+	lookup := toolsetSchema(t, "records", recordsTools[0]).Tools[0]
 	sub := func(id, parent string) *runtime.RunState {
-		return &runtime.RunState{ID: id, Agent: "researcher", ParentID: parent, Messages: userSays("hi"), Status: runtime.RunStopped}
+		return &runtime.RunState{ID: id, Agent: "researcher", ParentID: parent, Messages: userSays("hi"), Status: runtime.RunStopped,
+			Calls: []runtime.CallRecord{{CallID: "c1", Step: 1, Name: "records_lookup", Tool: "records.lookup",
+				Source: runtime.ToolSource{Kind: runtime.SourceLocal, Toolset: "records"}, Definition: lookup, Arguments: []byte(`{"id":"7"}`)}}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -307,14 +310,30 @@ func TestRunsAboveThatCannotBeKnownRefuse(t *testing.T) {
 		{"runs that are each other's parents", []*runtime.RunState{sub("c", "d"), sub("d", "c")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rt, exec := childRuntime(t, newScriptedClient(final(t, "x")), newScriptedClient(), runtime.Policy{}, runtime.Policy{})
+			// ImportRun takes a child run only after its parent.
+			if err := runtime.New().ImportRun(context.Background(), tc.runs[0]); !errors.Is(err, runtime.ErrInvalidInput) {
+				t.Errorf("ImportRun = %v, want ErrInvalidInput", err)
+			}
+			// An engine may hold such runs anyway: continuing or replaying
+			// them fails rather than running outside the policies above.
+			engine := runtime.NewMemoryEngine()
 			for _, s := range tc.runs {
-				if err := rt.ImportRun(context.Background(), s); err != nil {
+				if err := engine.CreateRun(context.Background(), s); err != nil {
 					t.Fatal(err)
 				}
 			}
+			rt := runtime.New(runtime.WithEngine(engine))
+			exec := &recordingExecutor{}
+			registerToolset(t, rt, "records", exec, recordsTools...)
+			reg := runtime.AgentRegistration{Name: "researcher", Immediate: []tools.Ident{"records.lookup"}, Planner: plannerFor(newScriptedClient(final(t, "x")))}
+			if err := rt.RegisterAgent(context.Background(), reg); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := rt.Client("researcher").Continue(context.Background(), "c", userSays("go on")); err == nil {
 				t.Error("continued a run whose runs above are unknown")
+			}
+			if _, err := rt.Replay(context.Background(), "c", tc.runs[0].Calls[0]); !errors.Is(err, runtime.ErrReplayRefused) || !strings.Contains(err.Error(), "above") {
+				t.Errorf("Replay = %v, want ErrReplayRefused", err)
 			}
 			if exec.count() != 0 {
 				t.Errorf("%d executions", exec.count())

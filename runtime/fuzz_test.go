@@ -17,6 +17,8 @@ func FuzzImportRun(f *testing.F) {
 	f.Add([]byte(`{"id":"r","agent":"assistant","messages":[{"role":"user","parts":[{"kind":"text","text":"hi"}]}],"status":"stopped"}`))
 	f.Add([]byte(`{"id":"r","agent":"assistant","messages":[{"role":"user","parts":[{"kind":"text","text":"hi"}]},{"role":"assistant","parts":[{"kind":"discovery_call","discovery_call":{"id":"d","names":["records_analyze"]}}]},{"role":"discovery","parts":[{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"records_analyze","description":"x","parameters":{"type":"object"}}]}}]}],"status":"stopped"}`))
 	f.Add([]byte(`{"id":"r","agent":"assistant","messages":[{"role":"assistant","parts":[{"kind":"tool_call","tool_call":{"id":"c","name":"x","arguments":{}}}]}]}`))
+	f.Add([]byte(`{"id":"r","agent":"assistant","parent_id":"p","messages":[{"role":"user","parts":[{"kind":"text","text":"hi"}]}],"status":"stopped"}`))
+	f.Add([]byte(`{"id":"r","agent":"assistant","parent_id":"r","messages":[{"role":"user","parts":[{"kind":"text","text":"hi"}]}],"status":"failed","error":"x"}`))
 	f.Add([]byte(`{"id":"","agent":""}`))
 	f.Add([]byte(`not json`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -155,7 +155,6 @@ func TestReplayOfAChildRunsCallKeepsThePoliciesAboveIt(t *testing.T) {
 	}{
 		{"the parent's agent permits the tool", runtime.Policy{}, []*runtime.RunState{lead, sub}, nil},
 		{"the parent's agent denies the tool", runtime.Policy{DenyTools: []tools.Ident{"records.lookup"}}, []*runtime.RunState{lead, sub}, runtime.ErrReplayRefused},
-		{"the parent run is not recorded", runtime.Policy{}, []*runtime.RunState{sub}, runtime.ErrReplayRefused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt2, exec := importInto(t, nil, func(r *runtime.AgentRegistration) {

@@ -150,7 +150,8 @@ func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
 
 // ImportRun records a run stored elsewhere (for example a RunState decoded
 // from JSON), so that Continue can run it on. Its history must pass
-// discovery.ValidateHistory, which also requires every call answered.
+// discovery.ValidateHistory, which also requires every call answered. A
+// child run's parent must be recorded first.
 func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 	if state.ID == "" || state.Agent == "" {
 		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
@@ -173,6 +174,13 @@ func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
 	}
 	if err := discovery.ValidateHistory(state.Messages); err != nil {
 		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
+	}
+	if state.ParentID != "" {
+		// A child run is continued and replayed under the policies of the
+		// runs above it, so they are imported first.
+		if _, err := rt.engine.LoadRun(ctx, state.ParentID); err != nil {
+			return fmt.Errorf("%w: imported run %q: its parent run %q: %w", ErrInvalidInput, state.ID, state.ParentID, err)
+		}
 	}
 	s := state.clone()
 	if s.Status == RunActive || s.Status == "" {
