@@ -173,6 +173,8 @@ func (p *runPolicy) with(policies ...*compiledPolicy) *runPolicy {
 // child run has p's labels, and no run policy of its own.
 func (p *runPolicy) child(a *agent) *runPolicy { return p.with(a.policy) }
 
+// permits reports whether the run may use t: its contract's labels and
+// every policy in force allow it.
 func (p *runPolicy) permits(t *catalogTool) bool {
 	if !t.schema.Contract.AllowsLabels(p.labels) {
 		return false
