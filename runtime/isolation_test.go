@@ -192,6 +192,50 @@ func TestImportRefusesUnansweredCalls(t *testing.T) {
 	}
 }
 
+func TestImportRunChecksTheRecordedError(t *testing.T) {
+	for _, tc := range []struct {
+		status runtime.RunStatus
+		ok     bool
+	}{{runtime.RunFailed, true}, {runtime.RunStopped, false}, {runtime.RunActive, false}, {"", false}} {
+		t.Run(string(tc.status), func(t *testing.T) {
+			state := &runtime.RunState{ID: "r", Agent: "a", Messages: userSays("hi"), Status: tc.status, Error: "planner failed"}
+			err := runtime.New().ImportRun(context.Background(), state)
+			if (err == nil) != tc.ok || (err != nil && !errors.Is(err, runtime.ErrInvalidInput)) {
+				t.Errorf("ImportRun of an error with status %q = %v, want accepted %v", tc.status, err, tc.ok)
+			}
+		})
+	}
+}
+
+func TestRunRecordsWhyItFailedUntilContinued(t *testing.T) {
+	fail := true
+	p := runtime.PlannerFunc(func(context.Context, *runtime.PlanInput) (*model.Response, error) {
+		if fail {
+			return nil, errors.New("provider answered 500")
+		}
+		return model.NewResponse(model.AssistantMessage(model.TextPart("done")), model.FinishStop, model.Usage{})
+	})
+	rt, _ := newRecordsRuntime(t, newScriptedClient(), func(r *runtime.AgentRegistration) { r.Planner = p })
+	client := rt.Client("assistant")
+	if _, err := client.Run(context.Background(), userSays("hi"), runtime.WithRunID("r")); !errors.Is(err, runtime.ErrPlanner) {
+		t.Fatalf("run: %v, want ErrPlanner", err)
+	}
+	state, err := rt.LoadRun(context.Background(), "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state.Status != runtime.RunFailed || !strings.Contains(state.Error, "provider answered 500") {
+		t.Errorf("failed run recorded %s with error %q", state.Status, state.Error)
+	}
+	fail = false
+	if _, err := client.Continue(context.Background(), "r", userSays("again")); err != nil {
+		t.Fatal(err)
+	}
+	if state, err = rt.LoadRun(context.Background(), "r"); err != nil || state.Status != runtime.RunStopped || state.Error != "" {
+		t.Errorf("continued run recorded %s with error %q (%v), want stopped without one", state.Status, state.Error, err)
+	}
+}
+
 func TestChildRunKeepsParentPolicy(t *testing.T) {
 	rt, exec := newRecordsRuntime(t, newScriptedClient(
 		respond(t, callPart("c1", "records_lookup", `{"id":"7"}`)),
