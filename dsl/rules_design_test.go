@@ -169,6 +169,78 @@ func TestNameRules(t *testing.T) {
 	})
 }
 
+// Rule 12: every name an agent can declare to a model is checked under the
+// name the model knows it by, the runtime's own mapping of the tool
+// identifier.
+func TestModelNameRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 12: names reserved for discovery", func() {
+			Toolset("tool", func() {
+				Tool("search", "Search for tools") // ERR tool-search
+				Tool("lookup", "Look up a tool")
+			})
+			Toolset("tool_search", func() {
+				Tool("tool_bm25", "Rank tools") // ERR bm25
+			})
+			Toolset("tool_search_tool", func() {
+				Tool("regex", "Match tools") // ERR regex
+			})
+		}, []wantErr{
+			{`tool "search" of toolset "tool": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, tool_search_tool_bm25, tool_search_tool_regex)`, "tool-search"},
+			{`tool "tool_bm25" of toolset "tool_search": the model knows this tool as "tool_search_tool_bm25", a name reserved`, "bm25"},
+			{`tool "regex" of toolset "tool_search_tool": the model knows this tool as "tool_search_tool_regex", a name reserved`, "regex"},
+		}},
+		{"rule 12: the model-facing name fits 64 characters whole", func() {
+			Toolset(strings.Repeat("t", 40), func() {
+				Tool(strings.Repeat("x", 23), "Fits exactly")
+				Tool(strings.Repeat("y", 24), "One too many") // ERR long
+			})
+		}, []wantErr{
+			{`the model knows this tool as "` + strings.Repeat("t", 40) + "_" + strings.Repeat("y", 24) + `", 65 characters long; toolset name, '_' and tool name together must fit in 64`, "long"},
+		}},
+		{"rule 12: two tools of an agent reach the model under one name", func() {
+			ab := Toolset("a_b", func() { Tool("c", "C of a_b") })
+			a := Toolset("a", func() { Tool("b_c", "B_c of a") })
+			x := Toolset("x", func() { Tool("y_z", "Y_z of x") })
+			xy := Toolset("x_y", func() { Tool("z", "Z of x_y") })
+			Service("svc", func() {
+				Agent("immediate", "Both immediate.", func() {
+					Use(ab)
+					Use(a) // ERR both-immediate
+				})
+				Agent("mixed", "One deferred.", func() {
+					Use(ab, func() { Deferred() })
+					Use(a) // ERR one-deferred
+				})
+				Agent("apart", "Each used by another agent only.", func() {
+					Use(x)
+				})
+				Agent("apart-too", "No collision across agents.", func() {
+					Use(xy)
+				})
+			})
+		}, []wantErr{
+			{`Use of toolset "a" in agent "immediate": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" (used at`, "both-immediate"},
+			{`Use of toolset "a" in agent "mixed": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" (used at`, "one-deferred"},
+		}},
+		{"rule 12: an exported agent's tool collides with a local tool", func() {
+			ab := Toolset("a_b", func() { Tool("c", "C of a_b") })
+			a := Toolset("a", func() { Tool("run", "Run the helper") })
+			Service("svc", func() {
+				Agent("helper", "Helps.", func() {
+					Export(a, func() { Tool("b_c", "Run the helper on b and c") })
+				})
+				Agent("user", "Uses the helper.", func() {
+					Use(a, func() { Deferred() })
+					Use(ab) // ERR exported
+				})
+			})
+		}, []wantErr{
+			{`tool "c" of toolset "a_b" and tool "b_c" of toolset "a" (used at`, "exported"},
+		}},
+	})
+}
+
 func TestDeclarationRules(t *testing.T) {
 	runDesignCases(t, []designCase{
 		{"registry URL", func() {
@@ -224,7 +296,7 @@ func TestDeclarationRules(t *testing.T) {
 			{`Return cannot use 42 (type int): give a Goa type or a DSL function`, "bad-return"},
 			{`empty tag in Tags`, "empty-tag"},
 		}},
-		{"rule 12: every error of a design in one run", func() {
+		{"rule 14: every error of a design in one run", func() {
 			company := Registry("company", func() {}) // ERR all-url
 			records := recordsToolset()
 			remote := Toolset(FromRegistry(company, "records-remote"), func() {

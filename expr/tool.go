@@ -50,6 +50,7 @@ func (t *ToolExpr) validate(p *problems) {
 	if t.Description == "" {
 		p.add(t, t.At, "empty description: models choose tools by their description")
 	}
+	t.validateModelName(p)
 	validateTags(p, t, t.Tags)
 	t.strayVersion.validate(p, t)
 	for _, att := range []struct {
