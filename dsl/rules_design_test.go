@@ -241,6 +241,47 @@ func TestModelNameRules(t *testing.T) {
 	})
 }
 
+// Rule 13: agents that use each other's exports would start runs of
+// themselves without end.
+func TestExportCycleRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 13: two agents use each other's exports", func() {
+			planning := Toolset("planning", func() { Tool("plan", "Plan a task") })
+			review := Toolset("review", func() { Tool("review", "Review a plan") })
+			Service("svc", func() {
+				Agent("planner", "Plans.", func() {
+					Export(planning)
+					Use(review) // not the closing use: the walk starts here
+				})
+				Agent("reviewer", "Reviews.", func() {
+					Export(review)
+					Use(planning, func() { Deferred() }) // ERR two
+				})
+			})
+		}, []wantErr{
+			{`agent "planner" uses toolset "review" of agent "reviewer" (at rules_design_test.go:`, "two"},
+		}},
+		{"rule 13: a longer cycle, next to a chain that is no cycle", func() {
+			a := Toolset("a_tools", func() { Tool("run_a", "Run a") })
+			b := Toolset("b_tools", func() { Tool("run_b", "Run b") })
+			c := Toolset("c_tools", func() { Tool("run_c", "Run c") })
+			leaf := Toolset("leaf_tools", func() { Tool("run_leaf", "Run leaf") })
+			Service("svc", func() {
+				Agent("leaf", "Uses nothing.", func() { Export(leaf) })
+				Agent("top", "Uses a and the leaf.", func() { Use(a); Use(leaf) })
+				Agent("a", "Uses b.", func() { Export(a); Use(b); Use(leaf) })
+				Agent("b", "Uses c.", func() { Export(b); Use(c) })
+				Agent("c", "Uses a.", func() {
+					Export(c)
+					Use(a) // ERR three
+				})
+			})
+		}, []wantErr{
+			{`agents use each other's exported tools in a cycle, so a run would start runs of itself without end: agent "a" uses toolset "b_tools" of agent "b" (at`, "three"},
+		}},
+	})
+}
+
 func TestDeclarationRules(t *testing.T) {
 	runDesignCases(t, []designCase{
 		{"registry URL", func() {

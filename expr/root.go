@@ -104,6 +104,7 @@ func (r *RootExpr) Validate() error {
 	for _, a := range r.Agents {
 		a.validate(&p)
 	}
+	r.validateExportCycles(&p)
 	return p.err()
 }
 
