@@ -122,9 +122,6 @@ func (c *typeCollector) typeOf(att *goaexpr.AttributeExpr, hint, owner string) (
 		if err != nil {
 			return nil, err
 		}
-		if !isMapKey(key) {
-			return nil, fmt.Errorf("%s: map keys must be strings or integers to be JSON object keys", owner)
-		}
 		elem, err := c.typeOf(dt.ElemType, hint+"Value", owner+" values")
 		if err != nil {
 			return nil, err
@@ -229,16 +226,4 @@ func attributeDoc(att *goaexpr.AttributeExpr) string {
 		return ut.Attribute().Description
 	}
 	return ""
-}
-
-// isMapKey reports whether t can key a JSON object.
-func isMapKey(t *goType) bool {
-	if t.kind != kindPrimitive {
-		return false
-	}
-	switch t.prim {
-	case "string", "int", "int32", "int64", "uint", "uint32", "uint64":
-		return true
-	}
-	return false
 }

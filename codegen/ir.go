@@ -160,12 +160,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		byToolset[ts] = ir
 		d.toolsets = append(d.toolsets, ir)
 	}
-	agentNames := map[string]*expr.AgentExpr{}
 	for _, a := range root.Agents {
-		if first, dup := agentNames[a.Name]; dup {
-			return nil, fmt.Errorf("[%s] %s: the runtime registers agents by name and %s has it too", a.At, a.EvalName(), first.EvalName())
-		}
-		agentNames[a.Name] = a
 		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
 		if err != nil {
 			return nil, err

@@ -109,15 +109,12 @@ func searchDocument(s tools.ToolSchema) (toolsearch.Document, error) {
 	}, nil
 }
 
-// buildArgs resolves the payload: an object, since a model sends tool
-// arguments as a JSON object, or nothing.
+// buildArgs resolves the payload: an object (validation proved it), or
+// nothing.
 func (tool *toolIR) buildArgs(args *goaexpr.AttributeExpr, types *typeCollector) error {
 	if args == nil {
 		tool.payloadSchema = emptyObjectSchema()
 		return nil
-	}
-	if !goaexpr.IsObject(args.Type) {
-		return fmt.Errorf("Args must be an object (a model sends tool arguments as a JSON object), got %s; declare the value as an attribute of an object", args.Type.Name())
 	}
 	var err error
 	if tool.payloadSchema, err = buildSchema(args, "Args"); err != nil {

@@ -129,13 +129,14 @@ func TestNameRules(t *testing.T) {
 				Agent("agent", "The same agent.", func() {}) // ERR dup-agent
 			})
 			Service("other", func() {
-				Agent("agent", "Same name, other service.", func() {})
+				Agent("agent", "Same name, other service.", func() {}) // ERR other-service
 			})
 		}, []wantErr{
 			{`duplicate registry "company" (first declared at`, "dup-registry"},
 			{`duplicate toolset "records" (first declared at`, "dup-toolset"},
 			{`tool "search" of toolset "records": duplicate tool "search" (first declared at`, "dup-tool"},
 			{`duplicate agent "agent" in service "svc" (first declared at`, "dup-agent"},
+			{`agent "agent" of service "other": agent "agent" is already declared in service "svc" (at rules_design_test.go:`, "other-service"},
 		}},
 		{"rule 11: names a model sees", func() {
 			Registry("the company", func() { URL("https://a.example") }) // ERR registry-name
@@ -282,6 +283,77 @@ func TestExportCycleRules(t *testing.T) {
 	})
 }
 
+// Rule 14: Args is an object, and Args and Return hold only what a tool
+// schema and a generated Go type express.
+func TestToolShapeRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 14: Args is an object; Return may be any type", func() {
+			record := Type("Record", func() { Attribute("id", String) })
+			id := Type("ID", String)
+			Toolset("records", func() {
+				Tool("find", "Find records", func() {
+					Args(ArrayOf(String)) // ERR args-array
+					Return(ArrayOf(record))
+				})
+				Tool("count", "Count records", func() {
+					Args(Int, "How many") // ERR args-int
+					Return(Int)
+				})
+				Tool("get", "Get a record", func() {
+					Args(id) // ERR args-user-string
+					Return(record)
+				})
+				Tool("lookup", "Look up a record", func() {
+					Args(record)
+					Return(String, "The record's name")
+				})
+				Tool("list", "List records", func() {
+					Args(func() {})
+					Return(MapOf(String, record))
+				})
+			})
+		}, []wantErr{
+			{`tool "find" of toolset "records": Args must be an object (a model sends tool arguments as a JSON object), got array`, "args-array"},
+			{`tool "count" of toolset "records": Args must be an object`, "args-int"},
+			{`tool "get" of toolset "records": Args must be an object`, "args-user-string"},
+		}},
+		{"rule 14: shapes a tool schema cannot express", func() {
+			var node any = Type("Node", func() {
+				Attribute("name", String)
+				Attribute("children", ArrayOf("Node"))
+			})
+			Toolset("shapes", func() {
+				Tool("find", "Find by one key", func() {
+					Args(func() { // ERR union
+						OneOf("key", func() {
+							Attribute("id", String)
+							Attribute("email", String)
+						})
+					})
+				})
+				Tool("device", "Find a device", func() {
+					Args(func() { Attribute("mac", String, func() { Format(FormatMAC) }) }) // ERR format
+				})
+				Tool("walk", "Walk a tree", func() {
+					Args(func() { Attribute("root", node) }) // ERR recursive
+				})
+				Tool("flags", "Set flags", func() {
+					Return(MapOf(Boolean, String)) // ERR map-key
+				})
+				Tool("tag", "Tag things", func() {
+					Args(func() { Attribute("extra", Any, func() { Default("none") }) }) // ERR any-default
+				})
+			})
+		}, []wantErr{
+			{`tool "find" of toolset "shapes": Args attribute "key": OneOf (union) types have no tool schema form yet`, "union"},
+			{`tool "device" of toolset "shapes": Args attribute "mac": Format("mac") has no JSON Schema 2020-12 counterpart; use Pattern instead`, "format"},
+			{`tool "walk" of toolset "shapes": type "Node" attribute "children" items: type "Node" refers to itself`, "recursive"},
+			{`tool "flags" of toolset "shapes": Return: map keys must be strings or integers to be JSON object keys, got boolean`, "map-key"},
+			{`tool "tag" of toolset "shapes": Args attribute "extra": a default of an Any attribute cannot be told apart from an explicit null`, "any-default"},
+		}},
+	})
+}
+
 func TestDeclarationRules(t *testing.T) {
 	runDesignCases(t, []designCase{
 		{"registry URL", func() {
@@ -325,14 +397,15 @@ func TestDeclarationRules(t *testing.T) {
 			Toolset("records", func() {
 				Tags("crm", "crm") // ERR dup-tag
 				Tool("search", "Search records", func() {
-					Args(String)
-					Args(Int)  // ERR args-twice
-					Return(42) // ERR bad-return
-					Tags("")   // ERR empty-tag
+					Args(String) // ERR args-string
+					Args(Int)    // ERR args-twice
+					Return(42)   // ERR bad-return
+					Tags("")     // ERR empty-tag
 				})
 			})
 		}, []wantErr{
 			{`duplicate tag "crm"`, "dup-tag"},
+			{`Args must be an object (a model sends tool arguments as a JSON object), got string`, "args-string"},
 			{`Args is already set for tool "search"`, "args-twice"},
 			{`Return cannot use 42 (type int): give a Goa type or a DSL function`, "bad-return"},
 			{`empty tag in Tags`, "empty-tag"},
@@ -342,6 +415,11 @@ func TestDeclarationRules(t *testing.T) {
 			records := recordsToolset()
 			remote := Toolset(FromRegistry(company, "records-remote"), func() {
 				Version("1.2") // ERR all-version
+			})
+			Toolset("tool", func() {
+				Tool("search", "Search tools", func() { // ERR all-reserved
+					Args(String) // ERR all-args
+				})
 			})
 			Service("svc", func() {
 				Agent("agent", "An agent.", func() {
@@ -358,6 +436,8 @@ func TestDeclarationRules(t *testing.T) {
 		}, []wantErr{
 			{`registry "company": no URL`, "all-url"},
 			{`invalid semantic version: "1.2"`, "all-version"},
+			{`the model knows this tool as "tool_search", a name reserved`, "all-reserved"},
+			{`Args must be an object`, "all-args"},
 			{`Deferred must appear in a Use`, "all-misplaced"},
 			{`unknown tool "serch"`, "all-unknown"},
 			{`named selection Deferred("x") is not allowed`, "all-named"},

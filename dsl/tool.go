@@ -46,31 +46,33 @@ func Tool(name, description string, fn ...func()) {
 //	Args(LookupArgs)
 //	Args(func() { Attribute("id", String); Required("id") })
 func Args(val any, args ...any) {
-	setToolType("Args", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Args })
+	setToolType("Args", val, args, func(t *expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location) { return &t.Args, &t.ArgsAt })
 }
 
 // Return describes the result of the current tool; it accepts the same forms
 // as Args.
 func Return(val any, args ...any) {
-	setToolType("Return", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Return })
+	setToolType("Return", val, args, func(t *expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location) { return &t.Return, &t.ReturnAt })
 }
 
-// setToolType builds the attribute of Args or Return and stores it in the
-// field of the current tool that field selects.
-func setToolType(word string, val any, args []any, field func(*expr.ToolExpr) **goaexpr.AttributeExpr) {
+// setToolType builds the attribute of Args or Return and stores it, and
+// where it was declared, in the fields of the current tool that field
+// selects.
+func setToolType(word string, val any, args []any, field func(*expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location)) {
+	at := expr.DesignLocation()
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
 		misuse("%s must appear in a Tool", word)
 		return
 	}
-	dst := field(tool)
+	dst, dstAt := field(tool)
 	if *dst != nil {
 		misuse("%s is already set for tool %q", word, tool.Name)
 		return
 	}
 	att, ok := toolAttribute(word, val, args)
 	if ok {
-		*dst = att
+		*dst, *dstAt = att, at
 	}
 }
 

@@ -25,6 +25,9 @@ type ToolExpr struct {
 	Args *goaexpr.AttributeExpr
 	// Return describes the tool result; nil when the tool returns nothing.
 	Return *goaexpr.AttributeExpr
+	// ArgsAt and ReturnAt are where Args and Return were called; zero when
+	// the tool was built without them.
+	ArgsAt, ReturnAt Location
 	// Toolset is the toolset the tool belongs to.
 	Toolset *ToolsetExpr
 	// At is where the tool is declared.
@@ -51,6 +54,7 @@ func (t *ToolExpr) validate(p *problems) {
 		p.add(t, t.At, "empty description: models choose tools by their description")
 	}
 	t.validateModelName(p)
+	t.validateShapes(p)
 	validateTags(p, t, t.Tags)
 	t.strayVersion.validate(p, t)
 	for _, att := range []struct {
