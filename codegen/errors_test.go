@@ -1,7 +1,6 @@
 package codegen_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,12 +15,10 @@ import (
 // TestGenerateRejects covers what validation cannot know and code
 // generation refuses: each error names the offending declaration and says
 // what to change. Shape errors (Args that is not an object, unions,
-// recursive types, map keys, formats, defaults of Any) and agent names are
-// validation's, in package dsl's rule tests.
+// recursive types, map keys, formats, defaults of Any), agent names and
+// the Go names of packages and fields are validation's, in package dsl's
+// rule tests.
 func TestGenerateRejects(t *testing.T) {
-	marker := func(m string) string {
-		return "errors_test.go:" + strconv.Itoa(designtest.MarkerLine(t, "errors_test.go", m))
-	}
 	cases := []struct {
 		name   string
 		design func()
@@ -37,23 +34,6 @@ func TestGenerateRejects(t *testing.T) {
 		{"tool named like a package function", func() {
 			Toolset("records", func() { Tool("specs", "List specs") })
 		}, []string{"Go identifier Specs", "the toolset package"}},
-		{"fields with one Go name", func() {
-			Toolset("users", func() {
-				Tool("get", "Get a user", func() {
-					Args(func() {
-						Attribute("user_id", String)
-						Attribute("userId", String)
-					})
-				})
-			})
-		}, []string{`attributes "user_id" and "userId" both map to Go field UserID`}},
-		{"toolsets with one package name", func() {
-			Toolset("re-cords", func() { Tool("get", "Get a record") }) // ERR pkg-first
-			Toolset("records", func() { Tool("get", "Get a record") })  // ERR pkg-second
-		}, []string{
-			"[" + marker("pkg-second") + `] toolset "records": package directory "toolsets/records" is already generated for toolset "re-cords"`,
-			"(declared at " + marker("pkg-first") + ")",
-		}},
 		{"default outside its own schema", func() {
 			Toolset("tickets", func() {
 				Tool("search", "Search tickets", func() {

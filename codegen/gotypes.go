@@ -188,13 +188,8 @@ func (c *typeCollector) fill(nt *namedType, doc string, obj *goaexpr.Object, att
 	}
 	nt.doc = doc
 	c.types = append(c.types, nt)
-	fieldOwners := map[string]string{}
 	for _, nat := range *obj {
-		fieldName := goName(nat.Name)
-		if first, dup := fieldOwners[fieldName]; dup {
-			return fmt.Errorf("%s: attributes %q and %q both map to Go field %s", owner, first, nat.Name, fieldName)
-		}
-		fieldOwners[fieldName] = nat.Name
+		fieldName := goName(nat.Name) // validation proved the field names distinct
 		typ, err := c.typeOf(nat.Attribute, nt.name+fieldName, fmt.Sprintf("%s attribute %q", owner, nat.Name))
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	goaexpr "goa.design/goa/v3/expr"
 
 	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -27,7 +28,7 @@ var toolsetIdentifiers = []string{
 func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	ir := &toolsetIR{
 		expr: ts, name: ts.Name, title: ts.Title, description: ts.Description,
-		tags: ts.TagValues(), pkg: packageName(ts.Name, "toolset"),
+		tags: ts.TagValues(), pkg: packageName(ts.Name, gonames.KindToolset),
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
 	types := newTypeCollector()

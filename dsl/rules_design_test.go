@@ -138,6 +138,33 @@ func TestNameRules(t *testing.T) {
 			{`duplicate agent "agent" in service "svc" (first declared at`, "dup-agent"},
 			{`agent "agent" of service "other": agent "agent" is already declared in service "svc" (at rules_design_test.go:`, "other-service"},
 		}},
+		{"rule 11: names that generate one Go name", func() {
+			Registry("com-pany", func() { URL("https://a.example") })
+			Registry("company", func() { URL("https://b.example") }) // ERR pkg-registry
+			Toolset("re-cords", func() { Tool("get", "Get a record") })
+			Toolset("Records", func() { // ERR pkg-toolset
+				Tool("get", "Get a record", func() {
+					Args(func() { // ERR go-field
+						Attribute("user_id", String)
+						Attribute("userId", String)
+						Attribute("nested", func() {
+							Attribute("a-b", String)
+							Attribute("a_b", String)
+						})
+					})
+				})
+			})
+			Service("svc", func() {
+				Agent("help_desk", "Help.", func() {})
+				Agent("helpdesk", "Help too.", func() {}) // ERR pkg-agent
+			})
+		}, []wantErr{
+			{`registry "company": generates Go package "company", already generated for registry "com-pany" (declared at`, "pkg-registry"},
+			{`toolset "Records": generates Go package "records", already generated for toolset "re-cords" (declared at`, "pkg-toolset"},
+			{`Args: attributes "user_id" and "userId" both map to Go field UserID; rename one`, "go-field"},
+			{`Args attribute "nested": attributes "a-b" and "a_b" both map to Go field AB; rename one`, "go-field"},
+			{`agent "helpdesk" of service "svc": generates Go package "helpdesk", already generated for agent "help_desk" of service "svc" (declared at`, "pkg-agent"},
+		}},
 		{"rule 11: names a model sees", func() {
 			Registry("the company", func() { URL("https://a.example") }) // ERR registry-name
 			Toolset("", func() {                                         // ERR empty-toolset

@@ -52,7 +52,8 @@ type shapeCheck struct {
 // validateShapes checks the tool's Args and Return: Args is an object (a
 // model sends tool arguments as a JSON object), and both hold no union,
 // recursive type, map with keys other than strings and integers, format
-// without a JSON Schema counterpart, or default of an Any attribute.
+// without a JSON Schema counterpart, default of an Any attribute, or two
+// attributes of one object with one Go field name.
 // (Goa's own Required refuses a non-object while the design runs.)
 func (t *ToolExpr) validateShapes(p *problems) {
 	for _, side := range []struct {
@@ -93,7 +94,11 @@ func (c *shapeCheck) walk(att *goaexpr.AttributeExpr, owner string) {
 		}
 		c.walk(dt.ElemType, owner+" values")
 	case *goaexpr.Object:
+		fields := make(map[string]string, len(*dt))
 		for _, nat := range *dt {
+			if clash := goFieldClash(fields, nat.Name); clash != "" {
+				c.fail(owner, "%s", clash)
+			}
 			member := fmt.Sprintf("%s attribute %q", owner, nat.Name)
 			if !att.IsRequired(nat.Name) && isAny(nat.Attribute.Type) && hasDefault(nat.Attribute) {
 				c.fail(member, "a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type")
