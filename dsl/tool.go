@@ -39,9 +39,11 @@ func Tool(name, description string, fn ...func()) {
 }
 
 // Args describes the arguments of the current tool, the way Goa's Payload
-// does: a Goa user type or primitive, optionally followed by a description
-// and a DSL function that refines it, or a DSL function that declares the
-// attributes inline.
+// does: a Goa user type, optionally followed by a description and a DSL
+// function that refines it, or a DSL function that declares the attributes
+// inline. A model sends arguments as a JSON object, so validation rejects
+// Args that is not an object (a primitive, an array, a map); a tool without
+// Args takes none.
 //
 //	Args(LookupArgs)
 //	Args(func() { Attribute("id", String); Required("id") })
@@ -50,7 +52,10 @@ func Args(val any, args ...any) {
 }
 
 // Return describes the result of the current tool; it accepts the same forms
-// as Args.
+// as Args, and any type: a primitive, an array or a map too.
+//
+//	Return(ArrayOf(Record))
+//	Return(String, "A summary of the findings")
 func Return(val any, args ...any) {
 	setToolType("Return", val, args, func(t *expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location) { return &t.Return, &t.ReturnAt })
 }
