@@ -367,6 +367,9 @@ func TestToolShapeRules(t *testing.T) {
 				Tool("flags", "Set flags", func() {
 					Return(MapOf(Boolean, String)) // ERR map-key
 				})
+				Tool("get", "Get by id", func() {
+					Args(func() { Attribute("id", String); Required("missing") }) // ERR goa-validation
+				})
 				Tool("tag", "Tag things", func() {
 					Args(func() { Attribute("extra", Any, func() { Default("none") }) }) // ERR any-default
 				})
@@ -376,6 +379,7 @@ func TestToolShapeRules(t *testing.T) {
 			{`tool "device" of toolset "shapes": Args attribute "mac": Format("mac") has no JSON Schema 2020-12 counterpart; use Pattern instead`, "format"},
 			{`tool "walk" of toolset "shapes": type "Node" attribute "children" items: type "Node" refers to itself`, "recursive"},
 			{`tool "flags" of toolset "shapes": Return: map keys must be strings or integers to be JSON object keys, got boolean`, "map-key"},
+			{`tool "get" of toolset "shapes": Args: Args - required field "missing" does not exist`, "goa-validation"},
 			{`tool "tag" of toolset "shapes": Args attribute "extra": a default of an Any attribute cannot be told apart from an explicit null`, "any-default"},
 		}},
 	})

@@ -56,20 +56,10 @@ type shapeCheck struct {
 // attributes of one object with one Go field name.
 // (Goa's own Required refuses a non-object while the design runs.)
 func (t *ToolExpr) validateShapes(p *problems) {
-	for _, side := range []struct {
-		word string
-		att  *goaexpr.AttributeExpr
-		at   Location
-	}{{"Args", t.Args, t.ArgsAt}, {"Return", t.Return, t.ReturnAt}} {
-		if side.att == nil {
-			continue
-		}
+	for _, side := range t.types() {
 		c := &shapeCheck{p: p, tool: t, at: side.at, visiting: map[string]bool{}, walked: map[string]bool{}}
-		if c.at.IsZero() {
-			c.at = t.At
-		}
 		if side.word == "Args" && !goaexpr.IsObject(side.att.Type) {
-			p.add(t, c.at, "Args must be an object (a model sends tool arguments as a JSON object), got %s; declare the value as an attribute of an object, or give a user type that is one", side.att.Type.Name())
+			p.add(t, side.at, "Args must be an object (a model sends tool arguments as a JSON object), got %s; declare the value as an attribute of an object, or give a user type that is one", side.att.Type.Name())
 		}
 		c.walk(side.att, side.word)
 	}
