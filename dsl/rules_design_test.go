@@ -441,7 +441,7 @@ func TestDeclarationRules(t *testing.T) {
 			{`Return cannot use 42 (type int): give a Goa type or a DSL function`, "bad-return"},
 			{`empty tag in Tags`, "empty-tag"},
 		}},
-		{"rule 14: every error of a design in one run", func() {
+		{"every error of a design in one run", func() {
 			company := Registry("company", func() {}) // ERR all-url
 			records := recordsToolset()
 			remote := Toolset(FromRegistry(company, "records-remote"), func() {
