@@ -2,9 +2,8 @@ package expr
 
 // validateUniqueNames checks that registry, toolset and agent names are
 // unique in the design (the runtime registers agents by name, whatever
-// their service), and that registry
-// names are valid (agent, toolset and tool names are checked by their own
-// expressions).
+// their service), and that registry names are valid (agent, toolset and
+// tool names are checked by their own expressions).
 func (r *RootExpr) validateUniqueNames(p *problems) {
 	registries := map[string]*RegistryExpr{}
 	for _, reg := range r.Registries {
