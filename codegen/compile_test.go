@@ -188,6 +188,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"example.com/golden/agentexport/agents/researcher"
 	"example.com/golden/agentexport/agents/writer"
 	"example.com/golden/agentexport/toolsets/research"
 	"github.com/goa-discovery/goa-discovery/runtime"
@@ -207,6 +208,11 @@ func TestExportedToolsetKeepsItsSchema(t *testing.T) {
 	})
 	if err := writer.RegisterWriterAgent(ctx, rt, writer.WriterAgentConfig{Planner: planner}); err != nil {
 		t.Fatalf("register writer: %v", err)
+	}
+	// The agent behind the exported tool must be registered before the
+	// first run of an agent that uses it.
+	if err := researcher.RegisterResearcherAgent(ctx, rt, researcher.ResearcherAgentConfig{Planner: planner}); err != nil {
+		t.Fatalf("register researcher: %v", err)
 	}
 	if _, err := writer.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Write a report.")}); err != nil {
 		t.Fatalf("run writer: %v", err)

@@ -62,9 +62,6 @@ func fieldDefault(f *structField, att *goaexpr.AttributeExpr, owner string) (jen
 	if value == nil {
 		return nil, nil, nil
 	}
-	if f.typ.kind == kindAny {
-		return nil, nil, fmt.Errorf("%s: a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type", owner)
-	}
 	doc, err := marshalNoEscape(value)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: default %v: %w", owner, value, err)

@@ -122,9 +122,6 @@ func (c *typeCollector) typeOf(att *goaexpr.AttributeExpr, hint, owner string) (
 		if err != nil {
 			return nil, err
 		}
-		if !isMapKey(key) {
-			return nil, fmt.Errorf("%s: map keys must be strings or integers to be JSON object keys", owner)
-		}
 		elem, err := c.typeOf(dt.ElemType, hint+"Value", owner+" values")
 		if err != nil {
 			return nil, err
@@ -191,13 +188,8 @@ func (c *typeCollector) fill(nt *namedType, doc string, obj *goaexpr.Object, att
 	}
 	nt.doc = doc
 	c.types = append(c.types, nt)
-	fieldOwners := map[string]string{}
 	for _, nat := range *obj {
-		fieldName := goName(nat.Name)
-		if first, dup := fieldOwners[fieldName]; dup {
-			return fmt.Errorf("%s: attributes %q and %q both map to Go field %s", owner, first, nat.Name, fieldName)
-		}
-		fieldOwners[fieldName] = nat.Name
+		fieldName := goName(nat.Name) // validation proved the field names distinct
 		typ, err := c.typeOf(nat.Attribute, nt.name+fieldName, fmt.Sprintf("%s attribute %q", owner, nat.Name))
 		if err != nil {
 			return err
@@ -229,16 +221,4 @@ func attributeDoc(att *goaexpr.AttributeExpr) string {
 		return ut.Attribute().Description
 	}
 	return ""
-}
-
-// isMapKey reports whether t can key a JSON object.
-func isMapKey(t *goType) bool {
-	if t.kind != kindPrimitive {
-		return false
-	}
-	switch t.prim {
-	case "string", "int", "int32", "int64", "uint", "uint32", "uint64":
-		return true
-	}
-	return false
 }

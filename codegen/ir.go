@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
@@ -124,24 +125,9 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	d := &designIR{importPath: importPath}
 	byToolset := map[*expr.ToolsetExpr]*toolsetIR{}
 	byRegistry := map[*expr.RegistryExpr]*registryIR{}
-	type dirOwner struct {
-		name string
-		at   expr.Location
-	}
-	dirs := map[string]dirOwner{}
-	claim := func(dir, owner string, at expr.Location) error {
-		if first, dup := dirs[dir]; dup {
-			return fmt.Errorf("[%s] %s: package directory %q is already generated for %s (declared at %s): rename one", at, owner, dir, first.name, first.at)
-		}
-		dirs[dir] = dirOwner{owner, at}
-		return nil
-	}
 	for _, r := range root.Registries {
-		ir := &registryIR{expr: r, name: r.Name, description: r.Description, url: r.URL, pkg: packageName(r.Name, "registry")}
+		ir := &registryIR{expr: r, name: r.Name, description: r.Description, url: r.URL, pkg: packageName(r.Name, gonames.KindRegistry)}
 		ir.importPath = path.Join(importPath, registriesDir, ir.pkg)
-		if err := claim(path.Join(registriesDir, ir.pkg), r.EvalName(), r.At); err != nil {
-			return nil, err
-		}
 		byRegistry[r] = ir
 		d.registries = append(d.registries, ir)
 	}
@@ -154,23 +140,12 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := claim(path.Join(toolsetsDir, ir.pkg), ts.EvalName(), ts.At); err != nil {
-			return nil, err
-		}
 		byToolset[ts] = ir
 		d.toolsets = append(d.toolsets, ir)
 	}
-	agentNames := map[string]*expr.AgentExpr{}
 	for _, a := range root.Agents {
-		if first, dup := agentNames[a.Name]; dup {
-			return nil, fmt.Errorf("[%s] %s: the runtime registers agents by name and %s has it too", a.At, a.EvalName(), first.EvalName())
-		}
-		agentNames[a.Name] = a
 		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
 		if err != nil {
-			return nil, err
-		}
-		if err := claim(path.Join(agentsDir, ir.pkg), a.EvalName(), a.At); err != nil {
 			return nil, err
 		}
 		for _, e := range a.Exports {
@@ -217,7 +192,7 @@ func buildToolsets(toolsets []*expr.ToolsetExpr, importPath string) []builtTools
 func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.ToolsetExpr]*toolsetIR, byRegistry map[*expr.RegistryExpr]*registryIR) (*agentIR, error) {
 	ir := &agentIR{
 		expr: a, name: a.Name, service: a.Service.Name, description: a.Description,
-		pkg: packageName(a.Name, "agent"), goName: goName(a.Name),
+		pkg: packageName(a.Name, gonames.KindAgent), goName: goName(a.Name),
 	}
 	ir.importPath = path.Join(importPath, agentsDir, ir.pkg)
 	var counts []toolsearch.Counts

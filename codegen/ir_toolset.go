@@ -11,6 +11,7 @@ import (
 	goaexpr "goa.design/goa/v3/expr"
 
 	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -27,7 +28,7 @@ var toolsetIdentifiers = []string{
 func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	ir := &toolsetIR{
 		expr: ts, name: ts.Name, title: ts.Title, description: ts.Description,
-		tags: ts.TagValues(), pkg: packageName(ts.Name, "toolset"),
+		tags: ts.TagValues(), pkg: packageName(ts.Name, gonames.KindToolset),
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
 	types := newTypeCollector()
@@ -109,15 +110,12 @@ func searchDocument(s tools.ToolSchema) (toolsearch.Document, error) {
 	}, nil
 }
 
-// buildArgs resolves the payload: an object, since a model sends tool
-// arguments as a JSON object, or nothing.
+// buildArgs resolves the payload: an object (validation proved it), or
+// nothing.
 func (tool *toolIR) buildArgs(args *goaexpr.AttributeExpr, types *typeCollector) error {
 	if args == nil {
 		tool.payloadSchema = emptyObjectSchema()
 		return nil
-	}
-	if !goaexpr.IsObject(args.Type) {
-		return fmt.Errorf("Args must be an object (a model sends tool arguments as a JSON object), got %s; declare the value as an attribute of an object", args.Type.Name())
 	}
 	var err error
 	if tool.payloadSchema, err = buildSchema(args, "Args"); err != nil {

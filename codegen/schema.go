@@ -16,6 +16,8 @@ import (
 	"math"
 
 	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/expr"
 )
 
 // schemaObject is a JSON object whose keys keep their insertion order.
@@ -92,21 +94,6 @@ var integerBounds = map[goaexpr.Kind][2]float64{
 	goaexpr.UIntKind:   {0, math.NaN()},
 	goaexpr.UInt32Kind: {0, math.MaxUint32},
 	goaexpr.UInt64Kind: {0, math.NaN()},
-}
-
-// formats maps Goa formats to JSON Schema 2020-12 formats. Goa's "ip" is
-// either of ipv4 and ipv6 (an anyOf); the other Goa formats without a JSON
-// Schema counterpart are refused rather than dropped.
-var formats = map[goaexpr.ValidationFormat]string{
-	goaexpr.FormatDate:     "date",
-	goaexpr.FormatDateTime: "date-time",
-	goaexpr.FormatUUID:     "uuid",
-	goaexpr.FormatEmail:    "email",
-	goaexpr.FormatHostname: "hostname",
-	goaexpr.FormatIPv4:     "ipv4",
-	goaexpr.FormatIPv6:     "ipv6",
-	goaexpr.FormatURI:      "uri",
-	goaexpr.FormatRegexp:   "regex",
 }
 
 // schemaBuilder builds the schema of one value, inlining user types.
@@ -266,14 +253,12 @@ func validations(s *schemaObject, att *goaexpr.AttributeExpr, v *goaexpr.Validat
 	if len(v.Values) > 0 {
 		s.set("enum", v.Values)
 	}
-	switch f, ok := formats[v.Format]; {
-	case v.Format == "":
+	// Validation refused the formats without a counterpart.
+	switch f, ok := expr.SchemaFormat(v.Format); {
 	case ok:
 		s.set("format", f)
 	case v.Format == goaexpr.FormatIP:
 		s.set("anyOf", []map[string]string{{"format": "ipv4"}, {"format": "ipv6"}})
-	default:
-		return fmt.Errorf("%s: Format(%q) has no JSON Schema 2020-12 counterpart; use Pattern instead", owner, v.Format)
 	}
 	if v.Pattern != "" {
 		s.set("pattern", v.Pattern)

@@ -2,12 +2,9 @@ package codegen
 
 import (
 	"errors"
-	"go/token"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/goa-discovery/goa-discovery/expr"
 )
 
 // generated is the content of a generated file.
@@ -146,47 +143,4 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-func TestPackageName(t *testing.T) {
-	cases := []struct{ name, kind, want string }{
-		{"records", "toolset", "records"},
-		{"Customer-Records", "toolset", "customerrecords"},
-		{"map", "toolset", "maptoolset"},
-		{"tools", "toolset", "toolstoolset"},
-		{"_", "agent", "agent"},
-		{"_1st", "registry", "registry1st"},
-	}
-	for _, tc := range cases {
-		if got := packageName(tc.name, tc.kind); got != tc.want {
-			t.Errorf("packageName(%q) = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-// FuzzNames checks that every design name the design rules accept gives a
-// package name and Go identifiers that compile.
-func FuzzNames(f *testing.F) {
-	for _, s := range []string{"records", "lookup_record", "_", "A-b_C9", "go", "type", "_9", "json"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, name string) {
-		if expr.CheckName(name) != nil {
-			return
-		}
-		for _, kind := range []string{"toolset", "agent", "registry"} {
-			pkg := packageName(name, kind)
-			if !token.IsIdentifier(pkg) || reservedPackageNames[pkg] {
-				t.Fatalf("packageName(%q, %q) = %q, not a usable package name", name, kind, pkg)
-			}
-		}
-		for _, id := range []string{goName(name), lowerGoName(name)} {
-			if !token.IsIdentifier(id) {
-				t.Fatalf("Go name of %q = %q, not an identifier", name, id)
-			}
-		}
-		if !token.IsExported(goName(name)) {
-			t.Fatalf("goName(%q) = %q is not exported", name, goName(name))
-		}
-	})
 }

@@ -96,16 +96,35 @@ func TestDeferredRules(t *testing.T) {
 			Service("svc", func() {
 				Agent("agent", "An agent.", func() {
 					Use(records, func() {
-						Deferred("serch")          // ERR unknown
+						Deferred("serch")          // ERR typo
 						Deferred("records.search") // ERR qualified
 						Deferred("Analyze")        // ERR go-name
+						Deferred("delete")         // ERR unknown
 					})
 				})
 			})
 		}, []wantErr{
-			{`unknown tool "serch" in Deferred("serch"): toolset "records" has tools "analyze", "lookup", "search"`, "unknown"},
+			{`unknown tool "serch" in Deferred("serch"): toolset "records" has no tool "serch"; did you mean "search"?`, "typo"},
+			{`unknown tool "delete" in Deferred("delete"): toolset "records" has tools "analyze", "lookup", "search"`, "unknown"},
 			{`unknown tool "records.search" in Deferred("records.search"): toolset "records" has no tool "records.search"; did you mean "search"?`, "qualified"},
 			{`unknown tool "Analyze" in Deferred("Analyze"): toolset "records" has no tool "Analyze"; did you mean "analyze"?`, "go-name"},
+		}},
+		{"rule 4: a misspelled name suggests the closest tool", func() {
+			products := Toolset("products", func() {
+				Tool("search_products", "Search products by keywords")
+				Tool("get_product", "Get a product by id")
+			})
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(products, func() {
+						Deferred("serch_products") // ERR misspelled
+						Deferred("SearchProdcuts") // ERR misspelled-go-name
+					})
+				})
+			})
+		}, []wantErr{
+			{`unknown tool "serch_products" in Deferred("serch_products"): toolset "products" has no tool "serch_products"; did you mean "search_products"?`, "misspelled"},
+			{`unknown tool "SearchProdcuts" in Deferred("SearchProdcuts"): toolset "products" has no tool "SearchProdcuts"; did you mean "search_products"?`, "misspelled-go-name"},
 		}},
 		{"rule 4: judged against the complete tool list", func() {
 			planner := Toolset("planner", func() { Tool("plan", "Plan a task") })

@@ -129,13 +129,41 @@ func TestNameRules(t *testing.T) {
 				Agent("agent", "The same agent.", func() {}) // ERR dup-agent
 			})
 			Service("other", func() {
-				Agent("agent", "Same name, other service.", func() {})
+				Agent("agent", "Same name, other service.", func() {}) // ERR other-service
 			})
 		}, []wantErr{
 			{`duplicate registry "company" (first declared at`, "dup-registry"},
 			{`duplicate toolset "records" (first declared at`, "dup-toolset"},
 			{`tool "search" of toolset "records": duplicate tool "search" (first declared at`, "dup-tool"},
 			{`duplicate agent "agent" in service "svc" (first declared at`, "dup-agent"},
+			{`agent "agent" of service "other": agent "agent" is already declared in service "svc" (at rules_design_test.go:`, "other-service"},
+		}},
+		{"rule 11: names that generate one Go name", func() {
+			Registry("com-pany", func() { URL("https://a.example") })
+			Registry("company", func() { URL("https://b.example") }) // ERR pkg-registry
+			Toolset("re-cords", func() { Tool("get", "Get a record") })
+			Toolset("Records", func() { // ERR pkg-toolset
+				Tool("get", "Get a record", func() {
+					Args(func() { // ERR go-field
+						Attribute("user_id", String)
+						Attribute("userId", String)
+						Attribute("nested", func() {
+							Attribute("a-b", String)
+							Attribute("a_b", String)
+						})
+					})
+				})
+			})
+			Service("svc", func() {
+				Agent("help_desk", "Help.", func() {})
+				Agent("helpdesk", "Help too.", func() {}) // ERR pkg-agent
+			})
+		}, []wantErr{
+			{`registry "company": generates Go package "company", already generated for registry "com-pany" (declared at`, "pkg-registry"},
+			{`toolset "Records": generates Go package "records", already generated for toolset "re-cords" (declared at`, "pkg-toolset"},
+			{`Args: attributes "user_id" and "userId" both map to Go field UserID; rename one`, "go-field"},
+			{`Args attribute "nested": attributes "a-b" and "a_b" both map to Go field AB; rename one`, "go-field"},
+			{`agent "helpdesk" of service "svc": generates Go package "helpdesk", already generated for agent "help_desk" of service "svc" (declared at`, "pkg-agent"},
 		}},
 		{"rule 11: names a model sees", func() {
 			Registry("the company", func() { URL("https://a.example") }) // ERR registry-name
@@ -165,6 +193,194 @@ func TestNameRules(t *testing.T) {
 			{`toolset "bad name": registry toolset name in FromRegistry: invalid name: "bad name" contains ' '`, "defaulted-name"},
 			{`toolset "local name": toolset name: invalid name: "local name" contains ' '`, "local-name"},
 			{`toolset "billing": registry toolset name in FromRegistry: invalid name: "billing v2" contains ' '`, "source-name"},
+		}},
+	})
+}
+
+// Rule 12: every name an agent can declare to a model is checked under the
+// name the model knows it by, the runtime's own mapping of the tool
+// identifier.
+func TestModelNameRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 12: names reserved for discovery", func() {
+			Toolset("tool", func() {
+				Tool("search", "Search for tools") // ERR tool-search
+				Tool("lookup", "Look up a tool")
+			})
+			Toolset("tool_search", func() {
+				Tool("tool_bm25", "Rank tools") // ERR bm25
+			})
+			Toolset("tool_search_tool", func() {
+				Tool("regex", "Match tools") // ERR regex
+			})
+		}, []wantErr{
+			{`tool "search" of toolset "tool": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, tool_search_tool_bm25, tool_search_tool_regex)`, "tool-search"},
+			{`tool "tool_bm25" of toolset "tool_search": the model knows this tool as "tool_search_tool_bm25", a name reserved`, "bm25"},
+			{`tool "regex" of toolset "tool_search_tool": the model knows this tool as "tool_search_tool_regex", a name reserved`, "regex"},
+		}},
+		{"rule 12: the model-facing name fits 64 characters whole", func() {
+			Toolset(strings.Repeat("t", 40), func() {
+				Tool(strings.Repeat("x", 23), "Fits exactly")
+				Tool(strings.Repeat("y", 24), "One too many") // ERR long
+			})
+		}, []wantErr{
+			{`the model knows this tool as "` + strings.Repeat("t", 40) + "_" + strings.Repeat("y", 24) + `", 65 characters long; toolset name, '_' and tool name together must fit in 64`, "long"},
+		}},
+		{"rule 12: two tools of an agent reach the model under one name", func() {
+			ab := Toolset("a_b", func() { Tool("c", "C of a_b") })
+			a := Toolset("a", func() { Tool("b_c", "B_c of a") })
+			x := Toolset("x", func() { Tool("y_z", "Y_z of x") })
+			xy := Toolset("x_y", func() { Tool("z", "Z of x_y") })
+			Service("svc", func() {
+				Agent("immediate", "Both immediate.", func() {
+					Use(ab)
+					Use(a) // ERR both-immediate
+				})
+				Agent("mixed", "One deferred.", func() {
+					Use(ab, func() { Deferred() })
+					Use(a) // ERR one-deferred
+				})
+				Agent("apart", "Each used by another agent only.", func() {
+					Use(x)
+				})
+				Agent("apart-too", "No collision across agents.", func() {
+					Use(xy)
+				})
+			})
+		}, []wantErr{
+			{`Use of toolset "a" in agent "immediate": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" (used at`, "both-immediate"},
+			{`Use of toolset "a" in agent "mixed": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" (used at`, "one-deferred"},
+		}},
+		{"rule 12: an exported agent's tool collides with a local tool", func() {
+			ab := Toolset("a_b", func() { Tool("c", "C of a_b") })
+			a := Toolset("a", func() { Tool("run", "Run the helper") })
+			Service("svc", func() {
+				Agent("helper", "Helps.", func() {
+					Export(a, func() { Tool("b_c", "Run the helper on b and c") })
+				})
+				Agent("user", "Uses the helper.", func() {
+					Use(a, func() { Deferred() })
+					Use(ab) // ERR exported
+				})
+			})
+		}, []wantErr{
+			{`tool "c" of toolset "a_b" and tool "b_c" of toolset "a" (used at`, "exported"},
+		}},
+	})
+}
+
+// Rule 13: agents that use each other's exports would start runs of
+// themselves without end.
+func TestExportCycleRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 13: two agents use each other's exports", func() {
+			planning := Toolset("planning", func() { Tool("plan", "Plan a task") })
+			review := Toolset("review", func() { Tool("review", "Review a plan") })
+			Service("svc", func() {
+				Agent("planner", "Plans.", func() {
+					Export(planning)
+					Use(review) // not the closing use: the walk starts here
+				})
+				Agent("reviewer", "Reviews.", func() {
+					Export(review)
+					Use(planning, func() { Deferred() }) // ERR two
+				})
+			})
+		}, []wantErr{
+			{`agent "planner" uses toolset "review" of agent "reviewer" (at rules_design_test.go:`, "two"},
+		}},
+		{"rule 13: a longer cycle, next to a chain that is no cycle", func() {
+			a := Toolset("a_tools", func() { Tool("run_a", "Run a") })
+			b := Toolset("b_tools", func() { Tool("run_b", "Run b") })
+			c := Toolset("c_tools", func() { Tool("run_c", "Run c") })
+			leaf := Toolset("leaf_tools", func() { Tool("run_leaf", "Run leaf") })
+			Service("svc", func() {
+				Agent("leaf", "Uses nothing.", func() { Export(leaf) })
+				Agent("top", "Uses a and the leaf.", func() { Use(a); Use(leaf) })
+				Agent("a", "Uses b.", func() { Export(a); Use(b); Use(leaf) })
+				Agent("b", "Uses c.", func() { Export(b); Use(c) })
+				Agent("c", "Uses a.", func() {
+					Export(c)
+					Use(a) // ERR three
+				})
+			})
+		}, []wantErr{
+			{`agents use each other's exported tools in a cycle, so a run would start runs of itself without end: agent "a" uses toolset "b_tools" of agent "b" (at`, "three"},
+		}},
+	})
+}
+
+// Rule 14: Args is an object, and Args and Return hold only what a tool
+// schema and a generated Go type express.
+func TestToolShapeRules(t *testing.T) {
+	runDesignCases(t, []designCase{
+		{"rule 14: Args is an object; Return may be any type", func() {
+			record := Type("Record", func() { Attribute("id", String) })
+			id := Type("ID", String)
+			Toolset("records", func() {
+				Tool("find", "Find records", func() {
+					Args(ArrayOf(String)) // ERR args-array
+					Return(ArrayOf(record))
+				})
+				Tool("count", "Count records", func() {
+					Args(Int, "How many") // ERR args-int
+					Return(Int)
+				})
+				Tool("get", "Get a record", func() {
+					Args(id) // ERR args-user-string
+					Return(record)
+				})
+				Tool("lookup", "Look up a record", func() {
+					Args(record)
+					Return(String, "The record's name")
+				})
+				Tool("list", "List records", func() {
+					Args(func() {})
+					Return(MapOf(String, record))
+				})
+			})
+		}, []wantErr{
+			{`tool "find" of toolset "records": Args must be an object (a model sends tool arguments as a JSON object), got array`, "args-array"},
+			{`tool "count" of toolset "records": Args must be an object`, "args-int"},
+			{`tool "get" of toolset "records": Args must be an object`, "args-user-string"},
+		}},
+		{"rule 14: shapes a tool schema cannot express", func() {
+			var node any = Type("Node", func() {
+				Attribute("name", String)
+				Attribute("children", ArrayOf("Node"))
+			})
+			Toolset("shapes", func() {
+				Tool("find", "Find by one key", func() {
+					Args(func() { // ERR union
+						OneOf("key", func() {
+							Attribute("id", String)
+							Attribute("email", String)
+						})
+					})
+				})
+				Tool("device", "Find a device", func() {
+					Args(func() { Attribute("mac", String, func() { Format(FormatMAC) }) }) // ERR format
+				})
+				Tool("walk", "Walk a tree", func() {
+					Args(func() { Attribute("root", node) }) // ERR recursive
+				})
+				Tool("flags", "Set flags", func() {
+					Return(MapOf(Boolean, String)) // ERR map-key
+				})
+				Tool("get", "Get by id", func() {
+					Args(func() { Attribute("id", String); Required("missing") }) // ERR goa-validation
+				})
+				Tool("tag", "Tag things", func() {
+					Args(func() { Attribute("extra", Any, func() { Default("none") }) }) // ERR any-default
+				})
+			})
+		}, []wantErr{
+			{`tool "find" of toolset "shapes": Args attribute "key": OneOf (union) types have no tool schema form yet`, "union"},
+			{`tool "device" of toolset "shapes": Args attribute "mac": Format("mac") has no JSON Schema 2020-12 counterpart; use Pattern instead`, "format"},
+			{`tool "walk" of toolset "shapes": type "Node" attribute "children" items: type "Node" refers to itself`, "recursive"},
+			{`tool "flags" of toolset "shapes": Return: map keys must be strings or integers to be JSON object keys, got boolean`, "map-key"},
+			{`tool "get" of toolset "shapes": Args: Args - required field "missing" does not exist`, "goa-validation"},
+			{`tool "tag" of toolset "shapes": Args attribute "extra": a default of an Any attribute cannot be told apart from an explicit null`, "any-default"},
 		}},
 	})
 }
@@ -212,23 +428,29 @@ func TestDeclarationRules(t *testing.T) {
 			Toolset("records", func() {
 				Tags("crm", "crm") // ERR dup-tag
 				Tool("search", "Search records", func() {
-					Args(String)
-					Args(Int)  // ERR args-twice
-					Return(42) // ERR bad-return
-					Tags("")   // ERR empty-tag
+					Args(String) // ERR args-string
+					Args(Int)    // ERR args-twice
+					Return(42)   // ERR bad-return
+					Tags("")     // ERR empty-tag
 				})
 			})
 		}, []wantErr{
 			{`duplicate tag "crm"`, "dup-tag"},
+			{`Args must be an object (a model sends tool arguments as a JSON object), got string`, "args-string"},
 			{`Args is already set for tool "search"`, "args-twice"},
 			{`Return cannot use 42 (type int): give a Goa type or a DSL function`, "bad-return"},
 			{`empty tag in Tags`, "empty-tag"},
 		}},
-		{"rule 12: every error of a design in one run", func() {
+		{"every error of a design in one run", func() {
 			company := Registry("company", func() {}) // ERR all-url
 			records := recordsToolset()
 			remote := Toolset(FromRegistry(company, "records-remote"), func() {
 				Version("1.2") // ERR all-version
+			})
+			Toolset("tool", func() {
+				Tool("search", "Search tools", func() { // ERR all-reserved
+					Args(String) // ERR all-args
+				})
 			})
 			Service("svc", func() {
 				Agent("agent", "An agent.", func() {
@@ -245,6 +467,8 @@ func TestDeclarationRules(t *testing.T) {
 		}, []wantErr{
 			{`registry "company": no URL`, "all-url"},
 			{`invalid semantic version: "1.2"`, "all-version"},
+			{`the model knows this tool as "tool_search", a name reserved`, "all-reserved"},
+			{`Args must be an object`, "all-args"},
 			{`Deferred must appear in a Use`, "all-misplaced"},
 			{`unknown tool "serch"`, "all-unknown"},
 			{`named selection Deferred("x") is not allowed`, "all-named"},

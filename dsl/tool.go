@@ -39,38 +39,45 @@ func Tool(name, description string, fn ...func()) {
 }
 
 // Args describes the arguments of the current tool, the way Goa's Payload
-// does: a Goa user type or primitive, optionally followed by a description
-// and a DSL function that refines it, or a DSL function that declares the
-// attributes inline.
+// does: a Goa user type, optionally followed by a description and a DSL
+// function that refines it, or a DSL function that declares the attributes
+// inline. A model sends arguments as a JSON object, so validation rejects
+// Args that is not an object (a primitive, an array, a map); a tool without
+// Args takes none.
 //
 //	Args(LookupArgs)
 //	Args(func() { Attribute("id", String); Required("id") })
 func Args(val any, args ...any) {
-	setToolType("Args", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Args })
+	setToolType("Args", val, args, func(t *expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location) { return &t.Args, &t.ArgsAt })
 }
 
 // Return describes the result of the current tool; it accepts the same forms
-// as Args.
+// as Args, and any type: a primitive, an array or a map too.
+//
+//	Return(ArrayOf(Record))
+//	Return(String, "A summary of the findings")
 func Return(val any, args ...any) {
-	setToolType("Return", val, args, func(t *expr.ToolExpr) **goaexpr.AttributeExpr { return &t.Return })
+	setToolType("Return", val, args, func(t *expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location) { return &t.Return, &t.ReturnAt })
 }
 
-// setToolType builds the attribute of Args or Return and stores it in the
-// field of the current tool that field selects.
-func setToolType(word string, val any, args []any, field func(*expr.ToolExpr) **goaexpr.AttributeExpr) {
+// setToolType builds the attribute of Args or Return and stores it, and
+// where it was declared, in the fields of the current tool that field
+// selects.
+func setToolType(word string, val any, args []any, field func(*expr.ToolExpr) (**goaexpr.AttributeExpr, *expr.Location)) {
+	at := expr.DesignLocation()
 	tool, ok := eval.Current().(*expr.ToolExpr)
 	if !ok {
 		misuse("%s must appear in a Tool", word)
 		return
 	}
-	dst := field(tool)
+	dst, dstAt := field(tool)
 	if *dst != nil {
 		misuse("%s is already set for tool %q", word, tool.Name)
 		return
 	}
 	att, ok := toolAttribute(word, val, args)
 	if ok {
-		*dst = att
+		*dst, *dstAt = att, at
 	}
 }
 

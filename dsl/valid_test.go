@@ -37,10 +37,10 @@ func validDesign() {
 			Return(record)
 		})
 		Tool("search", "Search records by keywords", func() {
-			Args(String, "Keywords")
+			Args(record, "Keywords")
 			Return(ArrayOf(record))
 		})
-		Tool("analyze", "Analyze a set of records")
+		Tool("analyze", "Analyze a set of records", func() { Return(String, "A summary") })
 	})
 	remote := Toolset(FromRegistry(company, "billing"), func() { Version("1.2.3-rc.1+build.5") })
 	named := Toolset("ledger", FromRegistry(company, "ledger"))
@@ -99,6 +99,7 @@ func TestValidDesign(t *testing.T) {
 		"search args":       records.Tool("search").Args.Type.Name(),
 		"search args desc":  records.Tool("search").Args.Description,
 		"analyze args nil":  records.Tool("analyze").Args == nil,
+		"analyze return":    records.Tool("analyze").Return.Type.Name(),
 		"billing version":   byName("billing").Version(),
 		"billing source":    byName("billing").Source.Toolset,
 		"ledger source":     byName("ledger").Source.Toolset,
@@ -126,9 +127,10 @@ func TestValidDesign(t *testing.T) {
 		"lookup tags":       []string{"read"},
 		"lookup args":       "object",
 		"lookup return":     "Record",
-		"search args":       "string",
+		"search args":       "Record",
 		"search args desc":  "Keywords",
 		"analyze args nil":  true,
+		"analyze return":    "string",
 		"billing version":   "1.2.3-rc.1+build.5",
 		"billing source":    "billing",
 		"ledger source":     "ledger",

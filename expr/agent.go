@@ -57,6 +57,7 @@ func (a *AgentExpr) validate(p *problems) {
 		u.validate(p)
 	}
 	a.validateSources(p)
+	a.validateModelNames(p)
 }
 
 // sourceOverlap tracks the sources an agent has used so far.

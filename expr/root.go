@@ -95,6 +95,7 @@ func (r *RootExpr) Validate() error {
 		p.add(m.Context, m.At, "%w", m.Err)
 	}
 	r.validateUniqueNames(&p)
+	r.validateGoPackages(&p)
 	for _, reg := range r.Registries {
 		reg.validate(&p)
 	}
@@ -104,6 +105,7 @@ func (r *RootExpr) Validate() error {
 	for _, a := range r.Agents {
 		a.validate(&p)
 	}
+	r.validateExportCycles(&p)
 	return p.err()
 }
 

@@ -25,6 +25,9 @@ type ToolExpr struct {
 	Args *goaexpr.AttributeExpr
 	// Return describes the tool result; nil when the tool returns nothing.
 	Return *goaexpr.AttributeExpr
+	// ArgsAt and ReturnAt are where Args and Return were called; zero when
+	// the tool was built without them.
+	ArgsAt, ReturnAt Location
 	// Toolset is the toolset the tool belongs to.
 	Toolset *ToolsetExpr
 	// At is where the tool is declared.
@@ -50,19 +53,39 @@ func (t *ToolExpr) validate(p *problems) {
 	if t.Description == "" {
 		p.add(t, t.At, "empty description: models choose tools by their description")
 	}
+	t.validateModelName(p)
+	t.validateShapes(p)
 	validateTags(p, t, t.Tags)
 	t.strayVersion.validate(p, t)
-	for _, att := range []struct {
-		name string
-		att  *goaexpr.AttributeExpr
-	}{{"Args", t.Args}, {"Return", t.Return}} {
-		if att.att == nil {
-			continue
-		}
-		if verr := att.att.Validate(att.name, t); verr != nil && len(verr.Errors) > 0 {
+	for _, side := range t.types() {
+		if verr := side.att.Validate(side.word, t); verr != nil && len(verr.Errors) > 0 {
 			for _, err := range verr.Errors {
-				p.add(t, t.At, "%s: %w", att.name, err)
+				p.add(t, side.at, "%s: %w", side.word, err)
 			}
 		}
 	}
+}
+
+// toolType is the Args or the Return of a tool.
+type toolType struct {
+	// word is "Args" or "Return".
+	word string
+	att  *goaexpr.AttributeExpr
+	// at is where the DSL word was called, or the tool when unknown.
+	at Location
+}
+
+// types returns the tool's Args and Return, those it declares.
+func (t *ToolExpr) types() []toolType {
+	var out []toolType
+	for _, side := range []toolType{{"Args", t.Args, t.ArgsAt}, {"Return", t.Return, t.ReturnAt}} {
+		if side.att == nil {
+			continue
+		}
+		if side.at.IsZero() {
+			side.at = t.At
+		}
+		out = append(out, side)
+	}
+	return out
 }

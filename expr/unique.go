@@ -1,11 +1,9 @@
 package expr
 
-import goaexpr "goa.design/goa/v3/expr"
-
-// validateUniqueNames checks that registry and toolset names are unique in
-// the design and agent names unique in their service, and that registry
-// names are valid (agent, toolset and tool names are checked by their own
-// expressions).
+// validateUniqueNames checks that registry, toolset and agent names are
+// unique in the design (the runtime registers agents by name, whatever
+// their service), and that registry names are valid (agent, toolset and
+// tool names are checked by their own expressions).
 func (r *RootExpr) validateUniqueNames(p *problems) {
 	registries := map[string]*RegistryExpr{}
 	for _, reg := range r.Registries {
@@ -26,17 +24,16 @@ func (r *RootExpr) validateUniqueNames(p *problems) {
 		}
 		toolsets[ts.Name] = ts
 	}
-	type agentKey struct {
-		service *goaexpr.ServiceExpr
-		name    string
-	}
-	agents := map[agentKey]*AgentExpr{}
+	agents := map[string]*AgentExpr{}
 	for _, a := range r.Agents {
-		key := agentKey{a.Service, a.Name}
-		if first, dup := agents[key]; dup {
+		first, dup := agents[a.Name]
+		switch {
+		case !dup:
+			agents[a.Name] = a
+		case first.Service == a.Service:
 			p.add(a, a.At, "duplicate agent %q in service %q (first declared at %s)", a.Name, a.Service.Name, first.At)
-			continue
+		default:
+			p.add(a, a.At, "agent %q is already declared in service %q (at %s): the runtime registers agents by name, so agent names are unique in the design", a.Name, first.Service.Name, first.At)
 		}
-		agents[key] = a
 	}
 }

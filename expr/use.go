@@ -135,28 +135,13 @@ func (u *UseExpr) validateName(p *problems, d *Deferral, name string, seen map[s
 }
 
 // meantTool returns the authored name of the tool that name refers to in
-// another form (qualified "toolset.tool", a Go name like "Search", another
-// case or separator), or "" when no tool matches.
+// another form or misspelled (see meantName), or "" when no tool is close.
 func (t *ToolsetExpr) meantTool(name string) string {
-	if _, local, ok := strings.Cut(name, "."); ok {
-		if t.Tool(local) != nil {
-			return local
-		}
-		name = local
+	names := make([]string, len(t.Tools))
+	for i, tool := range t.Tools {
+		names[i] = tool.Name
 	}
-	key := looseKey(name)
-	for _, tool := range t.Tools {
-		if looseKey(tool.Name) == key {
-			return tool.Name
-		}
-	}
-	return ""
-}
-
-// looseKey folds case and drops '_' and '-' so that "Search", "SEARCH" and
-// "find_records" ~ "FindRecords" compare equal.
-func looseKey(s string) string {
-	return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(s))
+	return meantName(name, names)
 }
 
 // toolList renders the toolset's tool names sorted, for error messages.

@@ -50,7 +50,9 @@ var agentToolPayload = json.RawMessage(`{"type":"object","properties":{"request"
 // RegisterAgentTools registers a toolset whose tools run agents and take a
 // request in words: the arguments {"request": "..."}, whose request is the
 // child run's user message. Agents use the toolset like any toolset
-// (immediate or deferred); the named agents may be registered later.
+// (immediate or deferred); the named agents may be registered later, but
+// before the first run of an agent that uses the toolset, whose first step
+// fails otherwise.
 func (rt *Runtime) RegisterAgentTools(toolsetName string, agentTools ...AgentTool) error {
 	payload, err := tools.CompileSchema(agentToolPayload)
 	if err != nil {
@@ -94,7 +96,8 @@ type AgentToolset struct {
 	// nil, each tool's record is compiled (contract.Compile).
 	Specs []tools.ToolSpec
 	// Agents maps every tool of Schema to the agent a call runs; the
-	// agents may be registered later.
+	// agents may be registered later, but before the first run of an agent
+	// that uses the toolset, whose first step fails otherwise.
 	Agents map[tools.Ident]string
 }
 

@@ -207,6 +207,11 @@ func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
 			}
 			src := ToolSource{Kind: SourceLocal, Toolset: ts.schema.Name, Version: ts.schema.Version}
 			if agentName, ok := ts.agents[id]; ok {
+				// An agent tool's agent must be there before the first step,
+				// like a toolset, not when the model first calls it.
+				if _, err := rt.agentNamed(agentName); err != nil {
+					return nil, fmt.Errorf("%w: agent %q uses agent tool %q of agent %q, which is not registered (%w)", ErrCatalog, a.reg.Name, id, agentName, ErrUnknownAgent)
+				}
 				src.Kind, src.Agent = SourceAgent, agentName
 			}
 			t, err := newCatalogTool(schema, a.deferredSet[id], src)

@@ -39,12 +39,16 @@ func TestGenDesigns(t *testing.T) {
 		{name: "valid design", args: []string{designsPath + "good"}},
 		{name: "invalid design reports every error", args: []string{designsPath + "bad"}, wantCode: 1,
 			wantErrs: []struct{ msg, marker string }{
+				{`tool "lookup" of toolset "records": Args must be an object`, "args-string"},
 				{`toolset "records": Deferred must appear in a Use`, "toolset-deferred"},
+				{`tool "search" of toolset "tool": the model knows this tool as "tool_search", a name reserved for tool discovery`, "reserved"},
 				{`registry "company": URL "registry.example" must be absolute`, "url"},
 				{`toolset "billing": invalid semantic version: "1.2"`, "version"},
-				{`unknown tool "Search" in Deferred("Search"): toolset "records" has no tool "Search"; did you mean "search"?`, "go-name"},
+				{`unknown tool "serch_products" in Deferred("serch_products"): toolset "records" has no tool "serch_products"; did you mean "search_products"?`, "typo"},
 				{`named selection Deferred("invoice") is not allowed on registry toolset "billing"`, "registry-named"},
 				{`Use of registry "company" as a whole overlaps the Use of its toolset "billing"`, "overlap"},
+				{`tool "products" of toolset "records_search" and tool "search_products" of toolset "records" (used at`, "collision"},
+				{`agents use each other's exported tools in a cycle`, "cycle"},
 			}},
 		{name: "debug keeps the generator program", args: []string{"--debug", designsPath + "good"}, kept: true},
 	}

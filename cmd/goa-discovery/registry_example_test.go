@@ -12,6 +12,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/desk"
+	"github.com/goa-discovery/goa-discovery/example/gen/agents/senior"
 	"github.com/goa-discovery/goa-discovery/example/gen/registries/company"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/escalation"
@@ -232,6 +233,8 @@ func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
 				knowledge.Register(rt, unusedKnowledge{t}),
 				escalation.Register(rt),
 				desk.RegisterDeskAgent(ctx, rt, desk.DeskAgentConfig{Planner: &scriptedRefund{t: t}}),
+				// desk uses senior's exported escalation tool.
+				senior.RegisterSeniorAgent(ctx, rt, senior.SeniorAgentConfig{Planner: &scriptedRefund{t: t}}),
 			} {
 				if err != nil {
 					t.Fatal(err)

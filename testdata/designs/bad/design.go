@@ -11,9 +11,23 @@ import (
 
 // Records holds the customer record tools.
 var Records = Toolset("records", func() {
-	Tool("lookup", "Look up a record by id")
-	Tool("search", "Search records by keywords")
-	Deferred("search") // ERR toolset-deferred
+	Tool("lookup", "Look up a record by id", func() {
+		Args(String) // ERR args-string
+	})
+	Tool("search_products", "Search records by keywords")
+	Deferred("search_products") // ERR toolset-deferred
+})
+
+// ToolCatalog is named "tool", so that its tool "search" takes the discovery
+// tool's name.
+var ToolCatalog = Toolset("tool", func() {
+	Tool("search", "Search tools") // ERR reserved
+})
+
+// RecordsSearch collides with Records: both reach the model as
+// "records_search_products".
+var RecordsSearch = Toolset("records_search", func() {
+	Tool("products", "List products")
 })
 
 // Company is the company tool registry.
@@ -26,14 +40,29 @@ var Billing = Toolset(FromRegistry(Company, "billing"), func() {
 	Version("1.2") // ERR version
 })
 
+// Planning and Review are exported by two agents that use each other's.
+var (
+	Planning = Toolset("planning", func() { Tool("plan", "Plan a task") })
+	Review   = Toolset("review", func() { Tool("review", "Review a plan") })
+)
+
 var _ = Service("assistant", func() {
 	Agent("assistant", "Find records.", func() {
 		Use(Records, func() {
-			Deferred("Search") // ERR go-name
+			Deferred("serch_products") // ERR typo
 		})
 		Use(Billing, func() {
 			Deferred("invoice") // ERR registry-named
 		})
-		Use(Company) // ERR overlap
+		Use(Company)       // ERR overlap
+		Use(RecordsSearch) // ERR collision
+	})
+	Agent("planner", "Plan tasks.", func() {
+		Export(Planning)
+		Use(Review)
+	})
+	Agent("reviewer", "Review plans.", func() {
+		Export(Review)
+		Use(Planning) // ERR cycle
 	})
 })
