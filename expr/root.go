@@ -95,6 +95,7 @@ func (r *RootExpr) Validate() error {
 		p.add(m.Context, m.At, "%w", m.Err)
 	}
 	r.validateUniqueNames(&p)
+	r.validateGoaServiceDirs(&p)
 	for _, reg := range r.Registries {
 		reg.validate(&p)
 	}
