@@ -11,6 +11,7 @@ package main
 //	go test -tags e2e -run TestUserModule -v ./cmd/goa-discovery/
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"os/exec"
@@ -86,7 +87,7 @@ func TestUserModule(t *testing.T) {
 			for _, want := range []string{
 				"found tickets_search_tickets\n",
 				`result: [{"id":"T-2","title":"Invoice shows the wrong amount","status":"open"}]` + "\n",
-				`called tickets.search_tickets with {"query":"invoice"}` + "\n",
+				`called tickets.search_tickets (local toolset tickets) with {"query":"invoice"}` + "\n",
 				"answer: T-2 is the open invoice ticket.\n",
 			} {
 				if !strings.Contains(ran, want) {
@@ -95,6 +96,23 @@ func TestUserModule(t *testing.T) {
 			}
 		})
 	}
+	t.Run("registry", func(t *testing.T) {
+		u := newUser(t, root, goa)
+		u.discoveryGen()
+		u.copy("cmd")
+		u.run("go", "mod", "tidy")
+		url := u.serveRegistry()
+		ran := u.run("go", "run", "./cmd/helpdesk", "-registry", url)
+		for _, want := range []string{
+			"found tickets_search_tickets\n",
+			`called tickets.search_tickets (registry toolset tickets) with {"query":"invoice"}` + "\n",
+			"answer: T-2 is the open invoice ticket.\n",
+		} {
+			if !strings.Contains(ran, want) {
+				t.Errorf("the analyst's run does not print %q:\n%s", want, ran)
+			}
+		}
+	})
 	if trees[0] != nil && trees[1] != nil {
 		if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
 			t.Errorf("the two orders generate different trees (-first +second):\n%s", diff)
@@ -183,6 +201,42 @@ func (u *user) discoveryGen() string {
 // goaGen runs Goa's goa gen on the design.
 func (u *user) goaGen() string {
 	return u.run(u.goa, "gen", userDesign)
+}
+
+// serveRegistry starts "goa-discovery registry serve" on a free loopback
+// port, as the README does, stops it when the test ends, and returns its
+// URL.
+func (u *user) serveRegistry() string {
+	u.t.Helper()
+	cmd := exec.Command("go", "tool", "goa-discovery", "registry", "serve", "--addr", "127.0.0.1:0", "--data", "registry-data")
+	cmd.Dir = u.dir
+	cmd.Env = userEnv()
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		u.t.Fatal(err)
+	}
+	u.t.Cleanup(func() {
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			u.t.Errorf("stop the registry: %v", err)
+		}
+		if err := cmd.Wait(); err != nil {
+			u.t.Errorf("the registry exited with %v", err)
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		u.t.Fatalf("registry serve printed %q: %v", line, err)
+	}
+	u.t.Logf("$ go tool goa-discovery registry serve --addr 127.0.0.1:0 --data registry-data\n%s", line)
+	fields := strings.Fields(line)
+	if len(fields) < 3 || !strings.HasPrefix(fields[2], "http://127.0.0.1:") {
+		u.t.Fatalf("registry serve printed %q, want its URL", line)
+	}
+	return fields[2]
 }
 
 // copy copies testdata/usermodule/<dir> into the module.

@@ -50,6 +50,13 @@ var Tickets = Toolset("tickets", func() {
 	})
 })
 
+// Company is the company's tool registry: services publish their toolsets
+// in it at run time, agents find them there.
+var Company = Registry("company", func() {
+	Description("Toolsets published by the company's services")
+	URL("http://127.0.0.1:8080")
+})
+
 var _ = Service("helpdesk", func() {
 	Description("The helpdesk HTTP API and its support agent")
 	Method("show", func() {
@@ -74,5 +81,8 @@ var _ = Service("helpdesk", func() {
 	})
 	Agent("desk", "Answer customer questions about support tickets.", func() {
 		Use(Tickets, func() { Deferred("search_tickets", "close_ticket") }) // get_ticket stays immediate
+	})
+	Agent("analyst", "Answer questions with any tool the company registry holds.", func() {
+		Use(Company, func() { Deferred() }) // whatever the registry holds when a run starts
 	})
 })

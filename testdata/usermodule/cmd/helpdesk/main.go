@@ -1,12 +1,14 @@
-// Command helpdesk runs the desk agent of the helpdesk design once. Its
-// planner is scripted, so it runs offline: it searches for a tool, calls the
-// tool it found and answers. Replace it with planner.New over a provider
+// Command helpdesk runs the desk agent of the helpdesk design once, or with
+// -registry URL the analyst agent over the tools published in a registry.
+// Its planner is scripted, so it runs offline: it searches for a tool, calls
+// the tool it found and answers. Replace it with planner.New over a provider
 // client (package runtime/planner) to ask a real model.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"log"
 	"strings"
@@ -65,22 +67,39 @@ var scripted = runtime.PlannerFunc(func(_ context.Context, in *runtime.PlanInput
 })
 
 func main() {
+	registryURL := flag.String("registry", "", "URL of a registry (goa-discovery registry serve) to publish the tickets toolset in and run the analyst agent over")
+	flag.Parse()
 	ctx := context.Background()
-	rt := runtime.New() // in-memory engine
 	book := ticketBook{tickets: map[string]*tickets.Ticket{
 		"T-1": {ID: "T-1", Title: "Cannot log in", Status: "open"},
 		"T-2": {ID: "T-2", Title: "Invoice shows the wrong amount", Status: "open"},
 	}}
-	if err := tickets.Register(rt, book); err != nil {
-		log.Fatal(err)
+	run := runDesk
+	if *registryURL != "" {
+		run = func(ctx context.Context, book ticketBook) (*runtime.RunOutput, error) { return runAnalyst(ctx, *registryURL, book) }
 	}
-	if err := desk.RegisterDeskAgent(ctx, rt, desk.DeskAgentConfig{Planner: scripted}); err != nil {
-		log.Fatal(err)
-	}
-	out, err := desk.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Which open ticket is about an invoice?")})
+	out, err := run(ctx, book)
 	if err != nil {
 		log.Fatal(err)
 	}
+	report(out)
+}
+
+// runDesk runs the desk agent with the tickets toolset executed in this
+// process.
+func runDesk(ctx context.Context, book ticketBook) (*runtime.RunOutput, error) {
+	rt := runtime.New() // in-memory engine
+	if err := tickets.Register(rt, book); err != nil {
+		return nil, err
+	}
+	if err := desk.RegisterDeskAgent(ctx, rt, desk.DeskAgentConfig{Planner: scripted}); err != nil {
+		return nil, err
+	}
+	return desk.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Which open ticket is about an invoice?")})
+}
+
+// report prints what the run found, called and answered.
+func report(out *runtime.RunOutput) {
 	for _, m := range out.Messages {
 		for _, p := range m.Parts {
 			if r := p.DiscoveryResult; r != nil {
@@ -94,7 +113,7 @@ func main() {
 		}
 	}
 	for _, c := range out.Calls {
-		fmt.Printf("called %s with %s\n", c.Tool, c.Arguments)
+		fmt.Printf("called %s (%s toolset %s) with %s\n", c.Tool, c.Source.Kind, c.Source.Toolset, c.Arguments)
 	}
 	fmt.Println("answer:", out.Final.Text())
 }
