@@ -76,7 +76,9 @@ func main() {
 	}}
 	run := runDesk
 	if *registryURL != "" {
-		run = func(ctx context.Context, book ticketBook) (*runtime.RunOutput, error) { return runAnalyst(ctx, *registryURL, book) }
+		run = func(ctx context.Context, book ticketBook) (*runtime.RunOutput, error) {
+			return runAnalyst(ctx, *registryURL, book)
+		}
 	}
 	out, err := run(ctx, book)
 	if err != nil {
