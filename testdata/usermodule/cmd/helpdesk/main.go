@@ -74,13 +74,13 @@ func main() {
 		"T-1": {ID: "T-1", Title: "Cannot log in", Status: "open"},
 		"T-2": {ID: "T-2", Title: "Invoice shows the wrong amount", Status: "open"},
 	}}
-	run := runDesk
-	if *registryURL != "" {
-		run = func(ctx context.Context, book ticketBook) (*runtime.RunOutput, error) {
-			return runAnalyst(ctx, *registryURL, book)
-		}
+	var out *runtime.RunOutput
+	var err error
+	if *registryURL == "" {
+		out, err = runDesk(ctx, book)
+	} else {
+		out, err = runAnalyst(ctx, *registryURL, book)
 	}
-	out, err := run(ctx, book)
 	if err != nil {
 		log.Fatal(err)
 	}
