@@ -37,6 +37,13 @@ func Report(w io.Writer, files []File, verbose bool) error {
 	return nil
 }
 
+// shown returns path as gen prints it in errors: relative to the working
+// directory.
+func shown(path string) string {
+	wd, _ := os.Getwd() // an unknown working directory leaves path absolute
+	return relativeTo(wd, path)
+}
+
 // relativeTo returns path relative to dir, or path unchanged when dir is
 // empty or the two share no root.
 func relativeTo(dir, path string) string {

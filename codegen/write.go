@@ -120,17 +120,17 @@ func checkReplaceable(path string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("check %s: %w", path, err)
+		return fmt.Errorf("check %s: %w", shown(path), err)
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("refusing to replace %s: %w (not a regular file)", path, ErrNotGenerated)
+		return fmt.Errorf("refusing to replace %s: %w (not a regular file)", shown(path), ErrNotGenerated)
 	}
 	generated, err := isGenerated(path)
 	if err != nil {
 		return err
 	}
 	if !generated {
-		return fmt.Errorf("refusing to replace %s: %w (its first line is not %q)", path, ErrNotGenerated, Header)
+		return fmt.Errorf("refusing to replace %s: %w (its first line is not %q)", shown(path), ErrNotGenerated, Header)
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ func checkReplaceable(path string) error {
 func isGenerated(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, fmt.Errorf("read %s: %w", shown(path), err)
 	}
 	defer f.Close()
 	line, err := bufio.NewReader(f).ReadString('\n')
@@ -155,24 +155,24 @@ func isGenerated(path string) (bool, error) {
 func writeFile(path string, content []byte) (bool, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("create %s: %w", dir, err)
+		return false, fmt.Errorf("create %s: %w", shown(dir), err)
 	}
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
 		return false, nil
 	}
 	tmp, err := os.CreateTemp(dir, ".goa-discovery-*.go.tmp")
 	if err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	_, werr := tmp.Write(content)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
 		os.Remove(tmp.Name())
-		return false, fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return false, fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	return true, nil
 }
@@ -208,7 +208,7 @@ func removeStale(outDir string, written []string) ([]string, error) {
 				return err
 			}
 			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("remove stale %s: %w", path, err)
+				return fmt.Errorf("remove stale %s: %w", shown(path), err)
 			}
 			removed = append(removed, path)
 			return nil
@@ -219,7 +219,7 @@ func removeStale(outDir string, written []string) ([]string, error) {
 		for i := len(dirs) - 1; i >= 0; i-- {
 			if entries, err := os.ReadDir(dirs[i]); err == nil && len(entries) == 0 {
 				if err := os.Remove(dirs[i]); err != nil {
-					return nil, fmt.Errorf("remove empty %s: %w", dirs[i], err)
+					return nil, fmt.Errorf("remove empty %s: %w", shown(dirs[i]), err)
 				}
 			}
 		}

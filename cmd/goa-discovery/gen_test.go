@@ -382,7 +382,7 @@ func TestGenRefusesFilesItDidNotGenerate(t *testing.T) {
 	if code := runGen([]string{"-o", out, designsPath + "good"}, &stdout, &stderr); code != 1 {
 		t.Fatalf("exit code %d, want 1; stderr:\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "refusing to replace "+mine) {
+	if !strings.Contains(stderr.String(), "refusing to replace "+relativeToWorkdir(mine)+":") {
 		t.Errorf("stderr does not name the refused file:\n%s", stderr.String())
 	}
 	got, err := os.ReadFile(mine)
