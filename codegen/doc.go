@@ -4,11 +4,10 @@
 // calls after eval.RunDSL has executed, validated and finalized the design;
 // GoaPlugin is the same generation as a plugin of Goa's "goa gen" (the dsl
 // package registers it), which adds the same files to Goa's output set.
-// Both build a small intermediate representation from
-// the roots (sorted by name, every reference resolved, schemas, search counts
-// and fingerprints computed), then emits one package per local toolset, agent
-// and registry with github.com/dave/jennifer, one function per emitted
-// construct:
+// Both build a small intermediate representation from the roots (sorted by
+// name, every reference resolved, schemas, search counts and fingerprints
+// computed), then emit one package per local toolset, agent and registry
+// with github.com/dave/jennifer, one function per emitted construct:
 //
 //	toolsets/<toolset>/   identifiers, wire records, JSON Schemas, Go types,
 //	                      validating specs, search counts, Register
