@@ -1,12 +1,13 @@
 // Package codegen turns an evaluated goa-discovery design into Go packages.
 //
-// Generate is the single entry point that the program built by
-// "goa-discovery gen" calls after eval.RunDSL has executed, validated and
-// finalized the design. It builds a small intermediate representation from
-// the roots (sorted by name, every reference resolved, schemas, search counts
-// and fingerprints computed), then emits one package per local toolset, agent
-// and registry with github.com/dave/jennifer, one function per emitted
-// construct:
+// Generate is the entry point that the program built by "goa-discovery gen"
+// calls after eval.RunDSL has executed, validated and finalized the design;
+// GoaPlugin is the same generation as a plugin of Goa's "goa gen" (the dsl
+// package registers it), which adds the same files to Goa's output set.
+// Both build a small intermediate representation from the roots (sorted by
+// name, every reference resolved, schemas, search counts and fingerprints
+// computed), then emit one package per local toolset, agent and registry
+// with github.com/dave/jennifer, one function per emitted construct:
 //
 //	toolsets/<toolset>/   identifiers, wire records, JSON Schemas, Go types,
 //	                      validating specs, search counts, Register
@@ -20,5 +21,6 @@
 //
 // Every package has its package comment in a doc.go of its own. Output is
 // deterministic and gofmt'd; every file starts with Header, and Generate
-// replaces only files that do.
+// replaces only files that do, rewrites only files whose content changed,
+// and reports each file (Report prints the changes).
 package codegen

@@ -17,14 +17,15 @@ import (
 var ErrNotEvaluated = errors.New("design not evaluated")
 
 // Generate generates the packages of the evaluated design (expr.Root) under
-// outDir, whose Go import path is importPath, and returns the paths of the
-// files it wrote, sorted.
+// outDir, whose Go import path is importPath, and returns every file it
+// generated, with whether it was rewritten, and every stale file it removed,
+// sorted by path.
 //
 // It must run after eval.RunDSL returned nil, which guarantees that every
 // validation rule holds; generators never re-check what validation proved.
 // It writes only inside outDir and refuses to replace a file that it did not
 // generate (ErrNotGenerated); the same design always gives the same bytes.
-func Generate(outDir, importPath string) ([]string, error) {
+func Generate(outDir, importPath string) ([]File, error) {
 	if outDir == "" {
 		return nil, errors.New("generate: empty output directory")
 	}

@@ -113,11 +113,12 @@ type registryIR struct {
 	sources []*sourceIR
 }
 
-// Subdirectories of the output directory, one per kind of package.
+// Subdirectories of the output directory, one per kind of package; expr
+// keeps Goa services out of them.
 const (
-	toolsetsDir   = "toolsets"
-	agentsDir     = "agents"
-	registriesDir = "registries"
+	toolsetsDir   = expr.ToolsetsDir
+	agentsDir     = expr.AgentsDir
+	registriesDir = expr.RegistriesDir
 )
 
 // buildIR resolves root into the representation the emitters read.

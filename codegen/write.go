@@ -29,9 +29,43 @@ type output struct {
 	content []byte
 }
 
+// Change says what Generate did to a file.
+type Change int
+
+const (
+	// Unchanged is a generated file whose content on disk was already the
+	// generated content: it was not rewritten.
+	Unchanged Change = iota
+	// Written is a generated file created or replaced with new content.
+	Written
+	// Removed is a stale file of an earlier run, removed.
+	Removed
+)
+
+// String returns the word gen prints for the change.
+func (c Change) String() string {
+	switch c {
+	case Unchanged:
+		return "unchanged"
+	case Written:
+		return "written"
+	case Removed:
+		return "removed"
+	}
+	return fmt.Sprintf("Change(%d)", int(c))
+}
+
+// File is a file that Generate generated or removed.
+type File struct {
+	// Path is the absolute path of the file.
+	Path string
+	// Change says whether the file was written, left as it was or removed.
+	Change Change
+}
+
 // writeOutputs checks, then writes, files under outDir on every CPU, removes the stale generated files
-// of the package directories, and returns the paths written, sorted.
-func writeOutputs(outDir string, files []output) ([]string, error) {
+// of the package directories, and returns every generated and removed file, sorted by path.
+func writeOutputs(outDir string, files []output) ([]File, error) {
 	targets := make([]string, len(files))
 	for i, f := range files {
 		if !filepath.IsLocal(filepath.FromSlash(f.path)) {
@@ -44,15 +78,27 @@ func writeOutputs(outDir string, files []output) ([]string, error) {
 	if err := firstError(errs); err != nil {
 		return nil, err
 	}
-	parallel(len(files), func(i int) { errs[i] = writeFile(targets[i], files[i].content) })
+	result := make([]File, len(files))
+	parallel(len(files), func(i int) {
+		var wrote bool
+		wrote, errs[i] = writeFile(targets[i], files[i].content)
+		result[i] = File{Path: targets[i]}
+		if wrote {
+			result[i].Change = Written
+		}
+	})
 	if err := firstError(errs); err != nil {
 		return nil, err
 	}
-	if err := removeStale(outDir, targets); err != nil {
+	removed, err := removeStale(outDir, targets)
+	if err != nil {
 		return nil, err
 	}
-	slices.Sort(targets)
-	return targets, nil
+	for _, r := range removed {
+		result = append(result, File{Path: r, Change: Removed})
+	}
+	slices.SortFunc(result, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return result, nil
 }
 
 // firstError returns the first non-nil error of errs, so that a failure is
@@ -74,17 +120,17 @@ func checkReplaceable(path string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("check %s: %w", path, err)
+		return fmt.Errorf("check %s: %w", shown(path), err)
 	}
 	if !info.Mode().IsRegular() {
-		return fmt.Errorf("refusing to replace %s: %w (not a regular file)", path, ErrNotGenerated)
+		return fmt.Errorf("refusing to replace %s: %w (not a regular file)", shown(path), ErrNotGenerated)
 	}
 	generated, err := isGenerated(path)
 	if err != nil {
 		return err
 	}
 	if !generated {
-		return fmt.Errorf("refusing to replace %s: %w (its first line is not %q)", path, ErrNotGenerated, Header)
+		return fmt.Errorf("refusing to replace %s: %w (its first line is not %q)", shown(path), ErrNotGenerated, Header)
 	}
 	return nil
 }
@@ -93,7 +139,7 @@ func checkReplaceable(path string) error {
 func isGenerated(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, fmt.Errorf("read %s: %w", shown(path), err)
 	}
 	defer f.Close()
 	line, err := bufio.NewReader(f).ReadString('\n')
@@ -104,35 +150,38 @@ func isGenerated(path string) (bool, error) {
 }
 
 // writeFile writes content to path through a temporary file in the same
-// directory, so that a failed run never leaves a truncated file.
-func writeFile(path string, content []byte) error {
+// directory, so that a failed run never leaves a truncated file. It reports
+// whether it wrote: a file that already holds content is left untouched.
+func writeFile(path string, content []byte) (bool, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+		return false, fmt.Errorf("create %s: %w", shown(dir), err)
 	}
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, content) {
-		return nil
+		return false, nil
 	}
 	tmp, err := os.CreateTemp(dir, ".goa-discovery-*.go.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	_, werr := tmp.Write(content)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
+		return false, fmt.Errorf("write %s: %w", shown(path), err)
 	}
-	return nil
+	return true, nil
 }
 
 // removeStale removes the generated .go files of the package directories
-// that are not in written, then the directories left empty.
-func removeStale(outDir string, written []string) error {
+// that are not in written, then the directories left empty, and returns the
+// files it removed.
+func removeStale(outDir string, written []string) ([]string, error) {
+	var removed []string
 	keep := make(map[string]bool, len(written))
 	for _, w := range written {
 		keep[w] = true
@@ -159,20 +208,21 @@ func removeStale(outDir string, written []string) error {
 				return err
 			}
 			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("remove stale %s: %w", path, err)
+				return fmt.Errorf("remove stale %s: %w", shown(path), err)
 			}
+			removed = append(removed, path)
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("remove stale generated files: %w", err)
+			return nil, fmt.Errorf("remove stale generated files: %w", err)
 		}
 		for i := len(dirs) - 1; i >= 0; i-- {
 			if entries, err := os.ReadDir(dirs[i]); err == nil && len(entries) == 0 {
 				if err := os.Remove(dirs[i]); err != nil {
-					return fmt.Errorf("remove empty %s: %w", dirs[i], err)
+					return nil, fmt.Errorf("remove empty %s: %w", shown(dirs[i]), err)
 				}
 			}
 		}
 	}
-	return nil
+	return removed, nil
 }

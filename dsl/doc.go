@@ -2,14 +2,26 @@
 // goa.design/goa/v3/dsl: no name collides, and Goa's own Description, Title,
 // Meta, URL and Version work on its expressions.
 //
+//	var Record = Type("Record", func() {
+//	    Attribute("id", String, "Record identifier")
+//	    Attribute("name", String, "Customer name")
+//	    Required("id", "name")
+//	})
+//
 //	var Records = Toolset("records", func() {
 //	    Description("Customer records")
-//	    Tool("lookup", "Look up a record by id", func() { Args(LookupArgs); Return(Record) })
-//	    Tool("search", "Search records by keywords", func() { Args(SearchArgs); Return(Records) })
+//	    Tool("lookup", "Look up a record by id", func() {
+//	        Args(func() { Attribute("id", String); Required("id") })
+//	        Return(Record)
+//	    })
+//	    Tool("search", "Search records by keywords", func() {
+//	        Args(func() { Attribute("query", String); Required("query") })
+//	        Return(ArrayOf(Record))
+//	    })
 //	})
 //
 //	var Company = Registry("company", func() { URL("https://registry.example") })
-//	var Remote = Toolset(FromRegistry(Company, "records"), func() { Version("1.2.3") })
+//	var Remote = Toolset(FromRegistry(Company, "billing"), func() { Version("1.2.3") })
 //
 //	var _ = Service("assistant", func() {
 //	    Agent("assistant", "Find records.", func() {
@@ -17,6 +29,10 @@
 //	        Use(Remote, func() { Deferred() })
 //	    })
 //	})
+//
+// Importing this package also registers the goa-discovery generators as a
+// plugin of Goa's "goa gen", which then writes the toolset, agent and
+// registry packages next to Goa's own.
 //
 // The functions only check where they are called and record what the design
 // says. Misplaced calls and bad arguments are recorded too and reported with

@@ -96,6 +96,7 @@ func (r *RootExpr) Validate() error {
 	}
 	r.validateUniqueNames(&p)
 	r.validateGoPackages(&p)
+	r.validateGoaServiceDirs(&p)
 	for _, reg := range r.Registries {
 		reg.validate(&p)
 	}

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH
+//	goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH
 //	goa-discovery search --tools FILE [--limit N] QUERY...
 //	goa-discovery search --tools FILE --queries FILE [--json]
 //	goa-discovery registry serve --addr ADDR [--data DIR]

@@ -12,18 +12,21 @@ import (
 	"syscall"
 )
 
-// runGen implements "goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH":
-// it evaluates and validates the design and generates its packages under DIR.
-// Design errors are printed verbatim on stderr with exit status 1. An
+// runGen implements "goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH":
+// it evaluates and validates the design and generates its packages under DIR,
+// printing the files it wrote or removed (-v: every generated file), relative
+// to the working directory. Design errors are printed verbatim on stderr with
+// exit status 1. An
 // interrupt stops the build or the run and still removes the temporary
 // generator program.
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "gen", "output `DIR` of the generated packages, inside a Go module")
+	verbose := fs.Bool("v", false, "list every generated file, unchanged ones too")
 	debug := fs.Bool("debug", false, "keep the temporary generator program and print where it is")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [--debug] DESIGN_IMPORT_PATH")
+		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -43,7 +46,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := gen(ctx, fs.Arg(0), outDir, *debug, stdout, stderr); err != nil {
+	if err := gen(ctx, fs.Arg(0), outDir, genOptions{verbose: *verbose, debug: *debug}, stdout, stderr); err != nil {
 		if !errors.Is(err, errDesign) {
 			fmt.Fprintf(stderr, "goa-discovery gen: %v\n", err)
 		}
@@ -52,10 +55,18 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// genOptions are the flags of gen that change what it prints or keeps.
+type genOptions struct {
+	// verbose lists unchanged generated files too.
+	verbose bool
+	// debug keeps the generator program.
+	debug bool
+}
+
 // gen resolves, writes, builds and runs the generator program for the design,
-// and removes it unless debug is set, also when ctx ends the build or the
-// run early.
-func gen(ctx context.Context, designPath, outDir string, debug bool, stdout, stderr io.Writer) (err error) {
+// and removes it unless opts.debug is set, also when ctx ends the build or
+// the run early.
+func gen(ctx context.Context, designPath, outDir string, opts genOptions, stdout, stderr io.Writer) (err error) {
 	d, err := resolveDesign(ctx, designPath)
 	if err != nil {
 		return err
@@ -64,11 +75,11 @@ func gen(ctx context.Context, designPath, outDir string, debug bool, stdout, std
 	if err != nil {
 		return err
 	}
-	g := &generatorRun{design: d, outDir: outDir, importPath: importPath, stdout: stdout, stderr: stderr}
+	g := &generatorRun{design: d, outDir: outDir, importPath: importPath, verbose: opts.verbose, stdout: stdout, stderr: stderr}
 	defer func() {
-		if debug {
+		if opts.debug {
 			if g.dir != "" {
-				fmt.Fprintf(stderr, "goa-discovery gen: kept generator program in %s\n", g.dir)
+				fmt.Fprintf(stderr, "goa-discovery gen: kept generator program in %s\n", relativeToWorkdir(g.dir))
 			}
 			return
 		}

@@ -23,7 +23,8 @@ const generatorGCPercent = 400
 // generatorMain returns the source of the temporary program that gen builds:
 // it imports the design package (whose package-level DSL registers the
 // design), runs eval.RunDSL, then codegen.Generate with the --output and
-// --import-path flags, printing the written file paths on stdout; without
+// --import-path flags, and reports the files it wrote or removed on stdout
+// with codegen.Report (every file with --verbose); without
 // GOGC in its environment it collects garbage at generatorGCPercent. Design errors go to stderr
 // verbatim with exit status 1.
 func generatorMain(designPath string) ([]byte, error) {
@@ -33,6 +34,7 @@ func generatorMain(designPath string) ([]byte, error) {
 	f.Func().Id("main").Params().Block(
 		jen.Id("output").Op(":=").Qual("flag", "String").Call(jen.Lit("output"), jen.Lit(""), jen.Lit("output directory")),
 		jen.Id("importPath").Op(":=").Qual("flag", "String").Call(jen.Lit("import-path"), jen.Lit(""), jen.Lit("import path of the output directory")),
+		jen.Id("verbose").Op(":=").Qual("flag", "Bool").Call(jen.Lit("verbose"), jen.False(), jen.Lit("list unchanged files too")),
 		jen.Qual("flag", "Parse").Call(),
 		jen.If(jen.Qual("os", "Getenv").Call(jen.Lit("GOGC")).Op("==").Lit("")).Block(
 			jen.Qual("runtime/debug", "SetGCPercent").Call(jen.Lit(generatorGCPercent)),
@@ -47,8 +49,8 @@ func generatorMain(designPath string) ([]byte, error) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(
 			jen.Id("fail").Call(jen.Err()),
 		),
-		jen.For(jen.List(jen.Id("_"), jen.Id("file")).Op(":=").Range().Id("files")).Block(
-			jen.Qual("fmt", "Println").Call(jen.Id("file")),
+		jen.If(jen.Err().Op(":=").Qual(codegenPkg, "Report").Call(jen.Qual("os", "Stdout"), jen.Id("files"), jen.Op("*").Id("verbose")), jen.Err().Op("!=").Nil()).Block(
+			jen.Id("fail").Call(jen.Err()),
 		),
 	)
 	f.Func().Id("fail").Params(jen.Err().Error()).Block(

@@ -22,7 +22,7 @@ func outputImportPath(outDir string) (string, error) {
 		if err == nil {
 			mod := modfile.ModulePath(data)
 			if mod == "" {
-				return "", fmt.Errorf("%s has no module directive", filepath.Join(dir, "go.mod"))
+				return "", fmt.Errorf("%s has no module directive", relativeToWorkdir(filepath.Join(dir, "go.mod")))
 			}
 			rel, err := filepath.Rel(dir, outDir)
 			if err != nil {
@@ -37,7 +37,7 @@ func outputImportPath(outDir string) (string, error) {
 			return "", fmt.Errorf("read go.mod: %w", err)
 		}
 		if parent := filepath.Dir(dir); parent == dir {
-			return "", fmt.Errorf("output directory %s is not inside a Go module: generated packages import each other by module path", outDir)
+			return "", fmt.Errorf("output directory %s is not inside a Go module: generated packages import each other by module path", relativeToWorkdir(outDir))
 		}
 	}
 }

@@ -3,8 +3,10 @@ package main
 // This file runs a design the way "goa gen" does: it resolves the design
 // package, writes a temporary main package that imports it inside the
 // design's module (so that the module's go.mod and go.sum decide every
-// dependency version, and neither is modified), builds it, runs it and
-// removes it.
+// dependency version), builds it, runs it and removes it. The program needs
+// nothing beyond what the design imports when the design imports the DSL
+// (which imports the generators); otherwise gen completes go.mod and go.sum
+// with "go get" of the program, as "goa gen" does for its own program.
 
 import (
 	"bytes"
@@ -16,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -33,8 +36,11 @@ type design struct {
 	// importPath is the design package import path.
 	importPath string
 	// moduleDir is the root directory of the main module that holds the
-	// design.
-	moduleDir string
+	// design, and modulePath its module path.
+	moduleDir, modulePath string
+	// vendored is set when the module has a vendor directory: every
+	// dependency must then be vendored, and gen never runs "go get".
+	vendored bool
 }
 
 // resolveDesign loads the design package with go/packages and checks that it
@@ -59,7 +65,11 @@ func resolveDesign(ctx context.Context, importPath string) (*design, error) {
 	if pkg.Module == nil || !pkg.Module.Main {
 		return nil, fmt.Errorf("design package %q is not in the main module: run gen from the module that holds the design", importPath)
 	}
-	return &design{importPath: pkg.PkgPath, moduleDir: pkg.Module.Dir}, nil
+	d := &design{importPath: pkg.PkgPath, moduleDir: pkg.Module.Dir, modulePath: pkg.Module.Path}
+	if info, err := os.Stat(filepath.Join(d.moduleDir, "vendor")); err == nil && info.IsDir() {
+		d.vendored = true
+	}
+	return d, nil
 }
 
 // generatorRun is one run of the generator program.
@@ -68,6 +78,8 @@ type generatorRun struct {
 	// outDir is the absolute output directory and importPath its Go import
 	// path.
 	outDir, importPath string
+	// verbose makes the program list unchanged files too.
+	verbose bool
 	// dir is the temporary directory of the program, inside the module.
 	dir string
 	// stdout receives the paths of the generated files, stderr the design
@@ -101,13 +113,27 @@ func (g *generatorRun) binary() string {
 	return filepath.Join(g.dir, name)
 }
 
-// build compiles the program with the go command's defaults: the module's
-// go.mod is read-only (or its vendor directory is used), so a missing
-// requirement is an error rather than a go.mod or go.sum change.
+// pkgPath returns the import path of the program's package.
+func (g *generatorRun) pkgPath() string {
+	return g.design.modulePath + "/" + filepath.Base(g.dir)
+}
+
+// build compiles the program with the go command's defaults, from the
+// working directory so that compile errors in the design are printed
+// relative to it. When the build misses a module requirement or a checksum
+// (a design that does not import the DSL, or a go.mod that is not tidy), gen
+// adds them with "go get" of the program, as "goa gen" does for its own
+// program, says so on stderr, and builds again; a vendored module is never
+// changed.
 func (g *generatorRun) build(ctx context.Context) error {
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", g.binary(), ".")
-	cmd.Dir = g.dir
-	out, err := cmd.CombinedOutput()
+	out, err := g.goCommand(ctx, "build", "-o", g.binary(), g.pkgPath())
+	if err != nil && !g.design.vendored && ctx.Err() == nil && missesModules(out) {
+		if out, err := g.goCommand(ctx, "get", g.pkgPath()); err != nil {
+			return fmt.Errorf("complete go.mod for the generator program: %w\n%s", err, bytes.TrimSpace(out))
+		}
+		fmt.Fprintln(g.stderr, "goa-discovery gen: added the generator program's requirements to go.mod and go.sum (go get)")
+		out, err = g.goCommand(ctx, "build", "-o", g.binary(), g.pkgPath())
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("build generator program: %w", ctxErr)
 	}
@@ -117,11 +143,23 @@ func (g *generatorRun) build(ctx context.Context) error {
 	return nil
 }
 
+// goCommand runs the go command with args in the working directory and
+// returns its combined output.
+func (g *generatorRun) goCommand(ctx context.Context, args ...string) ([]byte, error) {
+	return exec.CommandContext(ctx, "go", args...).CombinedOutput()
+}
+
+// missesModules reports whether go command output says that a package's
+// module is not required or its checksum is missing from go.sum.
+func missesModules(out []byte) bool {
+	return bytes.Contains(out, []byte("missing go.sum entry")) || bytes.Contains(out, []byte("no required module provides package"))
+}
+
 // run runs the program in the current directory, so that design error
 // locations are relative to it, copying its output verbatim. It returns
 // errDesign when the program reports design errors.
 func (g *generatorRun) run(ctx context.Context) error {
-	cmd := exec.CommandContext(ctx, g.binary(), "--output="+g.outDir, "--import-path="+g.importPath)
+	cmd := exec.CommandContext(ctx, g.binary(), "--output="+g.outDir, "--import-path="+g.importPath, "--verbose="+strconv.FormatBool(g.verbose))
 	cmd.Stdout = g.stdout
 	cmd.Stderr = g.stderr
 	err := cmd.Run()
@@ -147,4 +185,18 @@ func (g *generatorRun) remove() error {
 		return fmt.Errorf("remove generator directory: %w", err)
 	}
 	return nil
+}
+
+// relativeToWorkdir returns path relative to the working directory, or path
+// unchanged when it cannot be made relative.
+func relativeToWorkdir(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return path
+	}
+	return rel
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/codegen"
 	"github.com/goa-discovery/goa-discovery/internal/designtest"
 )
 
@@ -29,12 +30,16 @@ func TestGenDesigns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	typoFile := filepath.Join(moduleRoot, "testdata/designs/typo/design.go") // relative to the working directory
+	typoAt := typoFile + ":" + strconv.Itoa(designtest.MarkerLine(t, typoFile, "compile-error")) + ":"
 	cases := []struct {
 		name     string
 		args     []string
 		wantCode int
 		wantErrs []struct{ msg, marker string }
-		kept     bool
+		// wantStderr is a line that stderr must hold.
+		wantStderr string
+		kept       bool
 	}{
 		{name: "valid design", args: []string{designsPath + "good"}},
 		{name: "invalid design reports every error", args: []string{designsPath + "bad"}, wantCode: 1,
@@ -51,6 +56,8 @@ func TestGenDesigns(t *testing.T) {
 				{`agents use each other's exported tools in a cycle`, "cycle"},
 			}},
 		{name: "debug keeps the generator program", args: []string{"--debug", designsPath + "good"}, kept: true},
+		{name: "compile errors are relative to the working directory", args: []string{designsPath + "typo"}, wantCode: 1,
+			wantStderr: typoAt},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,10 +72,13 @@ func TestGenDesigns(t *testing.T) {
 			if tc.wantErrs != nil {
 				checkDesignErrors(t, stderr.String(), badFile, tc.wantErrs)
 			}
+			if tc.wantStderr != "" && !strings.Contains("\n"+stderr.String(), "\n"+tc.wantStderr) {
+				t.Errorf("no stderr line starts with %q:\n%s", tc.wantStderr, stderr.String())
+			}
 			checkGenerated(t, out, stdout.String(), tc.wantCode == 0)
 			kept := generatorDirs(t)
 			if tc.kept {
-				if len(kept) != 1 || !strings.Contains(stderr.String(), "kept generator program in "+kept[0]) {
+				if len(kept) != 1 || !strings.Contains(stderr.String(), "kept generator program in "+relativeToWorkdir(kept[0])+"\n") {
 					t.Fatalf("--debug kept %v, stderr:\n%s", kept, stderr.String())
 				}
 				if _, err := os.Stat(filepath.Join(kept[0], "main.go")); err != nil {
@@ -112,12 +122,20 @@ func checkGenerated(t *testing.T, out, stdout string, succeeded bool) {
 		t.Fatal("stdout lists no generated file")
 	}
 	for _, f := range files {
-		rel, err := filepath.Rel(out, f)
+		if filepath.IsAbs(f) {
+			t.Errorf("listed file %s is not relative to the working directory", f)
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(out, abs)
 		if err != nil || !filepath.IsLocal(rel) {
 			t.Errorf("generated file %s is not inside %s", f, out)
 			continue
 		}
-		if _, err := os.Stat(f); err != nil {
+		if _, err := os.Stat(abs); err != nil {
 			t.Errorf("listed file: %v", err)
 		}
 	}
@@ -183,6 +201,79 @@ func generatorDirs(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return dirs
+}
+
+// TestGenListsChanges checks that gen lists the files it wrote or removed,
+// and with -v every generated file, relative to the working directory.
+func TestGenListsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator program")
+	}
+	out := outputModule(t)
+	stale := filepath.Join(out, "toolsets", "gone", "gone.go")
+	runs := []struct {
+		name    string
+		args    []string
+		prepare func(t *testing.T)
+		// want says, for stdout, how many lines it has and which lines it
+		// must hold.
+		wantLines int
+		want      []string
+	}{
+		{name: "first run lists every file", wantLines: -1},
+		{name: "an unchanged design lists nothing", wantLines: 0},
+		{name: "-v lists every file unchanged", args: []string{"-v"}, wantLines: -1, want: []string{"(unchanged)"}},
+		{name: "a stale file is listed as removed", wantLines: 1,
+			prepare: func(t *testing.T) {
+				if err := os.MkdirAll(filepath.Dir(stale), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(stale, []byte(codegen.Header+"\n\npackage gone\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: []string{"removed " + relativeToWorkdir(stale)}},
+	}
+	var all int
+	for i, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			if r.prepare != nil {
+				r.prepare(t)
+			}
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{"-o", out}, r.args...), designsPath+"good")
+			if code := runGen(args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			if stdout.Len() == 0 {
+				lines = nil
+			}
+			if i == 0 {
+				all = len(lines)
+				if all == 0 {
+					t.Fatal("the first run listed no file")
+				}
+			}
+			want := r.wantLines
+			if want < 0 {
+				want = all
+			}
+			if len(lines) != want {
+				t.Errorf("listed %d lines, want %d:\n%s", len(lines), want, stdout.String())
+			}
+			for _, w := range r.want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout does not hold %q:\n%s", w, stdout.String())
+				}
+			}
+			for _, l := range lines {
+				if p := strings.TrimSuffix(strings.TrimPrefix(l, "removed "), " (unchanged)"); filepath.IsAbs(p) {
+					t.Errorf("listed path %s is not relative to the working directory", p)
+				}
+			}
+		})
+	}
 }
 
 func TestGenUsage(t *testing.T) {
@@ -295,7 +386,7 @@ func TestGenRefusesFilesItDidNotGenerate(t *testing.T) {
 	if code := runGen([]string{"-o", out, designsPath + "good"}, &stdout, &stderr); code != 1 {
 		t.Fatalf("exit code %d, want 1; stderr:\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "refusing to replace "+mine) {
+	if !strings.Contains(stderr.String(), "refusing to replace "+relativeToWorkdir(mine)+":") {
 		t.Errorf("stderr does not name the refused file:\n%s", stderr.String())
 	}
 	got, err := os.ReadFile(mine)
@@ -331,7 +422,7 @@ func TestGenCanceledRemovesProgram(t *testing.T) {
 		}
 	}()
 	var stdout, stderr bytes.Buffer
-	err := gen(ctx, designsPath+"good", outputModule(t), false, &stdout, &stderr)
+	err := gen(ctx, designsPath+"good", outputModule(t), genOptions{}, &stdout, &stderr)
 	cancel()
 	<-watched
 	if !errors.Is(err, context.Canceled) {
