@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
@@ -128,6 +131,84 @@ func BenchmarkCallResolvedTool(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkDurableCalls runs calls concurrently against a persisted
+// registry, each call its admission and its result made durable, and
+// reports admitted calls per second.
+func BenchmarkDurableCalls(b *testing.B) {
+	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	reg := publishCatalog(b, svc, 1, 10)
+	payload := json.RawMessage(`{"id":"r1","limit":5}`)
+	var next atomic.Int64
+	b.SetParallelism(16) // 32 callers on 2 cores, within the 64 forwarding slots
+	b.ReportAllocs()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			call := &registry.CallRequest{CallID: fmt.Sprintf("c%d", next.Add(1)), Tool: reg.Toolset.Tools[0].Name, Token: reg.Token, Payload: payload}
+			if _, err := svc.CallResolvedTool(context.Background(), call); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
+}
+
+// BenchmarkResolveDuringDurableCalls measures a resolve while 32 callers
+// keep a persisted registry admitting calls, next to the same resolve with
+// no writes.
+func BenchmarkResolveDuringDurableCalls(b *testing.B) {
+	for _, writers := range []int{0, 32} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer svc.Close()
+			reg := publishCatalog(b, svc, 100, 10)
+			payload := json.RawMessage(`{"id":"r1","limit":5}`)
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			var calls atomic.Int64
+			for w := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; ; i++ {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						call := &registry.CallRequest{CallID: fmt.Sprintf("w%d-%d", w, i), Tool: reg.Toolset.Tools[0].Name, Token: reg.Token, Payload: payload}
+						if _, err := svc.CallResolvedTool(context.Background(), call); err != nil {
+							b.Error(err)
+							return
+						}
+						calls.Add(1)
+					}
+				}()
+			}
+			refs := []registry.ToolsetRef{{Name: "ts042", Version: "1.0.0"}}
+			b.ReportAllocs()
+			start := time.Now()
+			for b.Loop() {
+				if _, err := svc.ResolveToolsets(context.Background(), refs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			elapsed := time.Since(start)
+			close(stop)
+			wg.Wait()
+			b.ReportMetric(float64(calls.Load())/elapsed.Seconds(), "calls/s")
 		})
 	}
 }

@@ -29,6 +29,7 @@ type options struct {
 	forwardTimeout time.Duration
 	callRetention  time.Duration
 	now            func() time.Time
+	store          Store
 }
 
 // WithDataDir persists the store in dir, created when missing, and loads

@@ -107,7 +107,8 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 	}{
 		{"malformed toolset", "toolsets/0123.json", "{", "registry store"},
 		{"toolset in the wrong file", "toolsets/0123.json", "", "belongs in"},
-		{"malformed call", "calls/0123.json", `{"call_id":`, "registry store"},
+		{"malformed call of the earlier layout", "calls/0123.json", `{"call_id":`, "registry store"},
+		{"call of the earlier layout in the wrong file", "calls/0123.json", `{"call_id":"c1"}`, "belongs in"},
 		{"stray entry", "toolsets/notes.txt", "x", "unexpected entry notes.txt"},
 		{"malformed generation", "generation", "[]", "registry store"},
 	}
@@ -131,6 +132,9 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 					t.Fatal(err)
 				}
 				content = string(data)
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, tc.file)), 0o755); err != nil {
+				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
