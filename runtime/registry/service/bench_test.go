@@ -208,7 +208,57 @@ func BenchmarkResolveDuringDurableCalls(b *testing.B) {
 			elapsed := time.Since(start)
 			close(stop)
 			wg.Wait()
-			b.ReportMetric(float64(calls.Load())/elapsed.Seconds(), "calls/s")
+			if writers > 0 {
+				b.ReportMetric(float64(calls.Load())/elapsed.Seconds(), "calls/s")
+			}
 		})
 	}
+}
+
+// BenchmarkResolveDuringDurablePublishes measures a resolve while 4
+// publishers keep replacing other toolsets of a persisted registry, and
+// reports the publishes per second meanwhile.
+func BenchmarkResolveDuringDurablePublishes(b *testing.B) {
+	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	publishCatalog(b, svc, 100, 10)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var publishes atomic.Int64
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ts := tools.ToolsetSchema{Name: fmt.Sprintf("pub%d", w), Description: "replaced again and again", Version: "1.0.0", Tools: []tools.ToolSchema{{
+				Name: tools.Ident(fmt.Sprintf("pub%d.tool", w)), Description: "A tool", Payload: json.RawMessage(`{"type":"object"}`),
+			}}}
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := svc.Publish(context.Background(), &registry.PublishRequest{Toolset: ts, Revision: fmt.Sprintf("r%d", i), Endpoint: "http://127.0.0.1:1/"}); err != nil {
+					b.Error(err)
+					return
+				}
+				publishes.Add(1)
+			}
+		}()
+	}
+	refs := []registry.ToolsetRef{{Name: "ts042", Version: "1.0.0"}}
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		if _, err := svc.ResolveToolsets(context.Background(), refs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(publishes.Load())/elapsed.Seconds(), "publishes/s")
 }

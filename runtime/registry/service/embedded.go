@@ -3,10 +3,9 @@ package service
 // The embedded store: the Store of a single registry process, in memory and
 // persisted to a data directory when one is given (disk.go).
 //
-// Registration changes are serialized by their own lock, held while the
-// change is persisted; the maps are guarded by a second lock that is only
-// ever held briefly, never across a write to disk, so that reads, and calls
-// of other toolsets, do not wait for a sync. A call being written (admitted,
+// The maps are guarded by one lock that is only ever held briefly, never
+// across a write to disk, so that reads and other changes do not wait for a
+// sync. A call being written (admitted,
 // completed or forgotten) is marked busy; another operation on the same call
 // waits for that write to end, so that a call is never seen admitted before
 // its admission is durable, and two writes of one call never race in the
@@ -30,11 +29,15 @@ type embeddedStore struct {
 	// written when it was opened.
 	readOnly error
 
-	regMu sync.Mutex // serializes registration changes
+	genSync *generationSyncer // with disk
 
-	mu         sync.Mutex
+	mu sync.Mutex
+	// generation is the installed generation; reserved, at least as high,
+	// the highest number handed to a change.
 	generation uint64
+	reserved   uint64
 	regs       map[string]registry.Registration
+	regBusy    map[string]chan struct{} // toolsets with a change in flight
 	calls      map[string]*storedCall
 }
 
@@ -54,7 +57,7 @@ type storedCall struct {
 // generation twice with different contents. When that, or moving calls of
 // the earlier layout, fails for want of space, the store opens read-only.
 func openEmbeddedStore(dir string) (*embeddedStore, error) {
-	s := &embeddedStore{regs: make(map[string]registry.Registration), calls: make(map[string]*storedCall)}
+	s := &embeddedStore{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall)}
 	if dir == "" {
 		return s, nil
 	}
@@ -73,6 +76,8 @@ func openEmbeddedStore(dir string) (*embeddedStore, error) {
 		s.calls[rec.CallID] = &storedCall{rec: rec}
 	}
 	s.generation = snap.generation + 1
+	s.reserved = s.generation
+	s.genSync = newGenerationSyncer(s.generation, d.putGeneration)
 	if s.readOnly == nil {
 		err := d.putGeneration(s.generation)
 		switch {
@@ -104,71 +109,125 @@ func (s *embeddedStore) Registrations(context.Context) (uint64, []registry.Regis
 	return s.generation, out, nil
 }
 
-// PutRegistration implements Store. The generation is written before the
-// registration: if the registration then fails to be written, a skipped
-// generation number is harmless.
+// PutRegistration implements Store.
 func (s *embeddedStore) PutRegistration(_ context.Context, reg *registry.Registration, prev registry.Token) (uint64, error) {
-	name := reg.Toolset.Name
-	s.regMu.Lock()
-	defer s.regMu.Unlock()
-	gen, err := s.checkToken(name, prev)
-	if err != nil {
-		return 0, err
-	}
-	if s.disk != nil {
-		if err := s.disk.putGeneration(gen + 1); err != nil {
-			return 0, err
-		}
-		if err := s.disk.putToolset(&storedToolset{Registration: *reg}); err != nil {
-			return 0, err
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.generation = gen + 1
-	s.regs[name] = *reg
-	return s.generation, nil
+	return s.changeRegistration(reg.Toolset.Name, prev, reg)
 }
 
 // DeleteRegistration implements Store. It needs no new space: the
 // generation is overwritten in place, then the toolset's file removed.
 func (s *embeddedStore) DeleteRegistration(_ context.Context, toolset string, token registry.Token) (uint64, error) {
-	s.regMu.Lock()
-	defer s.regMu.Unlock()
-	gen, err := s.checkToken(toolset, token)
-	if err != nil {
-		return 0, err
-	}
 	if token == "" {
-		return 0, fmt.Errorf("%w: toolset %q is not registered", ErrStale, toolset)
+		return 0, fmt.Errorf("%w: toolset %q: no token to withdraw", ErrStale, toolset)
 	}
-	if s.disk != nil {
-		if err := s.disk.putGeneration(gen + 1); err != nil {
-			return 0, err
-		}
-		if err := s.disk.deleteToolset(toolset); err != nil {
-			return 0, err
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.generation = gen + 1
-	delete(s.regs, toolset)
-	return s.generation, nil
+	return s.changeRegistration(toolset, token, nil)
 }
 
-// checkToken returns the generation when the toolset's current token is
-// want. s.regMu must be held.
-func (s *embeddedStore) checkToken(toolset string, want registry.Token) (uint64, error) {
+// changeRegistration replaces the registration of toolset with reg (nil:
+// removes it) provided its token is prev; see Store.PutRegistration.
+//
+// A change of one toolset waits for the change of it in flight; changes of
+// different toolsets are written concurrently. Each reserves a generation
+// number and makes a generation at least that high durable (writes of the
+// generation are shared, see generationSyncer) before its toolset's file is
+// written or removed; the installed generation counts installed changes, so
+// it never exceeds a durable one. A change that fails leaves a skipped
+// generation number, which is harmless.
+func (s *embeddedStore) changeRegistration(toolset string, prev registry.Token, reg *registry.Registration) (uint64, error) {
 	if s.readOnly != nil {
 		return 0, s.readOnly
 	}
 	s.mu.Lock()
+	for s.regBusy[toolset] != nil {
+		busy := s.regBusy[toolset]
+		s.mu.Unlock()
+		<-busy
+		s.mu.Lock()
+	}
+	if cur := s.regs[toolset]; cur.Token != prev {
+		s.mu.Unlock()
+		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", ErrStale, toolset, cur.Token, prev)
+	}
+	busy := make(chan struct{})
+	s.regBusy[toolset] = busy
+	s.reserved++
+	reserved := s.reserved
+	s.mu.Unlock()
+	var err error
+	if s.disk != nil {
+		err = s.genSync.sync(reserved, s.reservedGeneration)
+		switch {
+		case err != nil:
+		case reg != nil:
+			err = s.disk.putToolset(&storedToolset{Registration: *reg})
+		default:
+			err = s.disk.deleteToolset(toolset)
+		}
+	}
+	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cur := s.regs[toolset]; cur.Token != want {
-		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", ErrStale, toolset, cur.Token, want)
+	delete(s.regBusy, toolset)
+	close(busy)
+	if err != nil {
+		return 0, err
+	}
+	s.generation++
+	if reg != nil {
+		s.regs[toolset] = *reg
+	} else {
+		delete(s.regs, toolset)
 	}
 	return s.generation, nil
+}
+
+// reservedGeneration is the highest generation number reserved.
+func (s *embeddedStore) reservedGeneration() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reserved
+}
+
+// generationSyncer shares writes of the generation among concurrent
+// changes: a change waits for the write in flight, and a write writes the
+// highest generation reserved when it starts, which covers every change
+// that reserved one before.
+type generationSyncer struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	durable uint64
+	busy    bool
+	write   func(uint64) error
+}
+
+func newGenerationSyncer(durable uint64, write func(uint64) error) *generationSyncer {
+	g := &generationSyncer{durable: durable, write: write}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// sync returns once a generation of at least v is durable, writing
+// target() when no write in flight covers v.
+func (g *generationSyncer) sync(v uint64, target func() uint64) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.durable < v {
+		if g.busy {
+			g.cond.Wait()
+			continue
+		}
+		g.busy = true
+		t := target()
+		g.mu.Unlock()
+		err := g.write(t)
+		g.mu.Lock()
+		g.busy = false
+		g.cond.Broadcast()
+		if err != nil {
+			return err
+		}
+		g.durable = max(g.durable, t)
+	}
+	return nil
 }
 
 // lockCall locks s.mu and returns the call's record, nil when it has none,

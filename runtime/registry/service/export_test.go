@@ -18,3 +18,13 @@ func StoredCalls(dir string) (int, error) {
 	}
 	return len(j.live), nil
 }
+
+// NewMemoryStore returns the embedded store, in memory only, for services
+// sharing one store.
+func NewMemoryStore() Store {
+	st, err := openEmbeddedStore("")
+	if err != nil {
+		panic(err)
+	}
+	return st
+}

@@ -13,6 +13,12 @@ package service
 // result is recorded at most once. An operation that returns without an
 // error is durable in the store's own terms; one that returns an error
 // changed nothing.
+//
+// A Service reads the registrations it installed, and installs them again
+// from its Store after each change it makes and after each compare-and-set
+// that failed. Services sharing one Store therefore never act on a stale
+// registration (the Store fences them), but each one's reads show another
+// service's changes only once it has read the Store again.
 
 import (
 	"context"
