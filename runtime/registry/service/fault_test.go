@@ -181,10 +181,17 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 			defer wg.Done()
 			stormReads(t, client, &killed, ledger)
 		}()
-		time.Sleep(time.Duration(50+rng.IntN(400)) * time.Millisecond)
+		// Kill at a random point once the storm has made progress.
+		progress := waitForAcks(ledger, round, callers)
+		if progress == nil {
+			time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+		}
 		killed.Store(true)
 		proc.kill()
 		wg.Wait()
+		if progress != nil {
+			t.Fatal(progress)
+		}
 		if t.Failed() {
 			return
 		}
@@ -198,10 +205,30 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 	}
 	ledger.mu.Lock()
 	defer ledger.mu.Unlock()
-	if len(ledger.calls) < rounds*callers {
-		t.Fatalf("only %d calls acknowledged in %d rounds", len(ledger.calls), rounds)
-	}
 	t.Logf("%d calls acknowledged and found again over %d kills", len(ledger.calls), rounds)
+}
+
+// waitForAcks waits until n calls of round were acknowledged, for a
+// bounded time.
+func waitForAcks(ledger *faultLedger, round, n int) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ledger.mu.Lock()
+		acked := 0
+		for _, r := range ledger.round {
+			if r == round {
+				acked++
+			}
+		}
+		ledger.mu.Unlock()
+		if acked >= n {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("round %d: %d calls acknowledged in 20s, want %d", round, acked, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // faultClient is a registry client of url with a bound on every request.

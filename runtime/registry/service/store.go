@@ -88,10 +88,10 @@ type CallRecord struct {
 	Token registry.Token `json:"token"`
 	// PayloadDigest is the SHA-256, hex, of the canonical payload.
 	PayloadDigest string `json:"payload_digest"`
-	// Revision and Endpoint are the registration's assignment at
-	// admission.
+	// Revision is the registration's revision at admission.
 	Revision string `json:"revision"`
-	// Endpoint is where the call is forwarded.
+	// Endpoint is the registration's endpoint at admission, where the
+	// call is forwarded.
 	Endpoint string `json:"endpoint"`
 	// AdmittedAt is when the call was admitted.
 	AdmittedAt time.Time `json:"admitted_at"`
