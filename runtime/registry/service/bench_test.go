@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -149,6 +150,7 @@ func BenchmarkDurableCalls(b *testing.B) {
 	var next atomic.Int64
 	b.SetParallelism(16) // 32 callers on 2 cores, within the 64 forwarding slots
 	b.ReportAllocs()
+	b.ResetTimer()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -162,57 +164,64 @@ func BenchmarkDurableCalls(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "calls/s")
 }
 
-// BenchmarkResolveDuringDurableCalls measures a resolve while 32 callers
-// keep a persisted registry admitting calls, next to the same resolve with
-// no writes.
-func BenchmarkResolveDuringDurableCalls(b *testing.B) {
-	for _, writers := range []int{0, 32} {
-		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer svc.Close()
-			reg := publishCatalog(b, svc, 100, 10)
-			payload := json.RawMessage(`{"id":"r1","limit":5}`)
-			stop := make(chan struct{})
-			var wg sync.WaitGroup
-			var calls atomic.Int64
-			for w := range writers {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; ; i++ {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						call := &registry.CallRequest{CallID: fmt.Sprintf("w%d-%d", w, i), Tool: reg.Toolset.Tools[0].Name, Token: reg.Token, Payload: payload}
-						if _, err := svc.CallResolvedTool(context.Background(), call); err != nil {
-							b.Error(err)
-							return
-						}
-						calls.Add(1)
-					}
-				}()
-			}
-			refs := []registry.ToolsetRef{{Name: "ts042", Version: "1.0.0"}}
-			b.ReportAllocs()
-			start := time.Now()
-			for b.Loop() {
-				if _, err := svc.ResolveToolsets(context.Background(), refs); err != nil {
-					b.Fatal(err)
-				}
-			}
-			elapsed := time.Since(start)
-			close(stop)
-			wg.Wait()
-			if writers > 0 {
-				b.ReportMetric(float64(calls.Load())/elapsed.Seconds(), "calls/s")
-			}
-		})
+// BenchmarkDurableCallsWithReads is BenchmarkDurableCalls with a reader
+// resolving a toolset every 200µs meanwhile; it reports the calls per
+// second and the reads' latency (median, 99th percentile, maximum).
+func BenchmarkDurableCallsWithReads(b *testing.B) {
+	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
 	}
+	defer svc.Close()
+	reg := publishCatalog(b, svc, 100, 10)
+	payload := json.RawMessage(`{"id":"r1","limit":5}`)
+	stop, readerDone := make(chan struct{}), make(chan struct{})
+	var latencies []time.Duration
+	go func() {
+		defer close(readerDone)
+		refs := []registry.ToolsetRef{{Name: "ts042", Version: "1.0.0"}}
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			t0 := time.Now()
+			if _, err := svc.ResolveToolsets(context.Background(), refs); err != nil {
+				b.Error(err)
+				return
+			}
+			latencies = append(latencies, time.Since(t0))
+		}
+	}()
+	var next atomic.Int64
+	b.SetParallelism(16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			call := &registry.CallRequest{CallID: fmt.Sprintf("c%d", next.Add(1)), Tool: reg.Toolset.Tools[0].Name, Token: reg.Token, Payload: payload}
+			if _, err := svc.CallResolvedTool(context.Background(), call); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	elapsed := time.Since(start)
+	close(stop)
+	<-readerDone
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+	if len(latencies) == 0 {
+		return
+	}
+	slices.Sort(latencies)
+	at := func(q float64) float64 { return float64(latencies[int(q*float64(len(latencies)-1))].Microseconds()) }
+	b.ReportMetric(at(0.5), "read-p50-µs")
+	b.ReportMetric(at(0.99), "read-p99-µs")
+	b.ReportMetric(at(1), "read-max-µs")
 }
 
 // BenchmarkResolveDuringDurablePublishes measures a resolve while 4
