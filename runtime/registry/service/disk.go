@@ -77,6 +77,10 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 	if err := os.MkdirAll(filepath.Join(dir, toolsetsDir), 0o755); err != nil {
 		return nil, nil, storageError("create data directory", err)
 	}
+	// Make the layout's directory entries durable, should they be new.
+	if err := syncDir(dir); err != nil {
+		return nil, nil, err
+	}
 	snap := &snapshot{}
 	var gen generationDoc
 	switch err := readJSON(filepath.Join(dir, generationFile), &gen); {
@@ -106,28 +110,43 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 		err = removeTemps(dir)
 	}
 	var values map[string][]byte
+	var full error // no journal could be created, for want of space
 	if err == nil {
 		d.calls, values, err = openJournal(filepath.Join(dir, callsJournal))
+		if errors.Is(err, ErrStorageFull) {
+			full, err = err, nil
+		}
+	}
+	var legacy []CallRecord
+	if err == nil {
+		legacy, err = d.readCalls(snap, values)
 	}
 	if err != nil {
 		d.close()
 		return nil, nil, err
 	}
+	if full != nil {
+		return d, snap, full // to be served read-only, which writes nothing
+	}
+	return d, snap, d.migrate(legacy)
+}
+
+// readCalls adds the calls of the journal's values and of the earlier
+// layout to snap, and returns the latter.
+func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord, error) {
 	for id, v := range values {
 		var rec CallRecord
 		if err := json.Unmarshal(v, &rec); err != nil || rec.CallID != id {
-			d.close()
-			return nil, nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
+			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
 		}
 		snap.calls = append(snap.calls, rec)
 	}
 	legacy, err := d.legacyCalls(values)
 	if err != nil {
-		d.close()
-		return nil, nil, err
+		return nil, err
 	}
 	snap.calls = append(snap.calls, legacy...)
-	return d, snap, d.migrate(legacy)
+	return legacy, nil
 }
 
 // legacyCalls reads the calls of the earlier layout that the journal does
@@ -312,9 +331,10 @@ func (d *disk) forgetCalls(ids []string) (int, error) {
 	return done, nil
 }
 
-// storageError wraps err, with ErrStorageFull when the disk is full.
+// storageError wraps err, with ErrStorageFull when the disk (or the
+// quota) is full.
 func storageError(op string, err error) error {
-	if errors.Is(err, syscall.ENOSPC) {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 		return fmt.Errorf("%w: %s: %w", ErrStorageFull, op, err)
 	}
 	return fmt.Errorf("registry store: %s: %w", op, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,6 +179,18 @@ func TestFullDiskAtStartIsReadOnly(t *testing.T) {
 	err = svc.Withdraw(ctx, &registry.WithdrawRequest{Toolset: "records", Token: reg.Token})
 	wantStorageFull(t, err, "read-only")
 	_, err = svc.Publish(ctx, &registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL})
+	wantStorageFull(t, err, "read-only")
+	// Over HTTP, the refusal reaches the client with its code.
+	srv := httptest.NewServer(svc.Handler())
+	defer srv.Close()
+	client, err := registry.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.ListToolsets(ctx); err != nil {
+		t.Fatalf("list over HTTP on a full disk: %v", err)
+	}
+	_, err = client.Publish(ctx, &registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL})
 	wantStorageFull(t, err, "read-only")
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 2 {
 		t.Fatalf("data directory after a read-only start: %v, %v; want toolsets/ and calls.journal only", entries, err)

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -74,9 +75,17 @@ type frame struct {
 // openJournal opens (creating when missing) the journal at path and
 // returns it with the value of every live key.
 func openJournal(path string) (*journal, map[string][]byte, error) {
+	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, fmt.Errorf("registry store: %w", err)
+		return nil, nil, storageError("open journal", err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		// A new journal's directory entry must be as durable as its frames.
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
 	}
 	j := &journal{path: path, compactMin: defaultCompactMin, f: f, live: make(map[string][]byte)}
 	j.idle = sync.NewCond(&j.mu)

@@ -205,3 +205,27 @@ func FuzzJournalReplay(f *testing.F) {
 		}
 	})
 }
+
+func TestJournalRecordsMustBeCallRecords(t *testing.T) {
+	cases := []struct {
+		name  string
+		key   string
+		value string
+	}{
+		{"not JSON", "c1", "{"},
+		{"another call's record", "c1", `{"call_id":"c2"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := encodeFrame(nil, frame{key: tc.key, value: []byte(tc.value)})
+			if err := os.WriteFile(filepath.Join(dir, callsJournal), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := openDisk(dir)
+			if err == nil || !strings.Contains(err.Error(), "is not its call record") {
+				t.Fatalf("openDisk = %v, want an error naming the record", err)
+			}
+		})
+	}
+}
