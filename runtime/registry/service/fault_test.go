@@ -4,8 +4,8 @@ package service_test
 // binary, run again) takes a storm of publishes, calls and reads over
 // loopback and is killed with SIGKILL at a random point, several times.
 // After every restart each write the registry acknowledged must be there:
-// the latest acknowledged registration of each toolset (or the publish in
-// flight at the kill), every acknowledged call's result, returned again
+// the latest acknowledged registration or withdrawal of each toolset (or
+// the change in flight at the kill), every acknowledged call's result, returned again
 // without running the call again, and its admission, which refuses a retry
 // with another payload. The generation must move past every one read
 // before the kill.
@@ -32,7 +32,6 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // faultChildEnv names the data directory a child process serves.
@@ -126,8 +125,9 @@ type faultLedger struct {
 	// calls: call ID to the result acknowledged, of calls of round.
 	calls map[string]string
 	round map[string]int
-	// acked and inFlight: per toolset, the revision last acknowledged and
-	// the one being published at the kill.
+	// acked and inFlight: per toolset, the revision registered by the
+	// change last acknowledged and by the one in flight at the kill ("":
+	// withdrawn).
 	acked, inFlight map[string]string
 	maxGeneration   uint64
 }
@@ -249,21 +249,35 @@ func stormFailed(t *testing.T, killed *atomic.Bool, what string, err error) {
 	}
 }
 
+// stormPublishes publishes revisions of the toolset name, withdrawing it
+// every third step.
 func stormPublishes(t *testing.T, client *registry.Client, killed *atomic.Bool, ledger *faultLedger, name string, round int, endpoint string) {
+	var token registry.Token
 	for i := 0; !killed.Load(); i++ {
-		rev := fmt.Sprintf("%s-%d-%d", name, round, i)
-		ts := recordsToolset(fmt.Sprintf("1.%d.%d", round, i))
-		ts.Name = name
-		for j := range ts.Tools {
-			ts.Tools[j].Name = tools.Ident(name + "." + ts.Tools[j].Name.Tool())
+		if token != "" && i%3 == 2 {
+			ledger.mu.Lock()
+			ledger.inFlight[name] = ""
+			ledger.mu.Unlock()
+			if err := client.Withdraw(context.Background(), &registry.WithdrawRequest{Toolset: name, Token: token}); err != nil {
+				stormFailed(t, killed, "withdraw "+name, err)
+				return
+			}
+			token = ""
+			ledger.mu.Lock()
+			ledger.acked[name] = ""
+			ledger.mu.Unlock()
+			continue
 		}
+		rev := fmt.Sprintf("%s-%d-%d", name, round, i)
 		ledger.mu.Lock()
 		ledger.inFlight[name] = rev
 		ledger.mu.Unlock()
-		if _, err := client.Publish(context.Background(), &registry.PublishRequest{Toolset: ts, Revision: rev, Endpoint: endpoint}); err != nil {
+		res, err := client.Publish(context.Background(), &registry.PublishRequest{Toolset: namedToolset(name, fmt.Sprintf("1.%d.%d", round, i)), Revision: rev, Endpoint: endpoint})
+		if err != nil {
 			stormFailed(t, killed, "publish "+rev, err)
 			return
 		}
+		token = res.Registration.Token
 		ledger.mu.Lock()
 		ledger.acked[name] = rev
 		ledger.mu.Unlock()
