@@ -53,8 +53,9 @@ const (
 	// outside the protocol; retry the same call later.
 	CodeProviderUnavailable Code = "provider_unavailable"
 	// CodeStorageFull: the registry's store has no space for the change,
-	// or the registry started read-only because it had none; reads and
-	// withdrawals still work. The change was not made.
+	// or the registry started read-only because it had none. Reads keep
+	// working, and so do withdrawals unless it started read-only. The
+	// change was not made.
 	CodeStorageFull Code = "storage_full"
 	// CodeInternal: the registry failed, for example to persist a change;
 	// the change was not made.

@@ -32,8 +32,9 @@ type options struct {
 	store          Store
 }
 
-// WithDataDir persists the store in dir, created when missing, and loads
-// what an earlier service persisted there.
+// WithDataDir persists the embedded store in dir, created when missing,
+// and loads what an earlier service persisted there. It excludes
+// WithStore.
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
 
 // WithForwarder sets how admitted calls reach providers (an HTTPForwarder
