@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -139,6 +140,7 @@ func TestJournalGroupsConcurrentCommits(t *testing.T) {
 		if n == queued {
 			break
 		}
+		runtime.Gosched()
 	}
 	close(release)
 	wg.Wait()
