@@ -52,6 +52,11 @@ const (
 	// CodeProviderUnavailable: the provider's endpoint failed or answered
 	// outside the protocol; retry the same call later.
 	CodeProviderUnavailable Code = "provider_unavailable"
+	// CodeStorageFull: the registry's store has no space for the change,
+	// or the registry started read-only because it had none. Reads keep
+	// working, and so do withdrawals unless it started read-only. The
+	// change was not made.
+	CodeStorageFull Code = "storage_full"
 	// CodeInternal: the registry failed, for example to persist a change;
 	// the change was not made.
 	CodeInternal Code = "internal"
@@ -76,6 +81,8 @@ func (c Code) Status() int {
 		return http.StatusServiceUnavailable
 	case CodeProviderUnavailable:
 		return http.StatusBadGateway
+	case CodeStorageFull:
+		return http.StatusInsufficientStorage
 	default:
 		return http.StatusInternalServerError
 	}
@@ -135,6 +142,7 @@ var (
 	ErrAdmissionConflict    = &Error{Code: CodeAdmissionConflict}
 	ErrOverloaded           = &Error{Code: CodeOverloaded}
 	ErrProviderUnavailable  = &Error{Code: CodeProviderUnavailable}
+	ErrStorageFull          = &Error{Code: CodeStorageFull}
 	ErrInternal             = &Error{Code: CodeInternal}
 )
 

@@ -125,6 +125,7 @@ func TestErrorCodes(t *testing.T) {
 		{CodeAdmissionConflict, 409, false},
 		{CodeOverloaded, 503, true},
 		{CodeProviderUnavailable, 502, true},
+		{CodeStorageFull, 507, false},
 		{CodeInternal, 500, false},
 	}
 	for _, tc := range cases {

@@ -16,31 +16,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
-
-// callRecord is an admitted call as the store persists it.
-type callRecord struct {
-	CallID        string         `json:"call_id"`
-	Tool          tools.Ident    `json:"tool"`
-	Token         registry.Token `json:"token"`
-	PayloadDigest string         `json:"payload_digest"`
-	Revision      string         `json:"revision"`
-	Endpoint      string         `json:"endpoint"`
-	AdmittedAt    time.Time      `json:"admitted_at"`
-	// Result is the recorded outcome; nil while the call is pending.
-	Result *registry.CallResult `json:"result,omitempty"`
-}
-
-// callState is an admitted call in memory.
-type callState struct {
-	rec     callRecord
-	running *attempt // non-nil while an attempt forwards the call
-}
 
 // attempt is one forwarding of a call; done closes when it ends, and err is
 // then its failure, nil when a result was recorded.
@@ -67,9 +48,12 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 	sum := sha256.Sum256(canon)
 	digest := hex.EncodeToString(sum[:])
 	for {
-		a, res, err := s.admit(req, digest)
+		a, res, err := s.admit(ctx, req, digest)
 		if err != nil || res != nil {
 			return res, err
+		}
+		if a == nil {
+			continue // the record went away meanwhile: admit anew
 		}
 		select {
 		case <-a.done:
@@ -83,36 +67,21 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 }
 
 // admit returns the call's recorded result, or the attempt to wait for.
-func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
-	s.callMu.Lock()
-	defer s.callMu.Unlock()
-	c := s.calls[req.CallID]
+// Admissions and results are written to the store without a lock of the
+// service held, so that concurrent calls share the store's syncs.
+func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
+	rec, err := s.store.Call(ctx, req.CallID)
+	if err != nil {
+		return nil, nil, storeError(fmt.Sprintf("read call %q", req.CallID), err)
+	}
 	var spec *tools.ToolSpec
-	if c != nil {
-		if err := sameCall(&c.rec, req, digest); err != nil {
-			return nil, nil, err
-		}
-		if c.rec.Result != nil {
-			return nil, cloneResult(c.rec.Result), nil
-		}
-		if c.running != nil {
-			return c.running, nil, nil
-		}
-		e := s.registration(c.rec.Tool.Toolset())
-		switch {
-		case e == nil:
-			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, c.rec.Token, c.rec.Tool.Toolset())
-		case e.reg.Token != c.rec.Token:
-			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s (revision %q), since replaced by revision %q", req.CallID, c.rec.Token, c.rec.Revision, e.reg.Revision)
-		}
-		spec = e.specs[c.rec.Tool]
-	} else {
+	if rec == nil {
 		e := s.registration(req.Tool.Toolset())
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
 		case e.reg.Token != req.Token:
-			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is not the current registration of toolset %q (revision %q); resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset(), e.reg.Revision)
+			return nil, nil, notAdmitted(req, e)
 		}
 		spec = e.specs[req.Tool]
 		if spec == nil {
@@ -123,20 +92,70 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		}
 		// Forget expired calls before admitting: a failure to forget then
 		// refuses this call rather than leaving it admitted but unsent.
-		if err := s.sweepLocked(); err != nil {
-			return nil, nil, err
+		if err := s.sweep(ctx); err != nil {
+			return nil, nil, storeError("forget expired calls", err)
 		}
-		rec := callRecord{
+		stored, isNew, err := s.store.Admit(ctx, &CallRecord{
 			CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
 			Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, AdmittedAt: s.opts.now().UTC().Round(0),
+		})
+		switch {
+		case errors.Is(err, ErrStale):
+			return nil, nil, notAdmitted(req, s.registration(req.Tool.Toolset()))
+		case err != nil:
+			return nil, nil, storeError(fmt.Sprintf("admit call %q", req.CallID), err)
 		}
-		if s.disk != nil {
-			if err := s.disk.putCall(&rec); err != nil {
-				return nil, nil, registry.Errorf(registry.CodeInternal, "admit call %q: %v", req.CallID, err)
-			}
+		rec = stored
+		if !isNew {
+			spec = nil // admitted meanwhile by another arrival: check against it
 		}
-		c = &callState{rec: rec}
-		s.calls[req.CallID] = c
+	}
+	if spec == nil {
+		if err := sameCall(rec, req, digest); err != nil {
+			return nil, nil, err
+		}
+		if rec.Result != nil {
+			return nil, rec.Result, nil
+		}
+		e := s.registration(rec.Tool.Toolset())
+		switch {
+		case e == nil:
+			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, rec.Token, rec.Tool.Toolset())
+		case e.reg.Token != rec.Token:
+			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s (revision %q), since replaced by revision %q", req.CallID, rec.Token, rec.Revision, e.reg.Revision)
+		}
+		spec = e.specs[rec.Tool]
+	}
+	return s.start(ctx, rec, spec, req)
+}
+
+// notAdmitted is the error of a new call whose token is not the current
+// registration e (nil: none).
+func notAdmitted(req *registry.CallRequest, e *entry) error {
+	if e == nil {
+		return registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
+	}
+	return registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is not the current registration of toolset %q (revision %q); resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset(), e.reg.Revision)
+}
+
+// start joins the attempt forwarding the admitted call, or starts one. The
+// record is read again once no attempt runs: one that ended since rec was
+// read has recorded its result. It returns no attempt and no result when
+// the record was forgotten meanwhile.
+func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSpec, req *registry.CallRequest) (*attempt, *registry.CallResult, error) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	if a := s.running[req.CallID]; a != nil {
+		return a, nil, nil
+	}
+	cur, err := s.store.Call(ctx, req.CallID)
+	switch {
+	case err != nil:
+		return nil, nil, storeError(fmt.Sprintf("read call %q", req.CallID), err)
+	case cur == nil:
+		return nil, nil, nil
+	case cur.Result != nil:
+		return nil, cur.Result, nil
 	}
 	select {
 	case s.slots <- struct{}{}:
@@ -146,16 +165,16 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		return nil, nil, e
 	}
 	a := &attempt{done: make(chan struct{})}
-	c.running = a
+	s.running[req.CallID] = a
 	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
 	s.wg.Add(1)
-	go s.forward(c, a, spec, fwd)
+	go s.forward(rec.Endpoint, a, spec, fwd)
 	return a, nil, nil
 }
 
 // registration returns the current registration of a toolset, or nil. An
-// entry is never modified once stored, so it may be used after the lock is
-// released.
+// entry is never modified once installed, so it may be used after the lock
+// is released.
 func (s *Service) registration(toolset string) *entry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -164,34 +183,27 @@ func (s *Service) registration(toolset string) *entry {
 
 // forward runs one attempt. It does not depend on the caller's context: a
 // caller that gives up does not stop the call, whose result a retry finds.
-func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
+func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
-	pr, err := s.opts.forwarder.Forward(ctx, c.rec.Endpoint, req)
+	pr, err := s.opts.forwarder.Forward(ctx, endpoint, req)
 	cancel()
 	<-s.slots // the slot bounds forwarding; recording needs none
 	var res *registry.CallResult
 	if err == nil {
 		res, err = s.outcome(spec, req, pr)
 	}
-	s.callMu.Lock()
-	defer s.callMu.Unlock()
 	if err == nil {
-		rec := c.rec
-		rec.Result = res
-		if s.disk != nil {
-			if perr := s.disk.putCall(&rec); perr != nil {
-				err = registry.Errorf(registry.CodeInternal, "record result of call %q: %v", req.CallID, perr)
-			}
-		}
-		if err == nil {
-			c.rec = rec
+		if _, serr := s.store.Complete(context.Background(), req.CallID, res); serr != nil {
+			err = storeError(fmt.Sprintf("record result of call %q", req.CallID), serr)
 		}
 	}
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
 	if err != nil {
 		a.err = asRegistryError(err)
 	}
-	c.running = nil
+	delete(s.running, req.CallID)
 	close(a.done)
 }
 
@@ -221,7 +233,7 @@ func (s *Service) outcome(spec *tools.ToolSpec, req *registry.CallRequest, pr *r
 }
 
 // sameCall reports how a retry differs from the admitted call, or nil.
-func sameCall(rec *callRecord, req *registry.CallRequest, digest string) error {
+func sameCall(rec *CallRecord, req *registry.CallRequest, digest string) error {
 	switch {
 	case rec.Tool != req.Tool:
 		return registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted for tool %q, not %q", req.CallID, rec.Tool, req.Tool)

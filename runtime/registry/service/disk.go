@@ -2,15 +2,20 @@ package service
 
 // The embedded store's persistence. The data directory holds:
 //
-//	generation                   {"generation": N}, the registry's generation
+//	generation                   {"generation": N}, padded to a fixed size
 //	toolsets/<hash of name>.json  one storedToolset per registered toolset
-//	calls/<hash of call id>.json  one callRecord per admitted call
+//	calls.journal                 the admitted calls: a journal (journal.go)
+//	                              keyed by call ID, each value a CallRecord
 //
-// Every file is written whole to a temporary file in its directory, synced,
-// renamed over its name and the directory synced, so a reader after a crash
-// sees the old file or the new one, never a mix. File names hash the names
-// they stand for, so that names differing only in case do not collide on
-// case-insensitive file systems.
+// A toolset file is written whole to a temporary file in its directory,
+// synced, renamed over its name and the directory synced, so a reader after
+// a crash sees the old file or the new one, never a mix. The generation is
+// overwritten in place (one write of a few bytes at the start of its file,
+// then a sync): that needs no new space, so that a withdrawal, which writes
+// the generation and then removes a file, works on a full disk. File names
+// hash the names they stand for, so that names differing only in case do
+// not collide on case-insensitive file systems. A calls/ directory of one
+// file per call, the earlier layout, is moved into the journal on open.
 
 import (
 	"crypto/sha256"
@@ -22,25 +27,39 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
 const (
 	generationFile = "generation"
 	toolsetsDir    = "toolsets"
 	callsDir       = "calls"
+	callsJournal   = "calls.journal"
 	tempPrefix     = ".tmp-"
+	// generationSize is the fixed size of the generation file: the longest
+	// generation document, padded with spaces.
+	generationSize = 48
 )
 
-// disk persists the store in a directory.
+// disk persists the embedded store in a directory.
 type disk struct {
-	dir string
+	dir   string
+	gen   *os.File // nil until the first generation is written
+	calls *journal
 }
 
 // snapshot is what a data directory holds.
 type snapshot struct {
 	generation uint64
 	toolsets   []storedToolset
-	calls      []callRecord
+	calls      []CallRecord
+}
+
+// storedToolset is how the store persists a registration.
+type storedToolset struct {
+	Registration registry.Registration `json:"registration"`
 }
 
 type generationDoc struct {
@@ -49,13 +68,18 @@ type generationDoc struct {
 
 // openDisk creates the directory layout when missing, removes temporary
 // files a crash left behind and reads everything persisted. A file that
-// cannot be read or decoded is an error: nothing is skipped.
+// cannot be read or decoded is an error: nothing is skipped. The calls of
+// the earlier layout are moved into the journal; when that fails for want
+// of space the error wraps ErrStorageFull and the disk is returned with
+// its snapshot, to be served read-only.
 func openDisk(dir string) (*disk, *snapshot, error) {
 	d := &disk{dir: dir}
-	for _, sub := range []string{toolsetsDir, callsDir} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return nil, nil, fmt.Errorf("registry store: %w", err)
-		}
+	if err := os.MkdirAll(filepath.Join(dir, toolsetsDir), 0o755); err != nil {
+		return nil, nil, storageError("create data directory", err)
+	}
+	// Make the layout's directory entries durable, should they be new.
+	if err := syncDir(dir); err != nil {
+		return nil, nil, err
 	}
 	snap := &snapshot{}
 	var gen generationDoc
@@ -65,6 +89,11 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 		return nil, nil, err
 	default:
 		snap.generation = gen.Generation
+		f, err := os.OpenFile(filepath.Join(dir, generationFile), os.O_RDWR, 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("registry store: %w", err)
+		}
+		d.gen = f
 	}
 	err := d.each(toolsetsDir, func(path string) error {
 		var st storedToolset
@@ -77,27 +106,107 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 		snap.toolsets = append(snap.toolsets, st)
 		return nil
 	})
+	if err == nil {
+		err = removeTemps(dir)
+	}
+	var values map[string][]byte
+	var full error // no journal could be created, for want of space
+	if err == nil {
+		d.calls, values, err = openJournal(filepath.Join(dir, callsJournal))
+		if errors.Is(err, ErrStorageFull) {
+			full, err = err, nil
+		}
+	}
+	var legacy []CallRecord
+	if err == nil {
+		legacy, err = d.readCalls(snap, values)
+	}
 	if err != nil {
+		d.close()
 		return nil, nil, err
 	}
-	err = d.each(callsDir, func(path string) error {
-		var rec callRecord
+	if full != nil {
+		return d, snap, full // to be served read-only, which writes nothing
+	}
+	return d, snap, d.migrate(legacy)
+}
+
+// readCalls adds the calls of the journal's values and of the earlier
+// layout to snap, and returns the latter.
+func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord, error) {
+	for id, v := range values {
+		var rec CallRecord
+		if err := json.Unmarshal(v, &rec); err != nil || rec.CallID != id {
+			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
+		}
+		snap.calls = append(snap.calls, rec)
+	}
+	legacy, err := d.legacyCalls(values)
+	if err != nil {
+		return nil, err
+	}
+	snap.calls = append(snap.calls, legacy...)
+	return legacy, nil
+}
+
+// legacyCalls reads the calls of the earlier layout that the journal does
+// not hold (an interrupted migration leaves some it does).
+func (d *disk) legacyCalls(inJournal map[string][]byte) ([]CallRecord, error) {
+	if _, err := os.Stat(filepath.Join(d.dir, callsDir)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var out []CallRecord
+	err := d.each(callsDir, func(path string) error {
+		var rec CallRecord
 		if err := readJSON(path, &rec); err != nil {
 			return err
 		}
-		if want := d.callPath(rec.CallID); want != path {
+		if want := filepath.Join(d.dir, callsDir, hashName(rec.CallID)+".json"); want != path {
 			return fmt.Errorf("registry store: %s holds call %q, which belongs in %s", path, rec.CallID, want)
 		}
-		snap.calls = append(snap.calls, rec)
+		if _, ok := inJournal[rec.CallID]; !ok {
+			out = append(out, rec)
+		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, err
+	return out, err
+}
+
+// migrate moves the calls of the earlier layout into the journal, then
+// removes their directory.
+func (d *disk) migrate(legacy []CallRecord) error {
+	if _, err := os.Stat(filepath.Join(d.dir, callsDir)); errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	if err := removeTemps(dir); err != nil {
-		return nil, nil, err
+	for len(legacy) > 0 {
+		var frames []frame
+		size := 0
+		for len(legacy) > 0 && (len(frames) == 0 || size < maxBatchBytes/4) {
+			v, err := json.Marshal(&legacy[0])
+			if err != nil {
+				return fmt.Errorf("registry store: encode call %q: %w", legacy[0].CallID, err)
+			}
+			frames = append(frames, frame{key: legacy[0].CallID, value: v})
+			size += frameHeader + len(legacy[0].CallID) + len(v)
+			legacy = legacy[1:]
+		}
+		if err := d.calls.commit(frames...); err != nil {
+			return err
+		}
 	}
-	return d, snap, nil
+	if err := os.RemoveAll(filepath.Join(d.dir, callsDir)); err != nil {
+		return fmt.Errorf("registry store: remove the migrated calls: %w", err)
+	}
+	return syncDir(d.dir)
+}
+
+func (d *disk) close() {
+	if d.gen != nil {
+		_ = d.gen.Close()
+	}
+	if d.calls != nil {
+		_ = d.calls.close()
+	}
 }
 
 // each calls fn with the path of every JSON file in the subdirectory.
@@ -140,23 +249,48 @@ func (d *disk) toolsetPath(name string) string {
 	return filepath.Join(d.dir, toolsetsDir, hashName(name)+".json")
 }
 
-func (d *disk) callPath(id string) string {
-	return filepath.Join(d.dir, callsDir, hashName(id)+".json")
-}
-
 func hashName(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:16])
 }
 
+// putGeneration overwrites the generation in place; see the file comment.
+// The first one creates the file atomically, so that a failure for want of
+// space leaves no empty generation file behind.
 func (d *disk) putGeneration(gen uint64) error {
-	return writeJSONAtomic(filepath.Join(d.dir, generationFile), generationDoc{Generation: gen})
+	doc, err := json.Marshal(generationDoc{Generation: gen})
+	if err != nil {
+		return fmt.Errorf("registry store: encode generation: %w", err)
+	}
+	buf := []byte(strings.Repeat(" ", generationSize))
+	copy(buf, doc)
+	buf[generationSize-1] = '\n'
+	path := filepath.Join(d.dir, generationFile)
+	if d.gen == nil {
+		if err := writeFileAtomic(path, buf); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("registry store: %w", err)
+		}
+		d.gen = f
+		return nil
+	}
+	if _, err := d.gen.WriteAt(buf, 0); err != nil {
+		return storageError("write generation", err)
+	}
+	if err := d.gen.Sync(); err != nil {
+		return storageError("sync generation", err)
+	}
+	return nil
 }
 
 func (d *disk) putToolset(st *storedToolset) error {
 	return writeJSONAtomic(d.toolsetPath(st.Registration.Toolset.Name), st)
 }
 
+// deleteToolset removes a toolset's file, which frees space and needs none.
 func (d *disk) deleteToolset(name string) error {
 	path := d.toolsetPath(name)
 	if err := os.Remove(path); err != nil {
@@ -165,16 +299,45 @@ func (d *disk) deleteToolset(name string) error {
 	return syncDir(filepath.Dir(path))
 }
 
-func (d *disk) deleteCall(id string) error {
-	path := d.callPath(id)
-	if err := os.Remove(path); err != nil {
-		return fmt.Errorf("registry store: %w", err)
+// putCalls makes the records durable in the journal, one batch.
+func (d *disk) putCalls(recs ...*CallRecord) error {
+	frames := make([]frame, len(recs))
+	for i, rec := range recs {
+		v, err := json.Marshal(rec)
+		if err != nil {
+			return fmt.Errorf("registry store: encode call %q: %w", rec.CallID, err)
+		}
+		frames[i] = frame{key: rec.CallID, value: v}
 	}
-	return syncDir(filepath.Dir(path))
+	return d.calls.commit(frames...)
 }
 
-func (d *disk) putCall(rec *callRecord) error {
-	return writeJSONAtomic(d.callPath(rec.CallID), rec)
+// forgetCalls removes the records from the journal, in batches, and
+// returns how many of ids (a prefix) it removed.
+func (d *disk) forgetCalls(ids []string) (int, error) {
+	const perBatch = 10000
+	done := 0
+	for done < len(ids) {
+		n := min(len(ids)-done, perBatch)
+		frames := make([]frame, n)
+		for i := range n {
+			frames[i] = frame{key: ids[done+i]}
+		}
+		if err := d.calls.commit(frames...); err != nil {
+			return done, err
+		}
+		done += n
+	}
+	return done, nil
+}
+
+// storageError wraps err, with ErrStorageFull when the disk (or the
+// quota) is full.
+func storageError(op string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("%w: %s: %w", ErrStorageFull, op, err)
+	}
+	return fmt.Errorf("registry store: %s: %w", op, err)
 }
 
 func readJSON(path string, v any) error {
@@ -190,15 +353,20 @@ func readJSON(path string, v any) error {
 
 // writeJSONAtomic replaces path with the JSON encoding of v; see the file
 // comment.
-func writeJSONAtomic(path string, v any) (err error) {
+func writeJSONAtomic(path string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("registry store: encode %s: %w", path, err)
 	}
+	return writeFileAtomic(path, data)
+}
+
+// writeFileAtomic replaces path with data; see the file comment.
+func writeFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
-		return fmt.Errorf("registry store: %w", err)
+		return storageError("create temporary file", err)
 	}
 	defer func() {
 		if err != nil {
@@ -207,14 +375,14 @@ func writeJSONAtomic(path string, v any) (err error) {
 	}()
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("registry store: write %s: %w", path, err)
+		return storageError("write "+path, err)
 	}
 	if err := f.Sync(); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("registry store: sync %s: %w", path, err)
+		return storageError("sync "+path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("registry store: close %s: %w", path, err)
+		return storageError("close "+path, err)
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
 		return fmt.Errorf("registry store: %w", err)

@@ -1,12 +1,18 @@
 // Package service is the tool registry service: the state machine of
-// registrations and admitted calls, its embedded store, the HTTP handler
-// that serves the registry protocol (package registry), and the forwarder
-// that carries admitted calls to the providers' endpoints.
+// registrations and admitted calls, the Store it keeps them in (the embedded
+// store by default), the HTTP handler that serves the registry protocol
+// (package registry), and the forwarder that carries admitted calls to the
+// providers' endpoints.
 //
 // A Service is usable in-process (it implements registry.Consumer and
-// registry.Publisher) and over HTTP (Handler). Its store is in memory, and
-// persisted to a directory when one is given (WithDataDir): every change is
-// written atomically before it is acknowledged, so a restarted service has
-// every registration, admission and result it acknowledged, and a change
-// that could not be written was not made.
+// registry.Publisher) and over HTTP (Handler). Its embedded store is in
+// memory, and persisted to a directory when one is given (WithDataDir):
+// every change is durable before it is acknowledged, so a restarted service
+// has every registration, admission and result it acknowledged, and a
+// change that could not be written was not made. Call admissions and
+// results are appended to a journal whose syncs concurrent calls share;
+// registrations are files of their own. On a full disk reads and
+// withdrawals keep working and other changes are refused with
+// registry.ErrStorageFull; a store that cannot be written when it opens
+// serves reads only. WithStore puts the state in another Store.
 package service

@@ -29,10 +29,12 @@ type options struct {
 	forwardTimeout time.Duration
 	callRetention  time.Duration
 	now            func() time.Time
+	store          Store
 }
 
-// WithDataDir persists the store in dir, created when missing, and loads
-// what an earlier service persisted there.
+// WithDataDir persists the embedded store in dir, created when missing,
+// and loads what an earlier service persisted there. It excludes
+// WithStore.
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
 
 // WithForwarder sets how admitted calls reach providers (an HTTPForwarder

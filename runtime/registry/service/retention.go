@@ -1,44 +1,30 @@
 package service
 
-import (
-	"time"
+import "context"
 
-	"github.com/goa-discovery/goa-discovery/runtime/registry"
-)
-
-// sweepLocked forgets the calls whose last event (result, or admission for
-// a call without one) is older than the call retention, at most once per
-// tenth of it; see WithCallRetention. A call being forwarded is kept. A record
-// whose file cannot be removed is kept, and the failure reported, so that
-// memory and store never disagree. s.callMu must be held.
-func (s *Service) sweepLocked() error {
+// sweep forgets the calls whose last event (result, or admission for a
+// call without one) is older than the call retention, at most once per
+// tenth of it; see WithCallRetention. A call being forwarded is kept. A
+// record the store fails to forget is kept, and the store's error returned.
+func (s *Service) sweep(ctx context.Context) error {
 	d := s.opts.callRetention
 	if d == 0 {
 		return nil
 	}
 	now := s.opts.now()
+	s.sweepMu.Lock()
 	if now.Sub(s.lastSweep) < d/10 {
+		s.sweepMu.Unlock()
 		return nil
 	}
 	s.lastSweep = now
-	for id, c := range s.calls {
-		if c.running != nil || !expired(&c.rec, now, d) {
-			continue
-		}
-		if s.disk != nil {
-			if err := s.disk.deleteCall(id); err != nil {
-				return registry.Errorf(registry.CodeInternal, "forget call %q: %v", id, err)
-			}
-		}
-		delete(s.calls, id)
+	s.sweepMu.Unlock()
+	s.callMu.Lock()
+	running := make(map[string]bool, len(s.running))
+	for id := range s.running {
+		running[id] = true
 	}
-	return nil
-}
-
-func expired(rec *callRecord, now time.Time, retention time.Duration) bool {
-	last := rec.AdmittedAt
-	if rec.Result != nil {
-		last = rec.Result.CompletedAt
-	}
-	return now.Sub(last) > retention
+	s.callMu.Unlock()
+	_, err := s.store.Forget(ctx, now.Add(-d), func(id string) bool { return running[id] })
+	return err
 }

@@ -2,8 +2,6 @@ package service_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -28,11 +26,11 @@ func TestCallRetention(t *testing.T) {
 	_, err = svc.CallResolvedTool(ctx, lookup("pending", reg.Token, "b"))
 	wantCode(t, err, registry.CodeOverloaded)
 	callFiles := func() int {
-		entries, err := os.ReadDir(filepath.Join(dir, "calls"))
+		n, err := service.StoredCalls(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return len(entries)
+		return n
 	}
 	if n := callFiles(); n != 2 {
 		t.Fatalf("%d call records stored, want 2", n)

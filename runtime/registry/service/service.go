@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,24 +20,30 @@ import (
 
 // Service is a tool registry. It is safe for concurrent use.
 type Service struct {
-	opts options
-	disk *disk // nil when the store is only in memory
+	opts  options
+	store Store
+	own   *embeddedStore // the store the service opened, closed with it
 	// instance tells this service's generations apart from those of
 	// another service at the same address, such as an in-memory registry
 	// restarted from generation 0.
-	instance string
-	slots    chan struct{}
-	wg       sync.WaitGroup
+	instance  string
+	slots     chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
 
-	// mu guards the registrations. callMu guards the admitted calls and is
-	// taken first when both are needed, so that persisting a call never
-	// holds up catalog reads.
+	// mu guards the registrations read from the store, compiled: a map
+	// replaced whole on every change, never modified.
 	mu         sync.RWMutex
+	loaded     bool
 	generation uint64
 	toolsets   map[string]*entry
-	callMu     sync.Mutex
-	calls      map[string]*callState
-	lastSweep  time.Time
+
+	// callMu guards the calls this service is forwarding now.
+	callMu  sync.Mutex
+	running map[string]*attempt
+
+	sweepMu   sync.Mutex
+	lastSweep time.Time
 
 	// listJSON is the encoded whole-registry catalog of one generation,
 	// which every list request of that generation is answered with.
@@ -60,17 +67,16 @@ type entry struct {
 	specs map[tools.Ident]*tools.ToolSpec
 }
 
-// storedToolset is how the store persists a registration.
-type storedToolset struct {
-	Registration registry.Registration `json:"registration"`
-}
-
 // New returns a service. With WithDataDir it loads what an earlier service
-// persisted there, checking every record as if it were published again.
+// persisted there, checking every record as if it were published again;
+// with WithStore it reads the given store the same way.
 func New(opts ...Option) (*Service, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
 		return nil, err
+	}
+	if o.store != nil && o.dataDir != "" {
+		return nil, fmt.Errorf("registry service: WithStore and WithDataDir both given")
 	}
 	nonce := make([]byte, 8)
 	if _, err := rand.Read(nonce); err != nil {
@@ -78,45 +84,83 @@ func New(opts ...Option) (*Service, error) {
 	}
 	s := &Service{
 		opts:     o,
+		store:    o.store,
 		instance: hex.EncodeToString(nonce),
 		slots:    make(chan struct{}, o.maxInFlight),
 		toolsets: make(map[string]*entry),
-		calls:    make(map[string]*callState),
+		running:  make(map[string]*attempt),
 	}
-	if o.dataDir == "" {
-		return s, nil
+	if s.store == nil {
+		st, err := openEmbeddedStore(o.dataDir)
+		if err != nil {
+			return nil, err
+		}
+		s.own, s.store = st, st
 	}
-	d, snap, err := openDisk(o.dataDir)
-	if err != nil {
-		return nil, err
-	}
-	s.disk = d
-	if err := s.restore(snap); err != nil {
+	if err := s.restore(); err != nil {
+		if s.own != nil {
+			s.own.close()
+		}
 		return nil, fmt.Errorf("registry store %s: %w", o.dataDir, err)
 	}
 	return s, nil
 }
 
-// restore loads a snapshot. The generation moves past the persisted one:
-// a change acknowledged just before a crash may have written its
-// registration but not the generation, and a consumer must never see one
-// generation twice with different contents.
-func (s *Service) restore(snap *snapshot) error {
-	for _, st := range snap.toolsets {
-		e, err := compileEntry(st.Registration)
-		if err != nil {
-			return err
-		}
-		s.toolsets[st.Registration.Toolset.Name] = e
-	}
-	for _, rec := range snap.calls {
-		s.calls[rec.CallID] = &callState{rec: rec}
-	}
-	if err := s.sweepLocked(); err != nil {
+// restore loads the store's registrations and forgets the calls that
+// expired meanwhile. A store without space for that keeps them until a
+// later sweep can write.
+func (s *Service) restore() error {
+	ctx := context.Background()
+	if err := s.refresh(ctx, nil); err != nil {
 		return err
 	}
-	s.generation = snap.generation + 1
-	return s.disk.putGeneration(s.generation)
+	if err := s.sweep(ctx); err != nil && !errors.Is(err, ErrStorageFull) && !errors.Is(err, ErrReadOnly) {
+		return err
+	}
+	return nil
+}
+
+// refresh reads the registrations from the store and installs them when
+// they are newer than the installed ones, reusing compiled tools: those
+// already installed, and fresh (nil, or just compiled by a publish). Other
+// records are checked and compiled, outside the lock.
+func (s *Service) refresh(ctx context.Context, fresh *entry) error {
+	gen, regs, err := s.store.Registrations(ctx)
+	if err != nil {
+		return storeError("read the registrations", err)
+	}
+	s.mu.RLock()
+	cur, stale := s.toolsets, !s.loaded || gen > s.generation
+	s.mu.RUnlock()
+	if !stale {
+		return nil
+	}
+	next := make(map[string]*entry, len(regs))
+	for _, reg := range regs {
+		name := reg.Toolset.Name
+		switch e := cur[name]; {
+		case e != nil && sameRegistration(&e.reg, &reg):
+			next[name] = e
+		case fresh != nil && sameRegistration(&fresh.reg, &reg):
+			next[name] = fresh
+		default:
+			e, err := compileEntry(reg)
+			if err != nil {
+				return err
+			}
+			next[name] = e
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded || gen > s.generation {
+		s.loaded, s.generation, s.toolsets = true, gen, next
+	}
+	return nil
+}
+
+func sameRegistration(a, b *registry.Registration) bool {
+	return a.Token == b.Token && a.Endpoint == b.Endpoint && a.Toolset.RegisteredAt.Equal(b.Toolset.RegisteredAt)
 }
 
 // compileEntry checks a registration's fingerprint and token against its
@@ -150,16 +194,22 @@ func compileToolset(ts *tools.ToolsetSchema) (tools.Fingerprint, map[tools.Ident
 }
 
 // Close waits for the calls being forwarded to finish and record their
-// outcome. The service must not be used afterwards.
+// outcome, then closes the store the service opened (not one given with
+// WithStore). The service must not be used afterwards.
 func (s *Service) Close() error {
 	s.wg.Wait()
+	s.closeOnce.Do(func() {
+		if s.own != nil {
+			s.own.close()
+		}
+	})
 	return nil
 }
 
 // Publish registers a toolset or replaces its registration; see
 // registry.PublishRequest. The schemas are compiled and the fingerprint
 // computed before anything changes; a rejected publish changes nothing.
-func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*registry.PublishResult, error) {
+func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*registry.PublishResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -172,67 +222,80 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cur := s.toolsets[ts.Name]
-	status := registry.Published
-	if cur != nil {
-		if cur.reg.Token == token {
-			if cur.reg.Endpoint != req.Endpoint {
-				return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with endpoint %q, not %q; publish a new revision to move it", ts.Name, req.Revision, cur.reg.Endpoint, req.Endpoint)
+	for {
+		cur := s.registration(ts.Name)
+		status, prev := registry.Published, registry.Token("")
+		if cur != nil {
+			if cur.reg.Token == token {
+				if cur.reg.Endpoint != req.Endpoint {
+					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with endpoint %q, not %q; publish a new revision to move it", ts.Name, req.Revision, cur.reg.Endpoint, req.Endpoint)
+				}
+				return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
 			}
-			return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
+			status, prev = registry.Replaced, cur.reg.Token
 		}
-		status = registry.Replaced
-	}
-	ts.RegisteredAt = s.opts.now().UTC().Round(0)
-	e := &entry{
-		reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint},
-		specs: specs,
-	}
-	if s.disk != nil {
-		// The generation goes first: if the registration then fails to be
-		// written, a skipped generation number is harmless.
-		if err := s.disk.putGeneration(s.generation + 1); err != nil {
-			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+		ts.RegisteredAt = s.opts.now().UTC().Round(0)
+		e := &entry{
+			reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint},
+			specs: specs,
 		}
-		if err := s.disk.putToolset(&storedToolset{Registration: e.reg}); err != nil {
-			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+		_, err := s.store.PutRegistration(ctx, &e.reg, prev)
+		if errors.Is(err, ErrStale) {
+			// Another change came first: decide again against it.
+			if err := s.refresh(ctx, nil); err != nil {
+				return nil, err
+			}
+			continue
 		}
+		if err != nil {
+			return nil, storeError(fmt.Sprintf("publish toolset %q", ts.Name), err)
+		}
+		if err := s.refresh(ctx, e); err != nil {
+			return nil, err
+		}
+		return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
 	}
-	s.generation++
-	s.toolsets[ts.Name] = e
-	return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
 }
 
 // Withdraw removes a toolset's current registration. Calls admitted under
 // it that have no result yet end with registry.ErrAdmissionConflict when
-// retried; recorded results stay.
-func (s *Service) Withdraw(_ context.Context, req *registry.WithdrawRequest) error {
+// retried; recorded results stay. A withdrawal needs no new space in the
+// embedded store, so it frees space on a full disk.
+func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) error {
 	if err := req.Validate(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cur := s.toolsets[req.Toolset]
-	if cur == nil {
-		return registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", req.Toolset)
-	}
-	if cur.reg.Token != req.Token {
-		return registry.Errorf(registry.CodeTokenMismatch, "toolset %q: token %s is not the current registration (revision %q)", req.Toolset, req.Token, cur.reg.Revision)
-	}
-	if s.disk != nil {
-		if err := s.disk.putGeneration(s.generation + 1); err != nil {
-			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+	for {
+		cur := s.registration(req.Toolset)
+		if cur == nil {
+			return registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", req.Toolset)
 		}
-		if err := s.disk.deleteToolset(req.Toolset); err != nil {
-			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+		if cur.reg.Token != req.Token {
+			return registry.Errorf(registry.CodeTokenMismatch, "toolset %q: token %s is not the current registration (revision %q)", req.Toolset, req.Token, cur.reg.Revision)
 		}
+		_, err := s.store.DeleteRegistration(ctx, req.Toolset, req.Token)
+		if errors.Is(err, ErrStale) {
+			if err := s.refresh(ctx, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return storeError(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
+		}
+		return s.refresh(ctx, nil)
 	}
-	s.generation++
-	delete(s.toolsets, req.Toolset)
-	return nil
+}
+
+// storeError is the registry error of a failed store operation.
+func storeError(what string, err error) error {
+	switch {
+	case errors.Is(err, ErrReadOnly):
+		return registry.Errorf(registry.CodeStorageFull, "%s: the registry is read-only: its store had no space when it started; free space and restart it", what)
+	case errors.Is(err, ErrStorageFull):
+		return registry.Errorf(registry.CodeStorageFull, "%s: the registry's store has no space left; withdraw toolsets or free space, then retry", what)
+	}
+	return registry.Errorf(registry.CodeInternal, "%s: %v", what, err)
 }
 
 // ListToolsets reads every registered toolset, sorted by name.

@@ -1,0 +1,233 @@
+package service
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// liveValues returns the journal's live values as strings.
+func liveValues(t *testing.T, path string) map[string]string {
+	t.Helper()
+	j, values, err := openJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	out := make(map[string]string, len(values))
+	for k, v := range values {
+		out[k] = string(v)
+	}
+	return out
+}
+
+func TestJournalReplaysPutsAndForgets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := openJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := [][]frame{
+		{{key: "a", value: []byte("1")}, {key: "b", value: []byte("2")}},
+		{{key: "a", value: []byte("3")}},
+		{{key: "b"}},
+		{{key: "c", value: []byte("4")}},
+	}
+	for _, fs := range steps {
+		if err := j.commit(fs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.close(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a": "3", "c": "4"}
+	if diff := cmp.Diff(want, liveValues(t, path)); diff != "" {
+		t.Fatalf("live values (-want +got):\n%s", diff)
+	}
+}
+
+func TestJournalTornTail(t *testing.T) {
+	cases := []struct {
+		name    string
+		tail    []byte
+		wantErr string
+	}{
+		{"half a frame", encodeFrame(nil, frame{key: "z", value: []byte("lost")})[:9], ""},
+		{"a frame with a bad checksum", bytes.Replace(encodeFrame(nil, frame{key: "z", value: []byte("lost")}), []byte("lost"), []byte("LOST"), 1), ""},
+		{"zeros", make([]byte, 4096), ""},
+		{"more than one batch of garbage", make([]byte, maxBatchBytes+1), "is corrupt at byte"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "j")
+			good := encodeFrame(nil, frame{key: "a", value: []byte("kept")})
+			if err := os.WriteFile(path, append(good, tc.tail...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			j, values, err := openJournal(path)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("open = %v, want an error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(values["a"]) != "kept" || len(values) != 1 {
+				t.Fatalf("values = %q", values)
+			}
+			// The torn tail is cut off, and later frames follow the last
+			// whole one.
+			if err := j.commit(frame{key: "b", value: []byte("next")}); err != nil {
+				t.Fatal(err)
+			}
+			if err := j.close(); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(map[string]string{"a": "kept", "b": "next"}, liveValues(t, path)); diff != "" {
+				t.Fatalf("after a new frame (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestJournalGroupsConcurrentCommits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := openJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	// Hold the flusher inside its first batch while more writers queue.
+	first, release := make(chan struct{}), make(chan struct{})
+	var batches []int
+	j.beforeWrite = func(n int) {
+		batches = append(batches, n)
+		if len(batches) == 1 {
+			close(first)
+			<-release
+		}
+	}
+	var wg sync.WaitGroup
+	commit := func(i int) {
+		defer wg.Done()
+		if err := j.commit(frame{key: fmt.Sprint(i), value: []byte("v")}); err != nil {
+			t.Error(err)
+		}
+	}
+	wg.Add(1)
+	go commit(0)
+	<-first
+	const queued = 20
+	for i := 1; i <= queued; i++ {
+		wg.Add(1)
+		go commit(i)
+	}
+	// Every queued writer is in the queue before the flusher moves on.
+	for {
+		j.mu.Lock()
+		n := len(j.queue)
+		j.mu.Unlock()
+		if n == queued {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if diff := cmp.Diff([]int{1, queued}, batches); diff != "" {
+		t.Fatalf("writers per batch (-want +got):\n%s", diff)
+	}
+}
+
+func TestJournalCompacts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, _, err := openJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.compactMin = 4096
+	value := bytes.Repeat([]byte("x"), 100)
+	for i := range 500 {
+		if err := j.commit(frame{key: fmt.Sprint(i % 10), value: append(value, fmt.Sprint(i)...)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.close(); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 500 frames of about 115 bytes, 10 live: compacted, the file holds
+	// far fewer than all of them.
+	if info.Size() > 2*4096+500 {
+		t.Fatalf("journal of %d bytes was not compacted", info.Size())
+	}
+	got := liveValues(t, path)
+	for i := range 10 {
+		want := string(value) + fmt.Sprint(490+i)
+		if got[fmt.Sprint(i)] != want {
+			t.Fatalf("key %d = %q after compaction, want %q", i, got[fmt.Sprint(i)], want)
+		}
+	}
+}
+
+func FuzzJournalReplay(f *testing.F) {
+	f.Add(encodeFrame(encodeFrame(nil, frame{key: "a", value: []byte("1")}), frame{key: "a"}))
+	f.Add([]byte{1, 0, 0, 0, 255, 255, 255, 255})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		j := &journal{path: "fuzz", live: make(map[string][]byte)}
+		end, err := j.replay(data)
+		if err != nil {
+			return
+		}
+		// What replays re-encodes to the prefix it was read from.
+		var again []byte
+		for off := 0; off < int(end); {
+			n, key, value, ok := decodeFrame(data[off:])
+			if !ok {
+				t.Fatalf("frame at %d of the replayed prefix does not decode", off)
+			}
+			again = encodeFrame(again, frame{key: key, value: value})
+			off += n
+		}
+		if !bytes.Equal(again, data[:end]) {
+			t.Fatal("replayed frames do not re-encode to their bytes")
+		}
+	})
+}
+
+func TestJournalRecordsMustBeCallRecords(t *testing.T) {
+	cases := []struct {
+		name  string
+		key   string
+		value string
+	}{
+		{"not JSON", "c1", "{"},
+		{"another call's record", "c1", `{"call_id":"c2"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := encodeFrame(nil, frame{key: tc.key, value: []byte(tc.value)})
+			if err := os.WriteFile(filepath.Join(dir, callsJournal), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := openDisk(dir)
+			if err == nil || !strings.Contains(err.Error(), "is not its call record") {
+				t.Fatalf("openDisk = %v, want an error naming the record", err)
+			}
+		})
+	}
+}
