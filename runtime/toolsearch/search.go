@@ -38,9 +38,9 @@ var ErrUnknownTool = errors.New("unknown tool")
 // model-facing name the query contains come first (a name that is one
 // ordinary word, such as "help", counts only when it is the whole query);
 // the rest are ranked by score, and equal scores keep registration order.
-// A tool is found only by a query term that is neither a stop word nor too
-// common in the catalog, so a query without such terms (empty, blank, ".*")
-// finds nothing but exact names.
+// Stop words find nothing, and a word common in the catalog finds a tool
+// only when the query's rarer words find none, so a query without words
+// (empty, blank, ".*") finds nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
 	return ix.AppendSearch(nil, query, limit)
 }
@@ -134,18 +134,38 @@ func isNameRune(r rune) bool {
 	return true
 }
 
-// matchTerms adds the score of every informative query term to the tools it
-// occurs in; each distinct term counts once.
+// matchTerms adds the score of every query term to the tools it occurs in;
+// each distinct term counts once. A common term adds to the tools that the
+// query's other terms find, and finds tools itself only when they find none.
 func (ix *Index) matchTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.queryTerms = st.queryTerms[:0]
 	for st.scan.next() {
 		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || ix.common[t] || containsTerm(st.queryTerms, t) {
+		if !ok || containsTerm(st.queryTerms, t) {
 			continue
 		}
 		st.queryTerms = append(st.queryTerms, t)
+	}
+	found := false
+	for _, t := range st.queryTerms {
+		if ix.common[t] {
+			continue
+		}
+		found = true
 		for _, p := range ix.scoredPostings(t) {
+			st.touch(p.tool, p.fields)
+			st.scores[p.tool] += p.score
+		}
+	}
+	for _, t := range st.queryTerms {
+		if !ix.common[t] {
+			continue
+		}
+		for _, p := range ix.scoredPostings(t) {
+			if found && st.fields[p.tool]&^exactBit == 0 {
+				continue // not found by a rarer term
+			}
 			st.touch(p.tool, p.fields)
 			st.scores[p.tool] += p.score
 		}
