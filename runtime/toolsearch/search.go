@@ -136,35 +136,38 @@ func isNameRune(r rune) bool {
 
 // matchTerms adds the score of every query term to the tools it occurs in;
 // each distinct term counts once. A common term adds to the tools that the
-// query's other terms find, and finds tools itself only when they find none.
+// query's rarer terms find, and finds tools itself only when they find none;
+// a word that only frames a request ([isRequestWord]) counts only then.
 func (ix *Index) matchTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.queryTerms = st.queryTerms[:0]
+	st.weakTerms = st.weakTerms[:0]
+	rare := 0 // the query's terms are rare ones, then common ones
 	for st.scan.next() {
 		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || containsTerm(st.queryTerms, t) {
+		if !ok || containsTerm(st.queryTerms, t) || containsTerm(st.weakTerms, t) {
 			continue
 		}
-		st.queryTerms = append(st.queryTerms, t)
+		switch {
+		case isRequestWord(st.scan.term):
+			st.weakTerms = append(st.weakTerms, t)
+		case ix.common[t]:
+			st.queryTerms = append(st.queryTerms, t)
+		default:
+			st.queryTerms = append(st.queryTerms, t)
+			last := len(st.queryTerms) - 1
+			st.queryTerms[rare], st.queryTerms[last] = st.queryTerms[last], st.queryTerms[rare]
+			rare++
+		}
 	}
-	found := false
-	for _, t := range st.queryTerms {
-		if ix.common[t] {
-			continue
-		}
-		found = true
-		for _, p := range ix.scoredPostings(t) {
-			st.touch(p.tool, p.fields)
-			st.scores[p.tool] += p.score
-		}
+	found := rare > 0
+	if !found && len(st.queryTerms) == 0 {
+		st.queryTerms = append(st.queryTerms, st.weakTerms...)
 	}
-	for _, t := range st.queryTerms {
-		if !ix.common[t] {
-			continue
-		}
+	for i, t := range st.queryTerms {
 		for _, p := range ix.scoredPostings(t) {
-			if found && st.fields[p.tool]&^exactBit == 0 {
-				continue // not found by a rarer term
+			if i >= rare && found && st.fields[p.tool]&^exactBit == 0 {
+				continue // a common term, and the tool found by no rarer one
 			}
 			st.touch(p.tool, p.fields)
 			st.scores[p.tool] += p.score

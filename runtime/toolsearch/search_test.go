@@ -94,6 +94,16 @@ func TestSearchFindsNothing(t *testing.T) {
 	}
 }
 
+// helpCatalog is tools of which some say "help".
+func helpCatalog() []Document {
+	return []Document{
+		{Name: "help_desk", Description: "Open a help desk ticket."},
+		{Name: "ask", Description: "Ask for help with a question."},
+		{Name: "units", Description: "Convert between units."},
+		{Name: "currency", Description: "Convert between currencies; help on rates."},
+	}
+}
+
 // serviceCatalog is six tools that all say "service".
 func serviceCatalog() []Document {
 	return []Document{
@@ -155,6 +165,8 @@ func TestSearchCommonWords(t *testing.T) {
 		{"most tools mention it", github, "repository", []string{"fork_repository", "create_issue", "list_issues", "get_file_contents", "create_pull_request", "merge_pull_request", "list_commits"}},
 		{"a rarer word first, the common one ranks", github, "commits in the repository", []string{"list_commits"}},
 		{"the common word adds no tool of its own", github, "open issues of my repository", []string{"create_issue", "list_issues", "create_pull_request"}},
+		{"request words alone find tools", helpCatalog(), "please help", []string{"help_desk", "ask", "currency"}},
+		{"request words add nothing to other words", helpCatalog(), "please help me convert", []string{"units", "currency"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
