@@ -30,6 +30,13 @@
 // A query that contains a tool's exact name or model-facing name returns that
 // tool first, and [Index.Lookup] returns exactly the named tools.
 //
+// Hybrid retrieval is an option: a [HybridIndex] fuses an Index's ranking
+// with the cosine similarity of an [Embedder]'s vectors by reciprocal rank
+// fusion, exact names still first, and keeps tool vectors in an
+// [EmbeddingCache] by schema fingerprint so that a catalog is embedded once
+// (runtime/toolsearch/openaiembed embeds with the OpenAI API). An Index
+// searched on its own ranks exactly as it does without any embedder.
+//
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores
 // nothing: the first search of a term scores the tools it occurs in, once, and
