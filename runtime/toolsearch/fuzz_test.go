@@ -57,6 +57,9 @@ func FuzzSearch(f *testing.F) {
 		if o := other.Search(query, limit); !slices.Equal(got, o) {
 			t.Fatalf("Search(%q) on two indexes = %v and %v", query, got, o)
 		}
+		if want := referenceSearch(ix, query, limit); !sameRanking(got, want) {
+			t.Fatalf("Search(%q, %d) = %v, exhaustive scoring %v", query, limit, got, want)
+		}
 	})
 }
 
