@@ -38,9 +38,11 @@ var ErrUnknownTool = errors.New("unknown tool")
 // model-facing name the query contains come first (a name that is one
 // ordinary word, such as "help", counts only when it is the whole query);
 // the rest are ranked by score, and equal scores keep registration order.
-// Stop words find nothing, and a word common in the catalog finds a tool
-// only when the query's rarer words find none, so a query without words
-// (empty, blank, ".*") finds nothing but exact names.
+// Stop words find nothing; a word common in the catalog finds a tool only
+// when the query's rarer words find none (and otherwise adds to the scores
+// of the tools they find); a word that only frames a request ("please",
+// "help", "tell me") counts only when no other word finds a tool. A
+// query without words (empty, blank, ".*") finds nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
 	return ix.AppendSearch(nil, query, limit)
 }
