@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"slices"
 	"time"
@@ -17,8 +18,10 @@ const evalDepth = 5
 // evalReport is the outcome of evaluating search on a query set. Recall@k is
 // the share of a query's gold tools in its top k; hit@5 whether any is in the
 // top 5; MRR@5 the reciprocal rank of the first gold tool in the top 5 (0
-// when none is); each is averaged over queries. Latencies are over every
-// search of every timed pass.
+// when none is); each is averaged over queries. The query set is also split
+// in two halves by a hash of each query's id (of its text when it has none),
+// a fixed split that tells tuning to one half from a gain on both. Latencies
+// are over every search of every timed pass.
 type evalReport struct {
 	Tools     int     `json:"tools"`
 	Queries   int     `json:"queries"`
@@ -26,9 +29,14 @@ type evalReport struct {
 	RecallAt5 float64 `json:"recall_at_5"`
 	MRRAt5    float64 `json:"mrr_at_5"`
 	HitAt5    float64 `json:"hit_at_5"`
-	P50US     float64 `json:"p50_us"`
-	P99US     float64 `json:"p99_us"`
-	BuildMS   float64 `json:"build_ms"`
+	// Half0RecallAt5 and the rest are recall@5 and hit@5 of each half.
+	Half0RecallAt5 float64 `json:"half0_recall_at_5"`
+	Half0HitAt5    float64 `json:"half0_hit_at_5"`
+	Half1RecallAt5 float64 `json:"half1_recall_at_5"`
+	Half1HitAt5    float64 `json:"half1_hit_at_5"`
+	P50US          float64 `json:"p50_us"`
+	P99US          float64 `json:"p99_us"`
+	BuildMS        float64 `json:"build_ms"`
 }
 
 // evaluate scores the top 5 of every query, then times passes more rounds
@@ -36,6 +44,7 @@ type evalReport struct {
 func evaluate(ix *toolsearch.Index, queries []catalogfile.Query, passes int) evalReport {
 	r := evalReport{Queries: len(queries)}
 	results := make([]toolsearch.Result, 0, evalDepth)
+	var halves [2]struct{ n, recallAt5, hit float64 }
 	for _, q := range queries {
 		results = ix.AppendSearch(results[:0], q.Text, evalDepth)
 		m := scoreRanking(results, q.Gold)
@@ -43,12 +52,18 @@ func evaluate(ix *toolsearch.Index, queries []catalogfile.Query, passes int) eva
 		r.RecallAt5 += m.recallAt5
 		r.MRRAt5 += m.reciprocalRank
 		r.HitAt5 += m.hit
+		h := &halves[queryHalf(q)]
+		h.n++
+		h.recallAt5 += m.recallAt5
+		h.hit += m.hit
 	}
 	n := float64(len(queries))
 	r.RecallAt1 /= n
 	r.RecallAt5 /= n
 	r.MRRAt5 /= n
 	r.HitAt5 /= n
+	r.Half0RecallAt5, r.Half0HitAt5 = halves[0].recallAt5/max(halves[0].n, 1), halves[0].hit/max(halves[0].n, 1)
+	r.Half1RecallAt5, r.Half1HitAt5 = halves[1].recallAt5/max(halves[1].n, 1), halves[1].hit/max(halves[1].n, 1)
 
 	latencies := make([]time.Duration, 0, passes*len(queries))
 	for range passes {
@@ -62,6 +77,18 @@ func evaluate(ix *toolsearch.Index, queries []catalogfile.Query, passes int) eva
 	r.P50US = percentile(latencies, 0.50)
 	r.P99US = percentile(latencies, 0.99)
 	return r
+}
+
+// queryHalf returns the half, 0 or 1, of the query set that q belongs to: the
+// low bit of the FNV-1a hash of its id, or of its text when it has no id.
+func queryHalf(q catalogfile.Query) int {
+	key := q.ID
+	if key == "" {
+		key = q.Text
+	}
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return int(h.Sum32() & 1)
 }
 
 // rankingScore holds the metrics of one query.
@@ -110,7 +137,9 @@ func (r evalReport) writeText(w io.Writer) error {
 	_, err := fmt.Fprintf(w,
 		"tools %d, queries %d, index built in %.2f ms\n"+
 			"recall@1 %.3f  recall@5 %.3f  MRR@5 %.3f  hit@5 %.3f\n"+
+			"half 0: recall@5 %.3f  hit@5 %.3f;  half 1: recall@5 %.3f  hit@5 %.3f\n"+
 			"latency p50 %.1f µs  p99 %.1f µs\n",
-		r.Tools, r.Queries, r.BuildMS, r.RecallAt1, r.RecallAt5, r.MRRAt5, r.HitAt5, r.P50US, r.P99US)
+		r.Tools, r.Queries, r.BuildMS, r.RecallAt1, r.RecallAt5, r.MRRAt5, r.HitAt5,
+		r.Half0RecallAt5, r.Half0HitAt5, r.Half1RecallAt5, r.Half1HitAt5, r.P50US, r.P99US)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
@@ -100,7 +101,39 @@ func TestSearchCommandEvaluates(t *testing.T) {
 	if got["p99_us"] < got["p50_us"] {
 		t.Errorf("p99 %v below p50 %v", got["p99_us"], got["p50_us"])
 	}
-	if len(got) != len(want)+3 {
+	// Each half averages the recall@5 (1, 1 and 0.5) and hit@5 (all 1) of
+	// its queries.
+	perQuery := []struct {
+		q      catalogfile.Query
+		recall float64
+	}{
+		{catalogfile.Query{Text: "weather forecast for Paris"}, 1},
+		{catalogfile.Query{Text: "severe weather in a city"}, 1},
+		{catalogfile.Query{Text: "send an email", ID: "q3"}, 0.5},
+	}
+	var sum, n [2]float64
+	for _, pq := range perQuery {
+		h := queryHalf(pq.q)
+		sum[h] += pq.recall
+		n[h]++
+	}
+	for h, key := range []string{"half0_recall_at_5", "half1_recall_at_5"} {
+		w := 0.0
+		if n[h] > 0 {
+			w = sum[h] / n[h]
+		}
+		if math.Abs(got[key]-w) > 1e-9 {
+			t.Errorf("%s = %v, want %v", key, got[key], w)
+		}
+		hitKey := strings.Replace(key, "recall", "hit", 1)
+		if wantHit := min(n[h], 1); got[hitKey] != wantHit {
+			t.Errorf("%s = %v, want %v", hitKey, got[hitKey], wantHit)
+		}
+	}
+	if n[0] == 0 || n[1] == 0 {
+		t.Errorf("the three queries all fall in one half: %v", n)
+	}
+	if len(got) != len(want)+7 {
 		t.Errorf("keys %v, want exactly the documented ones", got)
 	}
 

@@ -15,6 +15,14 @@ import (
 // kebab-case, dotted and slashed names all break into their words. English
 // stop words are dropped and the rest are reduced by a small English stemmer
 // ("calculating", "calculates" and "calculation" share a term).
+//
+// Scripts written without spaces between words (Han, Hiragana, Katakana,
+// Thai, Lao, Khmer, Myanmar), and Hangul, whose words carry their particles,
+// give overlapping pairs of characters instead, a character being a letter
+// with the marks that follow it: "天気予報を" gives 天気, 気予, 予報 and 報を, so
+// a word inside a run shares its pairs with the run, with no dictionary of
+// any language. A run of one character is its own term, and a run ends any
+// other word it touches ("Go言語" gives go and 言語).
 func Terms(text string) []string {
 	var terms []string
 	var s scanner
@@ -31,10 +39,13 @@ type scanner struct {
 	text string
 	pos  int
 	term []byte
+	// paired marks that the character at pos is the second of the pair
+	// just returned from a run of an unspaced script.
+	paired bool
 }
 
 func (s *scanner) reset(text string) {
-	s.text, s.pos, s.term = text, 0, s.term[:0]
+	s.text, s.pos, s.term, s.paired = text, 0, s.term[:0], false
 }
 
 // next moves to the next term that is not a stop word and reports whether
@@ -55,24 +66,32 @@ func (s *scanner) next() bool {
 // unicode.
 func (s *scanner) word() bool {
 	s.term = s.term[:0]
-	// Skip separators.
-	for s.pos < len(s.text) {
-		kind := byteKinds[s.text[s.pos]]
-		if kind == kindMultiByte {
-			r, n := utf8.DecodeRuneInString(s.text[s.pos:])
-			if isWordRune(r) {
+	for {
+		// Skip separators.
+		for s.pos < len(s.text) {
+			kind := byteKinds[s.text[s.pos]]
+			if kind == kindMultiByte {
+				r, n := utf8.DecodeRuneInString(s.text[s.pos:])
+				if isWordRune(r) {
+					break
+				}
+				s.pos += n
+				continue
+			}
+			if kind != kindSeparator {
 				break
 			}
-			s.pos += n
-			continue
+			s.pos++
 		}
-		if kind != kindSeparator {
+		if s.pos >= len(s.text) {
+			return false
+		}
+		if s.kindAt(s.pos) != kindUnspaced {
 			break
 		}
-		s.pos++
-	}
-	if s.pos >= len(s.text) {
-		return false
+		if s.pair() {
+			return true
+		}
 	}
 	prev := kindSeparator // the kind of the word's last rune
 	for s.pos < len(s.text) {
@@ -96,7 +115,7 @@ func (s *scanner) word() bool {
 			r, n = utf8.DecodeRuneInString(s.text[s.pos:])
 			kind = unicodeKind(r)
 		}
-		if kind == kindSeparator {
+		if kind == kindSeparator || kind == kindUnspaced {
 			break
 		}
 		if kind == kindUpper && len(s.term) > 0 {
@@ -129,6 +148,7 @@ const (
 	kindUpper                     // an upper-case letter
 	kindDigit                     // a decimal digit
 	kindOther                     // another letter or digit, or a mark
+	kindUnspaced                  // a letter of a script written without spaces
 	kindMultiByte                 // a byte of a rune outside ASCII, in byteKinds
 )
 
@@ -155,6 +175,8 @@ func unicodeKind(r rune) runeKind {
 	switch {
 	case !isWordRune(r):
 		return kindSeparator
+	case isUnspaced(r):
+		return kindUnspaced
 	case unicode.IsUpper(r):
 		return kindUpper
 	case unicode.IsLower(r):
@@ -179,4 +201,53 @@ func isWordRune(r rune) bool {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+}
+
+// pair moves past the character at pos, the start of a character of an
+// unspaced script, and reports whether it made a term: the character and the
+// next one when the run goes on, the character alone when it is the whole
+// run. The last character of a longer run makes none, being the second of
+// the pair before it.
+func (s *scanner) pair() bool {
+	first := s.charEnd(s.pos)
+	if first < len(s.text) && s.kindAt(first) == kindUnspaced {
+		s.term = append(s.term, s.text[s.pos:s.charEnd(first)]...)
+		s.pos, s.paired = first, true
+		return true
+	}
+	paired := s.paired
+	if !paired {
+		s.term = append(s.term, s.text[s.pos:first]...)
+	}
+	s.pos, s.paired = first, false
+	return !paired
+}
+
+// charEnd returns the end of the character at text[i:]: its rune and the
+// marks that follow it.
+func (s *scanner) charEnd(i int) int {
+	_, n := utf8.DecodeRuneInString(s.text[i:])
+	for i += n; i < len(s.text) && s.text[i] >= utf8.RuneSelf; i += n {
+		var r rune
+		r, n = utf8.DecodeRuneInString(s.text[i:])
+		if !unicode.IsMark(r) {
+			break
+		}
+	}
+	return i
+}
+
+// unspacedScripts are the scripts written without spaces between words.
+var unspacedScripts = []*unicode.RangeTable{
+	unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
+	unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar,
+}
+
+// isUnspaced reports whether r is a letter or digit of a script written
+// without spaces, or the Katakana prolonged sound mark (of no single script).
+func isUnspaced(r rune) bool {
+	if r < 0x0E00 || unicode.IsMark(r) || !isWordRune(r) {
+		return false // below Thai, the first of the scripts
+	}
+	return r == 'ー' || r == 'ｰ' || unicode.In(r, unspacedScripts...)
 }

@@ -28,6 +28,13 @@ func TestTerms(t *testing.T) {
 		{"marks stay in the word", "cafe\u0301 menu", []string{"cafe\u0301", "menu"}},
 		{"invalid UTF-8 separates", "abc\xffdef", []string{"abc", "def"}},
 		{"numbers", "add 12 and 30", []string{"add", "12", "30"}},
+		{"japanese run gives pairs", "天気予報を取得", []string{"天気", "気予", "予報", "報を", "を取", "取得"}},
+		{"one character alone", "天 気", []string{"天", "気"}},
+		{"katakana with the prolonged sound mark", "ユーザー", []string{"ユー", "ーザ", "ザー"}},
+		{"chinese", "获取天气", []string{"获取", "取天", "天气"}},
+		{"korean words with particles", "날씨를 조회", []string{"날씨", "씨를", "조회"}},
+		{"thai marks stay with their letter", "พยากรณ์อากาศ", []string{"พย", "ยา", "าก", "กร", "รณ์", "ณ์อ", "อา", "าก", "กา", "าศ"}},
+		{"latin and unspaced scripts split", "Go言語のAPI", []string{"go", "言語", "語の", "api"}},
 		{"sentence", "Find the area of a triangle with base 10", []string{"find", "area", "triangl", "bas", "10"}},
 	}
 	for _, tt := range tests {

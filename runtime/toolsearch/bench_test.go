@@ -11,8 +11,14 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
-// devSet is the tool-search development set that CI keeps beside the clone.
-const devSet = "../../../shared/bench/dev/"
+// devSet returns the directory of the tool-search development set: the
+// environment's TOOLSEARCH_DEV_SET, or where CI keeps it beside the clone.
+func devSet() string {
+	if dir := os.Getenv("TOOLSEARCH_DEV_SET"); dir != "" {
+		return dir + "/"
+	}
+	return "../../../shared/bench/dev/"
+}
 
 // catalogSizes are the catalog sizes of the benchmarks.
 var catalogSizes = []int{1_000, 10_000, 100_000}
@@ -21,7 +27,7 @@ var catalogSizes = []int{1_000, 10_000, 100_000}
 func devDocuments(b *testing.B) []toolsearch.Document {
 	b.Helper()
 	var docs []toolsearch.Document
-	readJSONLines(b, devSet+"tools.jsonl", func(line []byte) error {
+	readJSONLines(b, devSet()+"tools.jsonl", func(line []byte) error {
 		var t struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -40,7 +46,7 @@ func devDocuments(b *testing.B) []toolsearch.Document {
 func devQueries(b *testing.B) []string {
 	b.Helper()
 	var queries []string
-	readJSONLines(b, devSet+"queries.jsonl", func(line []byte) error {
+	readJSONLines(b, devSet()+"queries.jsonl", func(line []byte) error {
 		var q struct {
 			Query string `json:"query"`
 		}

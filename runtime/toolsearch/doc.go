@@ -19,11 +19,23 @@
 //
 // Search scores tools with BM25F over six fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones. A word
-// found in more than a fifth of a catalog's tools, and in five or more, is too
-// common to find a tool by. A query that contains a tool's exact name or
-// model-facing name returns that tool first, and [Index.Lookup] returns
-// exactly the named tools.
+// outweighs a description match and rare words outweigh common ones.
+//
+// The common-word rule: a word in more than a fifth of a catalog's tools (and
+// in five or more) adds to the scores of the tools that the query's rarer
+// words find, and finds tools itself only when those words find none. So
+// "weather" still finds nine tools that all say "Weather forecast.", while in
+// "weather service" the common "service" brings in no tool of its own.
+//
+// A query that contains a tool's exact name or model-facing name returns that
+// tool first, and [Index.Lookup] returns exactly the named tools.
+//
+// Hybrid retrieval is an option: a [HybridIndex] fuses an Index's ranking
+// with the cosine similarity of an [Embedder]'s vectors by reciprocal rank
+// fusion, exact names still first, and keeps tool vectors in an
+// [EmbeddingCache] by schema fingerprint so that a catalog is embedded once
+// (runtime/toolsearch/openaiembed embeds with the OpenAI API). An Index
+// searched on its own ranks exactly as it does without any embedder.
 //
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores

@@ -9,7 +9,8 @@ import (
 )
 
 func FuzzTerms(f *testing.F) {
-	for _, s := range []string{"", "HTTPServerStatus", "get_user-by.id/v2", "Ünïcode STRAẞE", "abc\xffdef", "calculations", "ies", "sses"} {
+	for _, s := range []string{"", "HTTPServerStatus", "get_user-by.id/v2", "Ünïcode STRAẞE", "abc\xffdef", "calculations", "ies", "sses",
+		"指定した都市の天気予報を取得します", "Go言語のAPI", "พยากรณ์อากาศ", "날씨를 조회", "天\u0301x", "ー", "ก\u0e4c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -56,6 +57,9 @@ func FuzzSearch(f *testing.F) {
 		if o := other.Search(query, limit); !slices.Equal(got, o) {
 			t.Fatalf("Search(%q) on two indexes = %v and %v", query, got, o)
 		}
+		if want := referenceSearch(ix, query, limit); !sameRanking(got, want) {
+			t.Fatalf("Search(%q, %d) = %v, exhaustive scoring %v", query, limit, got, want)
+		}
 	})
 }
 
@@ -95,7 +99,8 @@ func FuzzCount(f *testing.F) {
 // FuzzTermsMatchReference checks the analyzer against the reference word
 // splitter and stemmer.
 func FuzzTermsMatchReference(f *testing.F) {
-	for _, s := range []string{"", "HTTPServerStatus", "getHTTP2ServerΩmega", "ÀBC déF", "x\u0301Y", "ABCdef", "nationalization", "a\xffB"} {
+	for _, s := range []string{"", "HTTPServerStatus", "getHTTP2ServerΩmega", "ÀBC déF", "x\u0301Y", "ABCdef", "nationalization", "a\xffB",
+		"指定した都市の天気予報を取得します", "Go言語のAPI", "พยากรณ์อากาศ", "날씨를 조회", "天\u0301x", "ー", "\u0e4cก", "天\xff気"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -27,7 +27,8 @@ type Index struct {
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
 	// the scales of the tools' fields, into scored[t]; later searches read
-	// the scores. common[t] marks terms too common to find a tool by.
+	// the scores. common[t] marks terms that find tools only when a query's
+	// rarer terms find none.
 	postings [][]ToolTerm
 	scored   []atomic.Pointer[[]posting]
 	idf      []float32

@@ -18,9 +18,14 @@ func referenceTerms(text string) []string {
 	var terms []string
 	var term []byte
 	for pos := 0; ; {
-		term, pos = referenceWord(text, pos, term[:0])
+		var run bool
+		term, pos, run = referenceWord(text, pos, term[:0])
 		if term == nil {
 			return terms
+		}
+		if run {
+			terms = append(terms, referencePairs(string(term))...)
+			continue
 		}
 		if isStopWord(term) {
 			continue
@@ -29,9 +34,32 @@ func referenceTerms(text string) []string {
 	}
 }
 
+// referencePairs returns the overlapping pairs of characters (a letter and
+// the marks after it) of a run of an unspaced script, or the run itself when
+// it is one character.
+func referencePairs(run string) []string {
+	var chars []string
+	for i, r := range run {
+		if i == 0 || !unicode.IsMark(r) {
+			chars = append(chars, string(r))
+		} else {
+			chars[len(chars)-1] += string(r)
+		}
+	}
+	if len(chars) == 1 {
+		return chars
+	}
+	pairs := make([]string, len(chars)-1)
+	for i := range pairs {
+		pairs[i] = chars[i] + chars[i+1]
+	}
+	return pairs
+}
+
 // referenceWord returns the next lower-cased word of text from pos, and the
-// position after it; a nil word at the end of text.
-func referenceWord(text string, pos int, term []byte) ([]byte, int) {
+// position after it; a nil word at the end of text. A run of letters of an
+// unspaced script, with their marks, is a word of its own, reported as a run.
+func referenceWord(text string, pos int, term []byte) ([]byte, int, bool) {
 	for pos < len(text) {
 		r, n := decode(text, pos)
 		if isWordRune(r) {
@@ -40,12 +68,23 @@ func referenceWord(text string, pos int, term []byte) ([]byte, int) {
 		pos += n
 	}
 	if pos >= len(text) {
-		return nil, pos
+		return nil, pos, false
+	}
+	if r, _ := decode(text, pos); isUnspaced(r) {
+		for pos < len(text) {
+			r, n := decode(text, pos)
+			if !isUnspaced(r) && !(unicode.IsMark(r) && r != utf8.RuneError) {
+				break
+			}
+			term = append(term, text[pos:pos+n]...)
+			pos += n
+		}
+		return term, pos, true
 	}
 	var prev rune
 	for pos < len(text) {
 		r, n := decode(text, pos)
-		if !isWordRune(r) {
+		if !isWordRune(r) || isUnspaced(r) {
 			break
 		}
 		if len(term) > 0 && unicode.IsUpper(r) {
@@ -62,7 +101,7 @@ func referenceWord(text string, pos int, term []byte) ([]byte, int) {
 		prev = r
 		pos += n
 	}
-	return term, pos
+	return term, pos, false
 }
 
 // decode returns the rune at text[i:] and its width; invalid UTF-8 decodes as

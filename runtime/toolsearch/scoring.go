@@ -10,9 +10,9 @@ import "math"
 const (
 	k1 = 1.2
 	// commonShare: a term in more than this share of the tools (and in at
-	// least minCommonTools of them) is too common to find a tool by. A fifth
-	// keeps verbs like "get" or "list" from finding a tool on their own; on
-	// the dev set it costs 0.001 recall@5 against a half.
+	// least minCommonTools of them) is common: it finds tools only when the
+	// query's rarer terms find none. A fifth keeps verbs like "get" or "list"
+	// from adding tools to a query that names what it wants.
 	commonShare    = 0.2
 	minCommonTools = 5
 )
@@ -44,8 +44,9 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// isCommon reports whether a term in df of n tools is too common to find a
-// tool by: such a term neither scores nor qualifies a tool.
+// isCommon reports whether a term in df of n tools is common: it adds to the
+// scores of the tools a query's rarer terms find, and finds tools itself only
+// when they find none.
 func isCommon(df, n int) bool {
 	return df >= minCommonTools && float64(df) > commonShare*float64(n)
 }

@@ -38,9 +38,11 @@ var ErrUnknownTool = errors.New("unknown tool")
 // model-facing name the query contains come first (a name that is one
 // ordinary word, such as "help", counts only when it is the whole query);
 // the rest are ranked by score, and equal scores keep registration order.
-// A tool is found only by a query term that is neither a stop word nor too
-// common in the catalog, so a query without such terms (empty, blank, ".*")
-// finds nothing but exact names.
+// Stop words find nothing; a word common in the catalog finds a tool only
+// when the query's rarer words find none (and otherwise adds to the scores
+// of the tools they find); a word that only frames a request ("please",
+// "help", "tell me") counts only when no other word finds a tool. A
+// query without words (empty, blank, ".*") finds nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
 	return ix.AppendSearch(nil, query, limit)
 }
@@ -134,18 +136,41 @@ func isNameRune(r rune) bool {
 	return true
 }
 
-// matchTerms adds the score of every informative query term to the tools it
-// occurs in; each distinct term counts once.
+// matchTerms adds the score of every query term to the tools it occurs in;
+// each distinct term counts once. A common term adds to the tools that the
+// query's rarer terms find, and finds tools itself only when they find none;
+// a word that only frames a request ([isRequestWord]) counts only then.
 func (ix *Index) matchTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.queryTerms = st.queryTerms[:0]
+	st.weakTerms = st.weakTerms[:0]
+	rare := 0 // the query's terms are rare ones, then common ones
 	for st.scan.next() {
 		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || ix.common[t] || containsTerm(st.queryTerms, t) {
+		if !ok || containsTerm(st.queryTerms, t) || containsTerm(st.weakTerms, t) {
 			continue
 		}
-		st.queryTerms = append(st.queryTerms, t)
+		switch {
+		case isRequestWord(st.scan.term):
+			st.weakTerms = append(st.weakTerms, t)
+		case ix.common[t]:
+			st.queryTerms = append(st.queryTerms, t)
+		default:
+			st.queryTerms = append(st.queryTerms, t)
+			last := len(st.queryTerms) - 1
+			st.queryTerms[rare], st.queryTerms[last] = st.queryTerms[last], st.queryTerms[rare]
+			rare++
+		}
+	}
+	found := rare > 0
+	if !found && len(st.queryTerms) == 0 {
+		st.queryTerms = append(st.queryTerms, st.weakTerms...)
+	}
+	for i, t := range st.queryTerms {
 		for _, p := range ix.scoredPostings(t) {
+			if i >= rare && found && st.fields[p.tool]&^exactBit == 0 {
+				continue // a common term, and the tool found by no rarer one
+			}
 			st.touch(p.tool, p.fields)
 			st.scores[p.tool] += p.score
 		}

@@ -86,8 +86,27 @@ func TestSearchRanking(t *testing.T) {
 }
 
 func TestSearchFindsNothing(t *testing.T) {
-	// "service" is in every tool: too common to find one by.
-	docs := []Document{
+	ix := mustIndex(t, serviceCatalog())
+	for _, q := range []string{"", "   ", "\t\n", ".*", "the of and", "unknownword", "unknown words only"} {
+		if got := ix.Search(q, 10); len(got) != 0 {
+			t.Errorf("Search(%q) = %q, want nothing", q, names(got))
+		}
+	}
+}
+
+// helpCatalog is tools of which some say "help".
+func helpCatalog() []Document {
+	return []Document{
+		{Name: "help_desk", Description: "Open a help desk ticket."},
+		{Name: "ask", Description: "Ask for help with a question."},
+		{Name: "units", Description: "Convert between units."},
+		{Name: "currency", Description: "Convert between currencies; help on rates."},
+	}
+}
+
+// serviceCatalog is six tools that all say "service".
+func serviceCatalog() []Document {
+	return []Document{
 		{Name: "a", Description: "Billing service invoices."},
 		{Name: "b", Description: "Shipping service parcels."},
 		{Name: "c", Description: "Weather service forecasts."},
@@ -95,18 +114,13 @@ func TestSearchFindsNothing(t *testing.T) {
 		{Name: "e", Description: "Search service pages."},
 		{Name: "f", Description: "Chat service rooms."},
 	}
-	ix := mustIndex(t, docs)
-	for _, q := range []string{"", "   ", "\t\n", ".*", "the of and", "service", "services for the", "unknownword"} {
-		if got := ix.Search(q, 10); len(got) != 0 {
-			t.Errorf("Search(%q) = %q, want nothing", q, names(got))
-		}
-	}
-	if got := names(ix.Search("weather service", 10)); !slices.Equal(got, []string{"c"}) {
-		t.Errorf("Search(weather service) = %q, want only c", got)
-	}
+}
 
-	// "get" is in 6 of 20 tools (30%): very common, so a query that shares
-	// only "get" (and stop words) with a tool finds nothing.
+// TestSearchCommonWords checks the common-word rule: a word in more than a
+// fifth of the tools (and in five or more) finds tools only when the query's
+// rarer words find none, and otherwise adds to the tools they find.
+func TestSearchCommonWords(t *testing.T) {
+	// "get" is in 6 of 20 tools (30%).
 	var verbs []Document
 	for i := range 20 {
 		d := Document{Name: fmt.Sprintf("tool%d", i), Description: fmt.Sprintf("Handle topic%d records.", i)}
@@ -115,12 +129,52 @@ func TestSearchFindsNothing(t *testing.T) {
 		}
 		verbs = append(verbs, d)
 	}
-	vix := mustIndex(t, verbs)
-	if got := vix.Search("please get it", 10); len(got) != 0 {
-		t.Errorf("Search(please get it) = %q, want nothing: get is in 30%% of the tools", names(got))
+	verbs = append(verbs, Document{Name: "tool20", Description: "Delete topic2 entries."})
+	// Nine tools with one description, as in a test fixture of a weather
+	// domain: every word is in every tool.
+	var weather []Document
+	for i := range 9 {
+		weather = append(weather, Document{Name: fmt.Sprintf("weather%d", i), Description: "Weather forecast."})
 	}
-	if got := names(vix.Search("get topic2", 10)); !slices.Equal(got, []string{"tool2"}) {
-		t.Errorf("Search(get topic2) = %q, want only tool2", got)
+	// A code-hosting toolset where most tools mention "repository".
+	github := []Document{
+		{Name: "create_issue", Description: "Create an issue in a repository."},
+		{Name: "list_issues", Description: "List the issues of a repository."},
+		{Name: "create_pull_request", Description: "Open a pull request in a repository."},
+		{Name: "merge_pull_request", Description: "Merge a pull request of a repository."},
+		{Name: "list_commits", Description: "List the commits of a repository branch."},
+		{Name: "get_file_contents", Description: "Read a file from a repository."},
+		{Name: "fork_repository", Description: "Fork a repository to an account."},
+		{Name: "search_users", Description: "Search users by login."},
+		{Name: "get_me", Description: "Get the authenticated user."},
+	}
+	tests := []struct {
+		name    string
+		catalog []Document
+		query   string
+		want    []string // the whole ranking, in order
+	}{
+		{"a common word alone finds its tools", serviceCatalog(), "service", []string{"a", "b", "c", "d", "e", "f"}},
+		{"common and stop words alone find the tools", serviceCatalog(), "services for the", []string{"a", "b", "c", "d", "e", "f"}},
+		{"a rarer word keeps the common one from adding tools", serviceCatalog(), "weather service", []string{"c"}},
+		{"an unknown word leaves the common one to find", verbs, "please get it", []string{"tool0", "tool1", "tool2", "tool10", "tool11", "tool12"}},
+		{"a rarer word alone decides which tools", verbs, "get topic2", []string{"tool2", "tool20"}},
+		{"the common word ranks the tools the rarer one found", verbs, "delete topic2", []string{"tool20", "tool2"}},
+		{"every tool has the word", weather, "weather", []string{"weather0", "weather1", "weather2", "weather3", "weather4", "weather5", "weather6", "weather7", "weather8"}},
+		{"every tool has both words", weather, "weather forecast for Paris", []string{"weather0", "weather1", "weather2", "weather3", "weather4", "weather5", "weather6", "weather7", "weather8"}},
+		{"most tools mention it", github, "repository", []string{"fork_repository", "create_issue", "list_issues", "get_file_contents", "create_pull_request", "merge_pull_request", "list_commits"}},
+		{"a rarer word first, the common one ranks", github, "commits in the repository", []string{"list_commits"}},
+		{"the common word adds no tool of its own", github, "open issues of my repository", []string{"create_issue", "list_issues", "create_pull_request"}},
+		{"request words alone find tools", helpCatalog(), "please help", []string{"help_desk", "ask", "currency"}},
+		{"request words add nothing to other words", helpCatalog(), "please help me convert", []string{"units", "currency"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := mustIndex(t, tt.catalog)
+			if got := names(ix.Search(tt.query, 20)); !slices.Equal(got, tt.want) {
+				t.Errorf("Search(%q) = %q, want %q", tt.query, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -7,7 +7,8 @@ type searchState struct {
 	scores     []float32  // per tool
 	fields     []FieldSet // per tool; non-zero once the tool is touched
 	touched    []int32    // tools with non-zero fields, in first-touch order
-	queryTerms []int32
+	queryTerms []int32    // the query's terms that find tools
+	weakTerms  []int32    // its common terms and request words
 	heap       []candidate
 	scan       scanner
 }
