@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestFirstDifference(t *testing.T) {
@@ -87,6 +88,33 @@ func FuzzFirstDifference(f *testing.F) {
 		}
 		if self, err := firstDifference(a, a); err != nil || self != nil {
 			t.Fatalf("a document differs from itself: %v %v", self, err)
+		}
+	})
+}
+
+// FuzzRecord converts any inputSchema a server could send: the result is
+// an error or a tool record that passes the runtime's own checks.
+func FuzzRecord(f *testing.F) {
+	f.Add("echo", []byte(`{"type":"object","properties":{"text":{"type":"string"}}}`))
+	f.Add("github.create_issue", []byte(`{"type":"object"}`))
+	f.Add("", []byte(`{"type":"string"}`))
+	f.Add("a/b", []byte(`[[[[[[{}]]]]]]`))
+	limits, _ := Limits{MaxSchemaDepth: 8, MaxSchemaBytes: 4096}.withDefaults()
+	s := &Session{server: "fuzz", limits: limits}
+	f.Fuzz(func(t *testing.T, name string, schema []byte) {
+		v, err := decodeNumbers(schema)
+		if err != nil {
+			return
+		}
+		rec, err := s.record("fx", &sdk.Tool{Name: name, InputSchema: v})
+		if err != nil {
+			return
+		}
+		if err := rec.Validate(); err != nil {
+			t.Fatalf("record %q passed conversion and fails validation: %v", rec.Name, err)
+		}
+		if rec.Name.Toolset() != "fx" || rec.Name.Tool() != ToolName(name) {
+			t.Fatalf("record of %q is named %q", name, rec.Name)
 		}
 	})
 }

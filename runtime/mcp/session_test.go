@@ -136,3 +136,41 @@ func TestCatalogNames(t *testing.T) {
 		t.Fatalf("ListCatalog with colliding names: %v, want a name collision", err)
 	}
 }
+
+func TestSessionReconnectsAfterServerExit(t *testing.T) {
+	for _, tc := range transports {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, _ := tc.open(t, fixtureOptions{})
+			s := connect(t, "fixture", tr)
+			_, err := s.Call(context.Background(), "exit", []byte(`{}`))
+			var ce *mcp.CallError
+			if !errors.As(err, &ce) || ce.Kind != mcp.CallConnectionLost {
+				t.Fatalf("call of exit: %v, want a lost connection", err)
+			}
+			list, err := s.ListTools(context.Background())
+			if err != nil || len(list) != fixtureToolCount {
+				t.Fatalf("ListTools after the server exited: %d tools, %v", len(list), err)
+			}
+		})
+	}
+	s := connect(t, "fixture", mcp.InMemory(newFixture(fixtureOptions{}).server))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Call(context.Background(), "echo", []byte(`{"text":"x"}`)); !errors.Is(err, mcp.ErrCall) {
+		t.Errorf("call on a closed session: %v, want a call error", err)
+	}
+}
+
+func TestCallRefusedByServer(t *testing.T) {
+	s := connect(t, "fixture", mcp.InMemory(newFixture(fixtureOptions{}).server))
+	_, err := s.Call(context.Background(), "no_such_tool", []byte(`{}`))
+	var ce *mcp.CallError
+	if !errors.As(err, &ce) || ce.Kind != mcp.CallRefused || ce.Detail == "" {
+		t.Fatalf("call of an unknown tool: %v, want the server's refusal", err)
+	}
+	// The session survives a refusal.
+	if _, err := s.Call(context.Background(), "echo", []byte(`{"text":"x"}`)); err != nil {
+		t.Errorf("call after a refusal: %v", err)
+	}
+}
