@@ -13,6 +13,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -38,6 +39,7 @@ const keptListings = 4
 
 // listing is one read of the server's list.
 type listing struct {
+	sum      [sha256.Size]byte // of the list as the SDK decoded it
 	state    listState
 	catalog  *Catalog
 	resolved runtime.ResolvedToolset
@@ -109,7 +111,28 @@ func (src *Source) read(ctx context.Context) (*listing, error) {
 	if last != nil && last.state.notifies && last.state.changes == src.session.changes.Load() {
 		return last, nil
 	}
-	cat, st, err := src.session.listCatalog(ctx, src.toolset)
+	list, st, err := src.session.listTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A list the server sent before is not converted again: most reads of
+	// a server that does not notify changes find the same list.
+	wire, err := json.Marshal(list)
+	if err != nil {
+		return nil, fmt.Errorf("%w: mcp server %q: %w", ErrCatalog, src.session.server, err)
+	}
+	sum := sha256.Sum256(wire)
+	if last != nil && last.sum == sum {
+		same := *last
+		same.state = st
+		src.mu.Lock()
+		defer src.mu.Unlock()
+		if n := len(src.listings); n > 0 && src.listings[n-1] == last {
+			src.listings[n-1] = &same
+		}
+		return &same, nil
+	}
+	cat, err := src.session.catalogOf(src.toolset, list)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +141,7 @@ func (src *Source) read(ctx context.Context) (*listing, error) {
 		return nil, fmt.Errorf("%w: mcp server %q: %w", ErrCatalog, src.session.server, err)
 	}
 	l := &listing{
+		sum:      sum,
 		state:    st,
 		catalog:  cat,
 		resolved: runtime.ResolvedToolset{Schema: cat.Toolset, Fingerprint: fp, Token: string(fp)},

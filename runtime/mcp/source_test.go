@@ -90,8 +90,12 @@ func TestSourceWithoutNotificationsReadsEveryTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var tokens []string
 	for range 3 {
-		readUntil(t, src, func(runtime.ResolvedToolset) bool { return true })
+		tokens = append(tokens, readUntil(t, src, func(runtime.ResolvedToolset) bool { return true }).Token)
+	}
+	if tokens[0] == "" || tokens[1] != tokens[0] || tokens[2] != tokens[0] {
+		t.Errorf("three reads of one list gave tokens %q", tokens)
 	}
 	if n := f.lists.Load(); n != 3 {
 		t.Errorf("three reads sent %d tools/list requests, want 3", n)
