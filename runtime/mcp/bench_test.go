@@ -22,7 +22,9 @@ func benchServer(n int, notify bool) *sdk.Server {
 			Name:        fmt.Sprintf("service.tool_%04d", i),
 			Description: fmt.Sprintf("Tool number %d of the benchmark catalog", i),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"limit":{"type":"integer","minimum":1}},"required":["id"]}`),
-		}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+		}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
 	}
 	return s
 }
