@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,8 +132,14 @@ func newFixture(o fixtureOptions) *fixture {
 	add("big", "Returns a large text", noInput, "", func(context.Context, map[string]any, *sdk.CallToolRequest) *sdk.CallToolResult {
 		return text(strings.Repeat("x", 5000))
 	})
-	add("slow", "Never answers", noInput, "", func(ctx context.Context, _ map[string]any, _ *sdk.CallToolRequest) *sdk.CallToolResult {
-		<-ctx.Done()
+	add("slow", "Answers long after any call timeout of the tests", noInput, "", func(ctx context.Context, _ map[string]any, _ *sdk.CallToolRequest) *sdk.CallToolResult {
+		// Over streamable HTTP the handler's context outlives a client
+		// that gave up; the server closes the session only once its
+		// handlers returned.
+		select {
+		case <-ctx.Done():
+		case <-time.After(3 * time.Second):
+		}
 		return text("too late")
 	})
 	stdio := o.stdio
