@@ -168,7 +168,9 @@ func (src *Source) read(ctx context.Context) (*listing, error) {
 // CallTool sends an admitted call under the tool's MCP name. The call is
 // bound to the list it was admitted under (its token): when the server's
 // list changed since, the call goes out only if the tool is still listed
-// with the same record. The arguments are validated against that record
+// with the same record; a token of a list the source no longer keeps (or
+// never read, as in a replay in another process) must be the server's
+// current list. The arguments are validated against that record
 // before anything is sent. A tool with an output schema answers with its
 // structuredContent, validated against it; any other tool with its
 // content's text (or, when a block is not text, its content blocks as
@@ -180,7 +182,15 @@ func (src *Source) CallTool(ctx context.Context, call *runtime.RegistryCall) (js
 	}
 	admitted, current := src.lists(call.Token)
 	if admitted == nil {
-		return nil, fail("the server's tool list changed since the call was admitted; search for the tool again", nil)
+		// Not a list this source read lately (a replay in another
+		// process, a list long replaced): the call goes out only if the
+		// server lists exactly that list now.
+		if _, err := src.read(ctx); err != nil {
+			return nil, &CallError{Server: src.session.server, Tool: name, Kind: CallUnreachable, Cause: err}
+		}
+		if admitted, current = src.lists(call.Token); admitted == nil {
+			return nil, fail("the server's tool list changed since the call was admitted; search for the tool again", nil)
+		}
 	}
 	rec := admitted.byIdent[call.Tool]
 	if rec == nil {

@@ -100,6 +100,16 @@ func TestSourceWithoutNotificationsReadsEveryTime(t *testing.T) {
 	if n := f.lists.Load(); n != 3 {
 		t.Errorf("three reads sent %d tools/list requests, want 3", n)
 	}
+	// A source that has read nothing yet (a replay in a new process) takes
+	// a call admitted under the list the server still lists.
+	fresh, err := mcp.NewSource(s, "fx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fresh.CallTool(context.Background(), &runtime.RegistryCall{Tool: "fx.add", Token: tokens[0], Arguments: []byte(`{"a":1,"b":2}`)})
+	if err != nil || string(got) != `{"sum":3}` {
+		t.Errorf("call through a fresh source = %s, %v", got, err)
+	}
 	if _, err := src.ResolveToolset(context.Background(), "other"); err == nil {
 		t.Error("ResolveToolset of another toolset succeeded")
 	}
