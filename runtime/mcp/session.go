@@ -22,6 +22,10 @@ import (
 // DefaultCallTimeout bounds one call of a session that sets no timeout.
 const DefaultCallTimeout = 60 * time.Second
 
+// DefaultConnectTimeout bounds each connection's handshake (a command's
+// start included) of a session that sets no connect timeout.
+const DefaultConnectTimeout = 60 * time.Second
+
 // Session is a connection to one MCP server. It is safe for concurrent
 // use.
 type Session struct {
@@ -30,6 +34,7 @@ type Session struct {
 	client    *sdk.Client
 	limits    Limits
 	timeout   time.Duration
+	connect   time.Duration
 
 	mu      sync.Mutex
 	current *sdk.ClientSession // nil until connected and after a failure
@@ -48,9 +53,14 @@ type Option func(*Session)
 // DefaultLimits.
 func WithLimits(l Limits) Option { return func(s *Session) { s.limits = l } }
 
-// WithCallTimeout bounds each call (tools/call, and each tools/list page);
-// 0 means DefaultCallTimeout.
+// WithCallTimeout bounds each call (tools/call, and each tools/list page),
+// not the connection's handshake (see WithConnectTimeout); 0 means
+// DefaultCallTimeout.
 func WithCallTimeout(d time.Duration) Option { return func(s *Session) { s.timeout = d } }
+
+// WithConnectTimeout bounds each connection's handshake; 0 means
+// DefaultConnectTimeout.
+func WithConnectTimeout(d time.Duration) Option { return func(s *Session) { s.connect = d } }
 
 // Connect connects to the server the design names server through t and
 // checks that it answers. The session reconnects through t whenever its
@@ -70,11 +80,14 @@ func Connect(ctx context.Context, server string, t Transport, opts ...Option) (*
 	if s.limits, err = s.limits.withDefaults(); err != nil {
 		return nil, err
 	}
-	if s.timeout < 0 {
-		return nil, fmt.Errorf("mcp server %q: negative call timeout %s", server, s.timeout)
+	if s.timeout < 0 || s.connect < 0 {
+		return nil, fmt.Errorf("mcp server %q: negative timeout (call %s, connect %s)", server, s.timeout, s.connect)
 	}
 	if s.timeout == 0 {
 		s.timeout = DefaultCallTimeout
+	}
+	if s.connect == 0 {
+		s.connect = DefaultConnectTimeout
 	}
 	s.client = sdk.NewClient(&sdk.Implementation{Name: "goa-discovery", Version: "v1"}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.changes.Add(1) },
@@ -119,7 +132,7 @@ func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	cctx, cancel := context.WithTimeout(ctx, s.connect)
 	defer cancel()
 	cs, err := s.client.Connect(cctx, t, nil)
 	if err != nil {
