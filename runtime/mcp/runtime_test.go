@@ -5,6 +5,7 @@ package mcp_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -273,5 +274,32 @@ func TestPolicyHidesMCPTools(t *testing.T) {
 	}
 	if n := f.calls.Load(); n != 0 {
 		t.Errorf("the server received %d calls, want none", n)
+	}
+}
+
+func TestOversizedDynamicSourceFailsTheStep(t *testing.T) {
+	f := newFixture(fixtureOptions{})
+	s := connect(t, "fixture", mcp.InMemory(f.server))
+	rt := runtime.New()
+	if _, err := mcp.RegisterSource(rt, s, "fx"); err != nil {
+		t.Fatal(err)
+	}
+	// The second session reads the same server under a tool limit.
+	small := connect(t, "small", mcp.InMemory(f.server), mcp.WithLimits(mcp.Limits{MaxTools: 3}))
+	if _, err := mcp.RegisterSource(rt, small, "fx_small"); err != nil {
+		t.Fatal(err)
+	}
+	err := rt.RegisterAgent(context.Background(), runtime.AgentRegistration{
+		Name:       "assistant",
+		Registries: []runtime.RegistrySource{{Registry: "fixture", Toolset: "fx", Deferred: true}, {Registry: "small", Toolset: "fx_small", Deferred: true}},
+		Planner:    scripted(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rt.Client("assistant").Run(context.Background(), []model.Message{model.UserMessage("go")})
+	var le *mcp.LimitError
+	if !errors.Is(err, runtime.ErrCatalog) || !errors.As(err, &le) || le.Server != "small" || le.What != "tools" || le.Limit != 3 {
+		t.Fatalf("Run error = %v, want the step to fail on server small's tool limit", err)
 	}
 }
