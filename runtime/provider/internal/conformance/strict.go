@@ -154,8 +154,15 @@ func (c checker) checkObject(value any, t reflect.Type, at string) error {
 	return nil
 }
 
-// checkUnion checks that value fits at least one variant of a union.
+// checkUnion checks that value fits at least one variant of a union. A
+// response union also flattens its object variants into named fields: an
+// object is checked against those.
 func (c checker) checkUnion(value any, t reflect.Type, at string) error {
+	if _, isObject := value.(map[string]any); isObject {
+		if fields, _ := jsonFields(t); len(fields) > 0 {
+			return c.checkObject(value, t, at)
+		}
+	}
 	var errs []string
 	for i := range t.NumField() {
 		f := t.Field(i)
