@@ -189,4 +189,3 @@ func describeAnswer(resp *model.Response) string {
 	}
 	return fmt.Sprintf("%s (finish %s, provider %s)", strings.Join(what, "; "), resp.FinishReason, resp.ProviderReason)
 }
-
