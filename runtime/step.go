@@ -44,6 +44,16 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	msg := resp.Message
 	added := []model.Message{msg}
 	if !msg.HasPendingCalls() {
+		// Hosted discovery calls (the provider searched and answered in the
+		// same message) are answered too, so the history records what the
+		// provider found; they do not make the run go on.
+		if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
+			results, err := r.answerAll(cat, dcs, number)
+			if err != nil {
+				return "", err
+			}
+			added = append(added, model.DiscoveryMessage(results...))
+		}
 		if err := r.extend(added...); err != nil {
 			return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 		}
@@ -61,13 +71,9 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	}
 
 	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
-		results := make([]model.DiscoveryResult, len(dcs))
-		for i, dc := range dcs {
-			res, err := r.answer(cat, dc)
-			if err != nil {
-				return "", fmt.Errorf("run %q step %d: discovery call %q: %w", r.id, number, dc.ID, err)
-			}
-			results[i] = res
+		results, err := r.answerAll(cat, dcs, number)
+		if err != nil {
+			return "", err
 		}
 		added = append(added, model.DiscoveryMessage(results...))
 	}
@@ -119,6 +125,19 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		status = RunStopped
 	}
 	return stop, r.persist(ctx, added, executed, status, stop)
+}
+
+// answerAll answers the discovery calls of step number's message.
+func (r *run) answerAll(cat *catalog, dcs []model.DiscoveryCall, number int) ([]model.DiscoveryResult, error) {
+	results := make([]model.DiscoveryResult, len(dcs))
+	for i, dc := range dcs {
+		res, err := r.answer(cat, dc)
+		if err != nil {
+			return nil, fmt.Errorf("run %q step %d: discovery call %q: %w", r.id, number, dc.ID, err)
+		}
+		results[i] = res
+	}
+	return results, nil
 }
 
 // extend appends msgs to the run's history and to the ledger of what it

@@ -29,9 +29,20 @@ const DefaultLimit = toolsearch.DefaultLimit
 // saying why. A call without an id, or with neither names nor a query, is
 // an error, and so is a found entry whose parameters do not compile as JSON
 // Schema (see NewCatalog).
+//
+// A hosted call (model.DiscoveryCall.Hosted) was searched by its provider:
+// its answer records the tools the provider loaded, its Names, and nothing
+// the catalog would find for its query; a hosted call whose provider
+// loaded nothing (yet) is answered with a note.
 func (c *Catalog) Answer(call model.DiscoveryCall, limit int) (model.DiscoveryResult, error) {
 	if call.ID == "" {
 		return model.DiscoveryResult{}, fmt.Errorf("discovery: answer: %w", failure(-1, -1, model.RuleCallID, "discovery call has no id"))
+	}
+	if call.Hosted {
+		if len(call.Names) == 0 {
+			return model.DiscoveryResult{CallID: call.ID, Note: "The provider's search loaded no tool."}, nil
+		}
+		call.Query = ""
 	}
 	if len(call.Names) == 0 && call.Query == "" {
 		return model.DiscoveryResult{}, fmt.Errorf("discovery: answer: %w", failure(-1, -1, model.RuleDiscoveryCall, "discovery call %q has neither names nor a query", call.ID))

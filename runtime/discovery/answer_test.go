@@ -71,6 +71,8 @@ func TestAnswer(t *testing.T) {
 		{"no match", model.DiscoveryCall{Query: "weather forecast"}, 0, nil, `No available tool matches the query "weather forecast".`},
 		{"unknown name and no match", model.DiscoveryCall{Names: []string{"nope"}, Query: "weather"}, 0, nil, `No available tool is named "nope". No available tool matches the query "weather".`},
 		{"unknown name with a match", model.DiscoveryCall{Names: []string{"nope", "mail_send"}}, 0, []string{"mail_send"}, ""},
+		{"hosted: the tools the provider loaded, not the query's", model.DiscoveryCall{Names: []string{"records_lookup"}, Query: "send an email", Hosted: true}, 0, []string{"records_lookup"}, ""},
+		{"hosted: nothing loaded yet", model.DiscoveryCall{Query: "send an email", Hosted: true}, 0, nil, "The provider's search loaded no tool."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,9 @@ import (
 //     tools and a note, a name listed twice in one result);
 //   - every tool call and discovery call of an assistant message is
 //     answered before the next user, system or assistant message and
-//     before the history ends (RuleUnanswered, naming the call);
+//     before the history ends (RuleUnanswered, naming the call), except a
+//     hosted discovery call, which its provider answered and which a
+//     result may still answer;
 //   - every result answers a call of the same kind of the preceding
 //     assistant message (RuleOrphanResult), once (RuleAnsweredTwice);
 //   - every snapshot of a discovery result passes CheckSnapshot.
@@ -49,6 +51,8 @@ type pendingCall struct {
 	kind     model.PartKind
 	part     int
 	answered bool
+	// hosted marks a hosted discovery call, which may stay unanswered.
+	hosted bool
 }
 
 // checkPairing matches results to calls. It expects messages that passed
@@ -62,7 +66,7 @@ func checkPairing(msgs []model.Message) error {
 	closeTurn := func() error {
 		for _, id := range order {
 			c := calls[id]
-			if !c.answered {
+			if !c.answered && !c.hosted {
 				return failure(assistant, c.part, RuleUnanswered, "%s %q has no result", c.kind, id)
 			}
 		}
@@ -97,15 +101,16 @@ func checkPairing(msgs []model.Message) error {
 				for j := range m.Parts {
 					p := &m.Parts[j]
 					var id string
+					hosted := false
 					switch p.Kind {
 					case model.PartToolCall:
 						id = p.ToolCall.ID
 					case model.PartDiscoveryCall:
-						id = p.DiscoveryCall.ID
+						id, hosted = p.DiscoveryCall.ID, p.DiscoveryCall.Hosted
 					default:
 						continue
 					}
-					calls[id] = &pendingCall{kind: p.Kind, part: j}
+					calls[id] = &pendingCall{kind: p.Kind, part: j, hosted: hosted}
 					order = append(order, id)
 				}
 			}

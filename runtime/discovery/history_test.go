@@ -30,6 +30,16 @@ func TestValidateHistory(t *testing.T) {
 			model.ToolMessage(toolResult("c1", "a")),
 			model.AssistantMessage(model.TextPart("done")),
 		}, "", 0, 0},
+		{"hosted call the provider answered needs no result", []model.Message{
+			user,
+			model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: "h1", Names: []string{"a"}, Hosted: true}), model.TextPart("done")),
+			model.UserMessage("thanks"),
+		}, "", 0, 0},
+		{"hosted call answered", []model.Message{
+			user,
+			model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: "h1", Names: []string{"a"}, Hosted: true})),
+			model.DiscoveryMessage(result("h1", snap("a"))),
+		}, "", 0, 0},
 		{"mixed calls answered in two messages", []model.Message{
 			user,
 			model.AssistantMessage(toolCall("c1", "x"), discoveryCall("d1", "a")),

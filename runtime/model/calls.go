@@ -30,6 +30,29 @@ type DiscoveryCall struct {
 	Names []string `json:"names,omitempty"`
 	// Query is a keyword query for tool search.
 	Query string `json:"query,omitempty"`
+	// Hosted marks a search its provider runs itself (Anthropic's hosted
+	// tool search): the provider's records of the call and of its outcome
+	// travel in the part's Meta, and Names, once known, are the tools the
+	// provider loaded. The application still answers a hosted call with a
+	// DiscoveryResult, which records what was found, but a hosted call never
+	// keeps a turn open (Message.HasPendingCalls).
+	Hosted bool `json:"hosted,omitempty"`
+}
+
+// Reasoning is the model's reasoning as its provider returned it. Only
+// the provider that made it can read it back: the provider's record (a
+// thinking or redacted_thinking block, a reasoning item with its signature
+// or encrypted content) is kept verbatim in the part's Meta under the
+// provider's name, and an adapter sends a reasoning part back exactly from
+// its own record. Every other adapter drops it: a signature or an
+// encrypted item is valid only where it was made, and the neutral text is
+// a summary, not something any provider accepts as reasoning.
+type Reasoning struct {
+	// Text is the readable reasoning or its summary, when the provider
+	// returned any; empty for redacted or encrypted reasoning.
+	Text string `json:"text,omitempty"`
+	// Redacted marks reasoning the provider returned encrypted only.
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 // ToolResult answers a ToolCall.

@@ -29,7 +29,7 @@ func (r Role) allows(k PartKind) bool {
 	case RoleSystem, RoleUser:
 		return k == PartText
 	case RoleAssistant:
-		return k == PartText || k == PartToolCall || k == PartDiscoveryCall
+		return k == PartText || k == PartToolCall || k == PartDiscoveryCall || k == PartReasoning
 	case RoleTool:
 		return k == PartToolResult
 	case RoleDiscovery:
@@ -125,10 +125,16 @@ func (m Message) DiscoveryCalls() []DiscoveryCall {
 }
 
 // HasPendingCalls reports whether the message holds a tool call or a
-// discovery call, which the next messages must answer.
+// discovery call that the application runs, which the next messages must
+// answer. A hosted discovery call (DiscoveryCall.Hosted) is not pending: its
+// provider ran it, so a message whose only calls are hosted ones is the
+// model's answer.
 func (m Message) HasPendingCalls() bool {
 	for _, p := range m.Parts {
-		if p.Kind == PartToolCall || p.Kind == PartDiscoveryCall {
+		switch {
+		case p.Kind == PartToolCall:
+			return true
+		case p.Kind == PartDiscoveryCall && p.DiscoveryCall != nil && !p.DiscoveryCall.Hosted:
 			return true
 		}
 	}

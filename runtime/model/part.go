@@ -20,6 +20,9 @@ const (
 	PartToolResult PartKind = "tool_result"
 	// PartDiscoveryResult answers a discovery call.
 	PartDiscoveryResult PartKind = "discovery_result"
+	// PartReasoning is the model's reasoning (Claude's thinking, an OpenAI
+	// reasoning item), in an assistant message.
+	PartReasoning PartKind = "reasoning"
 )
 
 // Part is one piece of a message: a tagged union whose Kind says which one
@@ -39,6 +42,8 @@ type Part struct {
 	ToolResult *ToolResult `json:"tool_result,omitempty"`
 	// DiscoveryResult is the content of a PartDiscoveryResult.
 	DiscoveryResult *DiscoveryResult `json:"discovery_result,omitempty"`
+	// Reasoning is the content of a PartReasoning.
+	Reasoning *Reasoning `json:"reasoning,omitempty"`
 	// Meta keeps provider records for this part verbatim, keyed by provider.
 	Meta map[string]json.RawMessage `json:"meta,omitempty"`
 }
@@ -60,6 +65,12 @@ func DiscoveryResultPart(r DiscoveryResult) Part {
 	return Part{Kind: PartDiscoveryResult, DiscoveryResult: &r}
 }
 
+// ReasoningPart returns a reasoning part made by provider, whose verbatim
+// record is record (kept in Meta under provider).
+func ReasoningPart(r Reasoning, provider string, record []byte) Part {
+	return Part{Kind: PartReasoning, Reasoning: &r, Meta: map[string]json.RawMessage{provider: record}}
+}
+
 // checkShape reports a part whose fields do not match its kind.
 func (p *Part) checkShape() error {
 	contents := [...]struct {
@@ -71,9 +82,10 @@ func (p *Part) checkShape() error {
 		{PartDiscoveryCall, p.DiscoveryCall != nil},
 		{PartToolResult, p.ToolResult != nil},
 		{PartDiscoveryResult, p.DiscoveryResult != nil},
+		{PartReasoning, p.Reasoning != nil},
 	}
 	switch p.Kind {
-	case PartText, PartToolCall, PartDiscoveryCall, PartToolResult, PartDiscoveryResult:
+	case PartText, PartToolCall, PartDiscoveryCall, PartToolResult, PartDiscoveryResult, PartReasoning:
 	default:
 		return fmt.Errorf("unknown part kind %q", p.Kind)
 	}

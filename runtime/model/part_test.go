@@ -44,6 +44,8 @@ func TestPartUnmarshalRejects(t *testing.T) {
 			`field "name" given twice`},
 		{"list where an object belongs", `{"kind":"tool_call","tool_call":[]}`, `cannot unmarshal array at "/tool_call"`},
 		{"not an object", `[]`, "cannot unmarshal array"},
+		{"reasoning without content", `{"kind":"reasoning"}`, "reasoning part has no reasoning content"},
+		{"unknown reasoning field", `{"kind":"reasoning","reasoning":{"signature":"s"}}`, `unknown field "signature"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +112,8 @@ func TestPartJSONShape(t *testing.T) {
 		{ToolCallPart(ToolCall{ID: "c1", Name: "n", Arguments: json.RawMessage(`{"a":1}`)}), `{"kind":"tool_call","tool_call":{"id":"c1","name":"n","arguments":{"a":1}}}`},
 		{DiscoveryCallPart(DiscoveryCall{ID: "d1", Names: []string{"a"}}), `{"kind":"discovery_call","discovery_call":{"id":"d1","names":["a"]}}`},
 		{DiscoveryResultPart(DiscoveryResult{CallID: "d1", Note: "none"}), `{"kind":"discovery_result","discovery_result":{"call_id":"d1","note":"none"}}`},
+		{DiscoveryCallPart(DiscoveryCall{ID: "h1", Hosted: true}), `{"kind":"discovery_call","discovery_call":{"id":"h1","hosted":true}}`},
+		{ReasoningPart(Reasoning{Text: "why", Redacted: true}, "p", []byte(`{"type":"thinking"}`)), `{"kind":"reasoning","reasoning":{"text":"why","redacted":true},"meta":{"p":{"type":"thinking"}}}`},
 	}
 	for _, tc := range cases {
 		got, err := json.Marshal(tc.part)

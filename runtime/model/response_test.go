@@ -9,6 +9,7 @@ import (
 func TestNewResponseFinishRule(t *testing.T) {
 	call := ToolCallPart(ToolCall{ID: "c", Name: "t", Arguments: json.RawMessage(`{}`)})
 	discovery := DiscoveryCallPart(DiscoveryCall{ID: "d", Query: "q"})
+	hosted := DiscoveryCallPart(DiscoveryCall{ID: "h", Names: []string{"t"}, Hosted: true})
 	cases := []struct {
 		name   string
 		msg    Message
@@ -22,6 +23,9 @@ func TestNewResponseFinishRule(t *testing.T) {
 		{"tool call reported as stop", AssistantMessage(TextPart("x"), call), FinishStop, FinishToolCalls, ""},
 		{"only discovery calls", AssistantMessage(discovery), FinishStop, FinishToolCalls, ""},
 		{"discovery call cut by length", AssistantMessage(discovery), FinishLength, FinishToolCalls, ""},
+		{"hosted search answered in the same message", AssistantMessage(hosted, TextPart("done")), FinishStop, FinishStop, ""},
+		{"hosted search next to a tool call", AssistantMessage(hosted, call), FinishStop, FinishToolCalls, ""},
+		{"reasoning only", AssistantMessage(ReasoningPart(Reasoning{Text: "t"}, "p", []byte(`{}`))), FinishLength, FinishLength, ""},
 		{"tool_calls without calls", AssistantMessage(TextPart("x")), FinishToolCalls, "", RuleFinishReason},
 		{"unknown reason", AssistantMessage(TextPart("x")), "end_turn", "", RuleFinishReason},
 		{"empty reason", AssistantMessage(TextPart("x")), "", "", RuleFinishReason},

@@ -60,7 +60,7 @@ func (m Message) validate(index int) error {
 		case PartDiscoveryCall:
 			c := p.DiscoveryCall
 			id = c.ID
-			if len(c.Names) == 0 && c.Query == "" {
+			if len(c.Names) == 0 && c.Query == "" && !c.Hosted {
 				return fail(i, RuleDiscoveryCall, "discovery call %q has neither names nor a query", c.ID)
 			}
 			for j, n := range c.Names {

@@ -44,6 +44,9 @@ type config struct {
 	question string
 	// maxTokens caps each response.
 	maxTokens int
+	// check runs one discovery round trip per rendering instead of the
+	// quickstart.
+	check bool
 	// getenv reads the environment (os.Getenv outside tests).
 	getenv func(string) string
 }
@@ -69,7 +72,11 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return 2
 	}
 	cfg.getenv = getenv
-	if err := run(ctx, cfg, stdout); err != nil {
+	do := run
+	if cfg.check {
+		do = runCheck
+	}
+	if err := do(ctx, cfg, stdout); err != nil {
 		fmt.Fprintf(stderr, "assistant: %v\n", err)
 		if errors.Is(err, errUsage) || errors.Is(err, errMissingKey) {
 			return 2
@@ -91,8 +98,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.model, "model", "", "model ID (default: the provider's default model)")
 	fs.StringVar(&cfg.question, "q", defaultQuestion, "the question the agent answers")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 2048, "most output tokens of each response")
+	fs.BoolVar(&cfg.check, "check", false, "run one discovery round trip per rendering (native and emulated) and report what the provider answered")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION]")
+		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION] [-check]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

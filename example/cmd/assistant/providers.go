@@ -55,8 +55,9 @@ type endpoint struct {
 	httpClient *http.Client
 }
 
-// newModelClient returns the adapter of provider over the official SDK.
-func newModelClient(provider string, ep endpoint) (model.Client, error) {
+// newModelClient returns the adapter of provider over the official SDK;
+// emulate forces emulated discovery (Chat Completions always emulates).
+func newModelClient(provider string, ep endpoint, emulate bool) (model.Client, error) {
 	switch provider {
 	case providerAnthropic:
 		opts := []anthropicoption.RequestOption{anthropicoption.WithAPIKey(ep.apiKey)}
@@ -66,6 +67,9 @@ func newModelClient(provider string, ep endpoint) (model.Client, error) {
 		if ep.url != "" {
 			opts = append(opts, anthropicoption.WithBaseURL(ep.url), anthropicoption.WithMaxRetries(0))
 		}
+		if emulate {
+			return anthropic.New(anthropic.WithRequestOptions(opts...), anthropic.WithEmulation()), nil
+		}
 		return anthropic.New(anthropic.WithRequestOptions(opts...)), nil
 	case providerOpenAI, providerOpenAIChat:
 		opts := []openaioption.RequestOption{openaioption.WithAPIKey(ep.apiKey)}
@@ -74,6 +78,9 @@ func newModelClient(provider string, ep endpoint) (model.Client, error) {
 		}
 		if ep.url != "" {
 			opts = append(opts, openaioption.WithBaseURL(ep.url), openaioption.WithMaxRetries(0))
+		}
+		if provider == providerOpenAI && emulate {
+			return openai.New(openai.WithRequestOptions(opts...), openai.WithEmulation()), nil
 		}
 		if provider == providerOpenAI {
 			return openai.New(openai.WithRequestOptions(opts...)), nil

@@ -45,7 +45,7 @@ func run(ctx context.Context, cfg config, w io.Writer) (err error) {
 		}
 		fmt.Fprintf(w, "asking %s model %s\n", provider, modelID)
 	}
-	client, err := newModelClient(provider, ep)
+	client, err := newModelClient(provider, ep, false)
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,10 @@ func (t *tracer) printAssistant(step int, m model.Message) {
 		switch {
 		case p.Text != "":
 			fmt.Fprintf(t.w, "  model: %s\n", shorten(p.Text))
+		case p.Reasoning != nil && p.Reasoning.Text != "":
+			fmt.Fprintf(t.w, "  thinking: %s\n", shorten(p.Reasoning.Text))
+		case p.Reasoning != nil && p.Reasoning.Redacted:
+			fmt.Fprintf(t.w, "  thinking: (redacted)\n")
 		case p.DiscoveryCall != nil:
 			c := p.DiscoveryCall
 			var what []string

@@ -7,10 +7,6 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// maxStrictTools is the most tools declared strict in one request that the
-// Messages API accepts.
-const maxStrictTools = 20
-
 // modelVersion is what a Claude model ID says about its generation.
 type modelVersion struct {
 	// known is false for IDs that do not follow a Claude naming scheme.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
@@ -94,27 +95,42 @@ func New(opts ...Option) *Client {
 // Complete renders req, sends it and decodes the answer into an assistant
 // message. Requests that break a rule are rejected before sending with an
 // error matching model.ErrInvalidRequest; provider failures come back as
-// *model.ProviderError.
+// *model.ProviderError. A turn the provider pauses (stop reason
+// pause_turn, a long hosted search) is continued: the content so far goes
+// back as the assistant turn, as it came, and the provider goes on, up to
+// MaxPauseContinuations times; the answer is the whole turn.
 func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Response, error) {
 	r, err := c.render(req)
 	if err != nil {
 		return nil, err
 	}
-	msg, err := c.sdk.Beta.Messages.New(ctx, r.params, r.opts...)
-	if err != nil {
-		return nil, providerError(err)
+	var turn pausedTurn
+	for {
+		msg, err := c.sdk.Beta.Messages.New(ctx, turn.params(r.params), r.opts...)
+		if err != nil {
+			return nil, providerError(err)
+		}
+		done, err := turn.add(msg)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return r.decoder().response(msg)
+		}
 	}
-	return r.decoder().response(msg)
 }
 
 // Stream renders and sends req and returns its answer as events: text
 // deltas, each tool call once complete, each discovery call as one complete
-// event, and a final done event holding the same response Complete returns.
+// event, and a final done event holding the same response Complete returns
+// (a paused turn is continued as Complete continues it).
 func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, error) {
 	r, err := c.render(req)
 	if err != nil {
 		return nil, err
 	}
-	s := c.sdk.Beta.Messages.NewStreaming(ctx, r.params, r.opts...)
-	return newStream(s, r.decoder()), nil
+	open := func(turn *pausedTurn) *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion] {
+		return c.sdk.Beta.Messages.NewStreaming(ctx, turn.params(r.params), r.opts...)
+	}
+	return newStream(open, r.decoder()), nil
 }

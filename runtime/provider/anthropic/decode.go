@@ -44,6 +44,12 @@ func (d *blockDecoder) add(b anthropic.BetaContentBlockUnion, input []byte) (*mo
 		p := d.toolUse(b.ID, b.Name, input)
 		d.parts = append(d.parts, p)
 		return &d.parts[len(d.parts)-1], nil
+	case "thinking", "redacted_thinking":
+		// Sent back unmodified on the next requests (the API checks the
+		// signature), so the block is kept as it came.
+		r := model.Reasoning{Text: b.Thinking, Redacted: b.Type == "redacted_thinking"}
+		d.parts = append(d.parts, model.ReasoningPart(r, Provider, []byte(b.RawJSON())))
+		return nil, nil
 	case "server_tool_use":
 		return nil, d.serverToolUse(b, input)
 	case "tool_search_tool_result":
@@ -109,7 +115,7 @@ func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []
 	if err != nil {
 		return fmt.Errorf("anthropic: record server tool use %q: %w", b.ID, err)
 	}
-	p := model.DiscoveryCallPart(model.DiscoveryCall{ID: b.ID, Query: query})
+	p := model.DiscoveryCallPart(model.DiscoveryCall{ID: b.ID, Query: query, Hosted: true})
 	p.Meta = map[string]json.RawMessage{Provider: rec}
 	d.hosted[b.ID] = len(d.parts)
 	d.open = append(d.open, b.ID)
@@ -123,7 +129,10 @@ func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []
 func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*model.Part, error) {
 	i, ok := d.hosted[b.ToolUseID]
 	if !ok {
-		return nil, fmt.Errorf("anthropic: tool search result for unknown call %q", b.ToolUseID)
+		// The call is in an earlier message: the provider ran it once the
+		// client's tool results came back (a turn that also called a
+		// client tool). Its outcome becomes a hosted call of its own.
+		return d.laterResult(b)
 	}
 	p := &d.parts[i]
 	var rec nativeRecord
@@ -139,19 +148,48 @@ func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*mod
 		return nil, fmt.Errorf("anthropic: record tool search result %q: %w", b.ToolUseID, err)
 	}
 	p.Meta = map[string]json.RawMessage{Provider: raw}
-	if b.Content.Type == "tool_search_tool_search_result" {
-		var names []string
-		for _, ref := range b.Content.ToolReferences {
-			names = append(names, d.names.neutral(ref.ToolName))
-		}
-		if len(names) > 0 {
-			call := *p.DiscoveryCall
-			call.Names, call.Query = names, ""
-			p.DiscoveryCall = &call
-		}
+	if names := d.loaded(b); len(names) > 0 {
+		call := *p.DiscoveryCall
+		call.Names, call.Query = names, ""
+		p.DiscoveryCall = &call
 	}
 	d.close(b.ToolUseID)
 	return p, nil
+}
+
+// laterResultSuffix ends the id of the hosted call that holds a search
+// result whose server_tool_use came in an earlier message, so that the
+// two calls keep distinct ids when rebuilt on another provider.
+const laterResultSuffix = "_result"
+
+// laterResult decodes a tool_search_tool_result answering a call of an
+// earlier message: a hosted call whose record holds the result block
+// alone, sent back as it came.
+func (d *blockDecoder) laterResult(b anthropic.BetaContentBlockUnion) (*model.Part, error) {
+	if b.ToolUseID == "" {
+		return nil, fmt.Errorf("anthropic: tool search result without a tool_use_id")
+	}
+	raw, err := json.Marshal(nativeRecord{ToolSearchResult: json.RawMessage(b.RawJSON())})
+	if err != nil {
+		return nil, fmt.Errorf("anthropic: record tool search result %q: %w", b.ToolUseID, err)
+	}
+	p := model.DiscoveryCallPart(model.DiscoveryCall{ID: b.ToolUseID + laterResultSuffix, Names: d.loaded(b), Hosted: true})
+	p.Meta = map[string]json.RawMessage{Provider: raw}
+	d.parts = append(d.parts, p)
+	return &d.parts[len(d.parts)-1], nil
+}
+
+// loaded returns the conversation's names of the tools a search result
+// loaded; none for an error result.
+func (d *blockDecoder) loaded(b anthropic.BetaContentBlockUnion) []string {
+	if b.Content.Type != "tool_search_tool_search_result" {
+		return nil
+	}
+	var names []string
+	for _, ref := range b.Content.ToolReferences {
+		names = append(names, d.names.neutral(ref.ToolName))
+	}
+	return names
 }
 
 func (d *blockDecoder) close(id string) {
@@ -209,7 +247,8 @@ func (d *blockDecoder) build(msg *anthropic.BetaMessage) (*model.Response, error
 
 // finishReason maps the provider's stop reason. tool_use maps to stop:
 // model.NewResponse reports tool_calls whenever calls are pending. A turn
-// paused mid-search (pause_turn) also has pending calls.
+// paused mid-search (pause_turn) never reaches here: Complete and Stream
+// continue it.
 func finishReason(r anthropic.BetaStopReason) (model.FinishReason, error) {
 	switch r {
 	case anthropic.BetaStopReasonEndTurn, anthropic.BetaStopReasonStopSequence, anthropic.BetaStopReasonToolUse,

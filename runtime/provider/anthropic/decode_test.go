@@ -59,26 +59,59 @@ func TestDecodeResponses(t *testing.T) {
 			name:  "hosted search with its result and a call",
 			reply: messageReply("tool_use", hostedBlocks),
 			want: []model.Part{
-				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}}, Meta: hostedMeta(toolSearchResult)},
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}, Meta: hostedMeta(toolSearchResult)},
 				model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)}),
 			},
 			finish: model.FinishToolCalls,
 		},
 		{
+			// The search ran and the model answered in the same response:
+			// nothing is pending, so no further request is sent.
+			name:  "hosted search finished in the answer",
+			reply: messageReply("end_turn", `[`+serverToolUse+`,`+toolSearchResult+`,{"type":"text","text":"No refund is needed."}]`),
+			want: []model.Part{
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}, Meta: hostedMeta(toolSearchResult)},
+				model.TextPart("No refund is needed."),
+			},
+			finish: model.FinishStop,
+		},
+		{
 			name:  "hosted search that failed keeps the query",
 			reply: messageReply("end_turn", `[`+serverToolUse+`,`+searchError+`]`),
 			want: []model.Part{
-				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice"}, Meta: hostedMeta(searchError)},
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice", Hosted: true}, Meta: hostedMeta(searchError)},
+			},
+			finish: model.FinishStop,
+		},
+		{
+			// The turn also called a client tool: the provider runs the
+			// search once the tool's result comes back.
+			name:  "hosted search without its result next to a client call",
+			reply: messageReply("tool_use", `[`+serverToolUse+`,`+callBlocks[1:len(callBlocks)-1]+`]`),
+			want: []model.Part{
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice", Hosted: true}, Meta: map[string]json.RawMessage{Provider: json.RawMessage(`{"server_tool_use":` + serverToolUse + `}`)}},
+				model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)}),
 			},
 			finish: model.FinishToolCalls,
 		},
 		{
-			name:  "hosted search paused before its result",
-			reply: messageReply("pause_turn", `[`+serverToolUse+`]`),
+			name:  "search result of a call of an earlier message",
+			reply: messageReply("end_turn", `[`+toolSearchResult+`,{"type":"text","text":"Refunded."}]`),
 			want: []model.Part{
-				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Query: "refund invoice"}, Meta: map[string]json.RawMessage{Provider: json.RawMessage(`{"server_tool_use":` + serverToolUse + `}`)}},
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1_result", Names: []string{"billing_refund"}, Hosted: true}, Meta: map[string]json.RawMessage{Provider: json.RawMessage(`{"tool_search_tool_result":` + toolSearchResult + `}`)}},
+				model.TextPart("Refunded."),
 			},
-			finish: model.FinishToolCalls,
+			finish: model.FinishStop,
+		},
+		{
+			name:  "thinking and redacted thinking are kept as they came",
+			reply: messageReply("end_turn", `[`+thinkingBlock+`,`+redactedThinkingBlock+`,{"type":"text","text":"Refunded."}]`),
+			want: []model.Part{
+				model.ReasoningPart(model.Reasoning{Text: "The user wants a refund."}, Provider, []byte(thinkingBlock)),
+				model.ReasoningPart(model.Reasoning{Redacted: true}, Provider, []byte(redactedThinkingBlock)),
+				model.TextPart("Refunded."),
+			},
+			finish: model.FinishStop,
 		},
 		{
 			name:   "length",
@@ -125,7 +158,7 @@ func TestDecodeRejects(t *testing.T) {
 	}{
 		{"unsupported block", messageReply("end_turn", `[{"type":"web_search_tool_result","tool_use_id":"x","content":[]}]`).body, `response block of type "web_search_tool_result" is not supported`},
 		{"unsupported server tool", messageReply("end_turn", `[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"x"}}]`).body, `server tool "web_search" is not supported`},
-		{"orphan search result", messageReply("end_turn", `[`+toolSearchResult+`]`).body, `tool search result for unknown call "srvtoolu_1"`},
+		{"search result without a call id", messageReply("end_turn", `[{"type":"tool_search_tool_result","content":{"type":"tool_search_tool_search_result","tool_references":[]}}]`).body, `tool search result without a tool_use_id`},
 		{"unknown stop reason", messageReply("sleepy", answerBlocks).body, `unknown stop reason "sleepy"`},
 	}
 	for _, tt := range tests {
@@ -163,6 +196,25 @@ func TestRequestRejected(t *testing.T) {
 				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("strict_%d", i), Parameters: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`), Strict: true})
 			}
 		}, RuleStrict},
+		{"too many deferred tools", func(r *model.Request) {
+			for i := range maxDeferredTools + 1 {
+				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("tool_%d", i), Parameters: json.RawMessage(`{"type":"object"}`)})
+			}
+		}, RuleDeferredLimit},
+		{"too many optional strict parameters", func(r *model.Request) {
+			// 5 tools of 5 optional parameters: 25 across the request.
+			for i := range 5 {
+				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("opt_%d", i), Strict: true,
+					Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"}},"additionalProperties":false}`)})
+			}
+		}, RuleStrictComplexity},
+		{"too many union-typed strict parameters", func(r *model.Request) {
+			// 17 tools of one nullable parameter each: 17 unions.
+			for i := range 17 {
+				r.Discovery.Deferred = append(r.Discovery.Deferred, model.ToolDefinition{Name: fmt.Sprintf("union_%d", i), Strict: true,
+					Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],"additionalProperties":false}`)})
+			}
+		}, RuleStrictComplexity},
 		{"empty user turn", func(r *model.Request) {
 			r.Messages = []model.Message{model.SystemMessage("s"), model.UserMessage("")}
 		}, RuleEmptyTurn},

@@ -40,4 +40,24 @@
 // providers gave are rewritten into the forms the Messages API accepts (the
 // same way in a call and in its result, on every request), and an answer
 // cut off before any content renders no turn.
+//
+// Thinking and redacted_thinking blocks become reasoning parts holding the
+// block as it came, and go back unmodified on later requests, as the API
+// requires; reasoning another provider made is dropped. A hosted search
+// the provider answered in the same response is a hosted discovery call,
+// which never keeps the turn open; one whose result the provider has yet
+// to give goes back as it came. A turn the provider pauses (pause_turn) is
+// continued inside Complete and Stream. The API version the SDK sends
+// (2026-10-21) has no sampling parameters, so a request with a temperature
+// is refused before sending (RuleSampling), as are requests beyond the
+// documented limits (RuleDeferredLimit, RuleStrict, RuleStrictComplexity).
+//
+// On Amazon Bedrock and Vertex AI the adapter runs through the SDK's own
+// platform options, passed with WithRequestOptions:
+// bedrock.WithConfig(cfg) sends Messages requests through InvokeModel
+// (/model/{id}/invoke, signed with SigV4; the Converse API has no tool
+// search), vertex.WithCredentials(ctx, region, project, creds) through
+// rawPredict. Discovery is native there for the same models (platform model
+// IDs such as "us.anthropic.claude-sonnet-4-5-20250929-v1:0" and
+// "claude-sonnet-4-5@20250929" are recognized).
 package anthropic

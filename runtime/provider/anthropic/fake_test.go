@@ -29,6 +29,7 @@ type fakeAPI struct {
 	srv     *httptest.Server
 	mu      sync.Mutex
 	bodies  [][]byte
+	headers []http.Header
 	replies []reply
 }
 
@@ -50,6 +51,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.bodies = append(f.bodies, body)
+	f.headers = append(f.headers, r.Header.Clone())
 	n := len(f.bodies)
 	f.mu.Unlock()
 	if n > len(f.replies) {
@@ -87,6 +89,24 @@ func (f *fakeAPI) body(i int) []byte {
 		f.t.Fatalf("request %d was not sent (%d sent)", i, len(f.bodies))
 	}
 	return f.bodies[i]
+}
+
+// header returns the headers of the i-th recorded request.
+func (f *fakeAPI) header(i int) http.Header {
+	f.t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= len(f.headers) {
+		f.t.Fatalf("request %d was not sent (%d sent)", i, len(f.headers))
+	}
+	return f.headers[i]
+}
+
+// requests returns how many requests were sent.
+func (f *fakeAPI) requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.bodies)
 }
 
 // checkGolden compares a request body with testdata/<name>.json, which holds

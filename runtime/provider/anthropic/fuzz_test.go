@@ -30,9 +30,11 @@ func FuzzParseModelID(f *testing.F) {
 // fails with an error or yields a response that passes model validation
 // and survives a JSON round trip.
 func FuzzDecodeAnswer(f *testing.F) {
-	for _, content := range []string{clientSearchBlocks, callBlocks, answerBlocks, hostedBlocks, `[` + toolSearchResult + `]`, `[{"type":"tool_use","id":"","name":"","input":"x"}]`} {
+	for _, content := range []string{clientSearchBlocks, callBlocks, answerBlocks, hostedBlocks, `[` + toolSearchResult + `]`, `[{"type":"tool_use","id":"","name":"","input":"x"}]`,
+		`[` + thinkingBlock + `,` + redactedThinkingBlock + `,` + serverToolUse + `]`} {
 		f.Add(messageReply("tool_use", content).body)
 	}
+	f.Add(messageReply("end_turn", `[`+serverToolUse+`,`+toolSearchResult+`,{"type":"text","text":"done"}]`).body)
 	names, err := newNames([]string{"records.lookup", "tool_search", "billing_refund"})
 	if err != nil {
 		f.Fatal(err)

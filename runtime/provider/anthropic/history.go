@@ -130,6 +130,12 @@ func (h *historyRenderer) blocks(i int, m model.Message) ([]anthropic.BetaConten
 				b.IsError = anthropic.Bool(true)
 			}
 			out = append(out, anthropic.BetaContentBlockParamUnion{OfToolResult: b})
+		case model.PartReasoning:
+			// Thinking goes back exactly as it came; reasoning made by
+			// another provider has no block this API accepts and is dropped.
+			if raw, ok := p.Meta[Provider]; ok {
+				out = append(out, param.Override[anthropic.BetaContentBlockParamUnion](raw))
+			}
 		case model.PartDiscoveryResult:
 			if h.mode == modeHostedSearch {
 				continue // rendered with its call, inside the assistant turn
@@ -152,8 +158,9 @@ func toolInput(c *model.ToolCall) any {
 }
 
 // discoveryCall renders a discovery call: as a tool_use of the discovery
-// tool (also when discovery is now off: the call was made), or with hosted search as its server_tool_use block followed by the
-// tool_search_tool_result block answering it.
+// tool (also when discovery is now off: the call was made), or with hosted
+// search as the provider's own blocks, or rebuilt as a server_tool_use
+// block followed by the tool_search_tool_result block answering it.
 func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.BetaContentBlockParamUnion, error) {
 	c := p.DiscoveryCall
 	if h.mode != modeHostedSearch {
@@ -167,37 +174,44 @@ func (h *historyRenderer) discoveryCall(i, j int, p *model.Part) ([]anthropic.Be
 	if err != nil {
 		return nil, invalid(i, j, RuleHistory, "%v", err)
 	}
-	if native && serverToolName(rec.ServerToolUse) != hostedToolName(h.hosted) {
+	if native && len(rec.ServerToolUse) > 0 && serverToolName(rec.ServerToolUse) != hostedToolName(h.hosted) {
 		native = false // recorded with the other hosted tool: rebuild
 	}
-	var use, result anthropic.BetaContentBlockParamUnion
 	if native {
-		use = param.Override[anthropic.BetaContentBlockParamUnion](rec.ServerToolUse)
-	} else {
-		use = anthropic.BetaContentBlockParamUnion{OfServerToolUse: &anthropic.BetaServerToolUseBlockParam{
-			ID:    hostedID(c.ID),
-			Name:  anthropic.BetaServerToolUseBlockParamName(hostedToolName(h.hosted)),
-			Input: map[string]string{"query": hostedQuery(*c)},
-		}}
-	}
-	if native && len(rec.ToolSearchResult) > 0 {
-		result = param.Override[anthropic.BetaContentBlockParamUnion](rec.ToolSearchResult)
-	} else {
-		r, ok := h.results[c.ID]
-		if !ok {
-			return nil, invalid(i, j, RuleHistory, "discovery call %q has no result to render", c.ID)
+		// The provider's blocks go back as they came: a call whose result
+		// it has yet to give (the turn also called a client tool) without
+		// one, and the provider runs the search; a result whose call came
+		// in an earlier message alone.
+		var out []anthropic.BetaContentBlockParamUnion
+		for _, raw := range []json.RawMessage{rec.ServerToolUse, rec.ToolSearchResult} {
+			if len(raw) > 0 {
+				out = append(out, param.Override[anthropic.BetaContentBlockParamUnion](raw))
+			}
 		}
-		refs := []anthropic.BetaToolReferenceBlockParam{}
-		for _, name := range h.references(r) {
-			refs = append(refs, anthropic.BetaToolReferenceBlockParam{ToolName: name})
-		}
-		result = anthropic.BetaContentBlockParamUnion{OfToolSearchToolResult: &anthropic.BetaToolSearchToolResultBlockParam{
-			ToolUseID: hostedID(c.ID),
-			Content: anthropic.BetaToolSearchToolResultBlockParamContentUnion{
-				OfRequestToolSearchToolSearchResultBlock: &anthropic.BetaToolSearchToolSearchResultBlockParam{ToolReferences: refs},
-			},
-		}}
+		return out, nil
 	}
+	// A call made elsewhere (client search, another provider, the other
+	// hosted tool) is rebuilt as the pair the provider would have made,
+	// from the neutral call and the result the application recorded.
+	r, ok := h.results[c.ID]
+	if !ok {
+		return nil, invalid(i, j, RuleHistory, "discovery call %q has no result to render", c.ID)
+	}
+	refs := []anthropic.BetaToolReferenceBlockParam{}
+	for _, name := range h.references(r) {
+		refs = append(refs, anthropic.BetaToolReferenceBlockParam{ToolName: name})
+	}
+	use := anthropic.BetaContentBlockParamUnion{OfServerToolUse: &anthropic.BetaServerToolUseBlockParam{
+		ID:    hostedID(c.ID),
+		Name:  anthropic.BetaServerToolUseBlockParamName(hostedToolName(h.hosted)),
+		Input: hostedInput(h.hosted, *c),
+	}}
+	result := anthropic.BetaContentBlockParamUnion{OfToolSearchToolResult: &anthropic.BetaToolSearchToolResultBlockParam{
+		ToolUseID: hostedID(c.ID),
+		Content: anthropic.BetaToolSearchToolResultBlockParamContentUnion{
+			OfRequestToolSearchToolSearchResultBlock: &anthropic.BetaToolSearchToolSearchResultBlockParam{ToolReferences: refs},
+		},
+	}}
 	return []anthropic.BetaContentBlockParamUnion{use, result}, nil
 }
 

@@ -20,12 +20,14 @@ func messageReply(stop, content string) reply {
 }
 
 const (
-	clientSearchBlocks = `[{"type":"text","text":"Searching."},{"type":"tool_use","id":"toolu_d1","name":"tool_search","input":{"query":"refund invoice"}}]`
-	callBlocks         = `[{"type":"tool_use","id":"toolu_c1","name":"billing_refund","input":{"invoice": "i1"}}]`
-	answerBlocks       = `[{"type":"text","text":"Refunded."}]`
-	serverToolUse      = `{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{"query":"refund invoice"}}`
-	toolSearchResult   = `{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"billing_refund"}]}}`
-	hostedBlocks       = `[` + serverToolUse + `,` + toolSearchResult + `,{"type":"tool_use","id":"toolu_c1","name":"billing_refund","input":{"invoice":"i1"}}]`
+	clientSearchBlocks    = `[{"type":"text","text":"Searching."},{"type":"tool_use","id":"toolu_d1","name":"tool_search","input":{"query":"refund invoice"}}]`
+	callBlocks            = `[{"type":"tool_use","id":"toolu_c1","name":"billing_refund","input":{"invoice": "i1"}}]`
+	answerBlocks          = `[{"type":"text","text":"Refunded."}]`
+	serverToolUse         = `{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{"query":"refund invoice"}}`
+	toolSearchResult      = `{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"billing_refund"}]}}`
+	thinkingBlock         = `{"type":"thinking","thinking":"The user wants a refund.","signature":"EqQBCkYIBxgCKkA0c2lnbmF0dXJl"}`
+	redactedThinkingBlock = `{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzGmq"}`
+	hostedBlocks          = `[` + serverToolUse + `,` + toolSearchResult + `,{"type":"tool_use","id":"toolu_c1","name":"billing_refund","input":{"invoice":"i1"}}]`
 )
 
 // runLoop plays a run against api: each response's discovery calls are

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -31,7 +32,7 @@ func recordOf(p *model.Part) (nativeRecord, bool, error) {
 	var rec nativeRecord
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil || len(rec.ServerToolUse) == 0 {
+	if err := dec.Decode(&rec); err != nil || (len(rec.ServerToolUse) == 0 && len(rec.ToolSearchResult) == 0) {
 		return nativeRecord{}, false, fmt.Errorf("anthropic record %s: not a hosted search record", raw)
 	}
 	return rec, true, nil
@@ -48,11 +49,24 @@ func serverToolName(raw json.RawMessage) string {
 	return b.Name
 }
 
-// hostedQuery is the query of a hosted search call rebuilt from a neutral
-// discovery call: its query, else its names.
-func hostedQuery(c model.DiscoveryCall) string {
-	if c.Query != "" {
-		return c.Query
+// hostedInput is the input of a server_tool_use block rebuilt from a
+// neutral discovery call. The BM25 tool takes a query: the call's query,
+// else its names. The regex tool takes a pattern: one that matches any
+// of the names asked for and any word of the query, each quoted.
+func hostedInput(s HostedSearch, c model.DiscoveryCall) map[string]string {
+	if s != SearchRegex {
+		q := c.Query
+		if q == "" {
+			q = strings.Join(c.Names, " ")
+		}
+		return map[string]string{"query": q}
 	}
-	return strings.Join(c.Names, " ")
+	terms := make([]string, 0, len(c.Names)+1)
+	for _, n := range c.Names {
+		terms = append(terms, regexp.QuoteMeta(n))
+	}
+	for _, w := range strings.Fields(c.Query) {
+		terms = append(terms, regexp.QuoteMeta(w))
+	}
+	return map[string]string{"pattern": strings.Join(terms, "|")}
 }

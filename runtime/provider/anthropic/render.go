@@ -27,6 +27,20 @@ const (
 	RuleHistory model.Rule = "anthropic_history"
 	// RuleEmptyTurn: every rendered turn has content.
 	RuleEmptyTurn model.Rule = "anthropic_empty_turn"
+	// RuleSampling: the API version the SDK sends (2026-10-21) has no
+	// sampling parameters; temperature, top_p and top_k are rejected with
+	// 400 whatever their value
+	// (https://platform.claude.com/docs/en/api/migration-2026-10-21).
+	RuleSampling model.Rule = "anthropic_sampling"
+	// RuleDeferredLimit: at most 10,000 tools a request are declared with
+	// defer_loading
+	// (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool).
+	RuleDeferredLimit model.Rule = "anthropic_deferred_limit"
+	// RuleStrictComplexity: across the strict schemas of one request, at
+	// most 24 optional parameters and 16 parameters with union types
+	// (https://platform.claude.com/docs/en/build-with-claude/structured-outputs,
+	// "JSON Schema limitations").
+	RuleStrictComplexity model.Rule = "anthropic_strict_complexity"
 )
 
 // mode is how one request renders discovery.
@@ -66,6 +80,9 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if req.MaxOutputTokens <= 0 {
 		return nil, invalid(-1, -1, RuleMaxTokens, "max output tokens is %d; the Messages API needs a positive limit", req.MaxOutputTokens)
 	}
+	if req.Temperature != nil {
+		return nil, invalid(-1, -1, RuleSampling, "temperature %v is set; API version 2026-10-21 accepts no sampling parameters", *req.Temperature)
+	}
 	caps := c.Capabilities(req.Model)
 	if err := discovery.Check(req, caps); err != nil {
 		return nil, err
@@ -101,10 +118,6 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 		Messages:     msgs,
 		Tools:        tools,
 		CacheControl: anthropic.NewBetaCacheControlEphemeralParam(),
-	}
-	if req.Temperature != nil {
-		// This SDK version has no temperature field; the API still takes it.
-		r.opts = append(r.opts, option.WithJSONSet("temperature", *req.Temperature))
 	}
 	if f := req.ResponseFormat; f != nil {
 		p.OutputConfig.Format = anthropic.BetaJSONOutputFormatParam{Schema: f.Schema}

@@ -3,22 +3,39 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// TestGoldenSettings checks how generation settings render: temperature,
-// structured output, and each tool choice.
-func TestGoldenSettings(t *testing.T) {
+// TestTemperatureRejected checks that a request with a temperature fails
+// before anything is sent: the API version the SDK sends has no sampling
+// parameters.
+func TestTemperatureRejected(t *testing.T) {
+	api := newFakeAPI(t)
+	c := api.client()
 	temp := 0.25
+	req := &model.Request{Model: nativeModel, Messages: opening(), Tools: []model.ToolDefinition{lookupTool}, MaxOutputTokens: 256, Temperature: &temp}
+	_, err := c.Complete(context.Background(), req)
+	var verr *model.ValidationError
+	if !errors.As(err, &verr) || verr.Rule != RuleSampling {
+		t.Fatalf("error %v, want rule %s", err, RuleSampling)
+	}
+	if n := api.requests(); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
+	}
+}
+
+// TestGoldenSettings checks how generation settings render: structured
+// output and each tool choice.
+func TestGoldenSettings(t *testing.T) {
 	tests := []struct {
 		name string
 		edit func(*model.Request)
 	}{
-		{"temperature_and_format", func(r *model.Request) {
-			r.Temperature = &temp
+		{"format", func(r *model.Request) {
 			r.ResponseFormat = &model.ResponseFormat{Name: "answer", Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)}
 		}},
 		{"choice_none", func(r *model.Request) { r.ToolChoice = model.ToolChoice{Mode: model.ToolChoiceNone} }},

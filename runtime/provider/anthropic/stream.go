@@ -16,8 +16,11 @@ import (
 // the decoder Complete uses, so the done event holds the same response.
 type stream struct {
 	sdk *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion]
-	acc anthropic.BetaMessage
-	dec *blockDecoder
+	// open starts the stream of the turn's next response.
+	open func(*pausedTurn) *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion]
+	turn pausedTurn
+	acc  anthropic.BetaMessage
+	dec  *blockDecoder
 	// inputs are the tool input deltas of the open blocks, by index: the
 	// SDK's accumulator replaces input that is not JSON with {}.
 	inputs map[int64][]byte
@@ -28,8 +31,10 @@ type stream struct {
 	err     error
 }
 
-func newStream(s *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion], dec *blockDecoder) *stream {
-	return &stream{sdk: s, dec: dec, inputs: make(map[int64][]byte)}
+func newStream(open func(*pausedTurn) *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion], dec *blockDecoder) *stream {
+	s := &stream{open: open, dec: dec, inputs: make(map[int64][]byte)}
+	s.sdk = open(&s.turn)
+	return s
 }
 
 // Recv returns the next event.
@@ -78,6 +83,13 @@ func (s *stream) handle(ev anthropic.BetaRawMessageStreamEventUnion) error {
 		if err := s.decodeThrough(len(s.acc.Content)); err != nil {
 			return err
 		}
+		done, err := s.turn.add(&s.acc)
+		if err != nil {
+			return err
+		}
+		if !done {
+			return s.continueTurn()
+		}
 		for _, p := range s.dec.finish() {
 			s.emit(p)
 		}
@@ -88,6 +100,19 @@ func (s *stream) handle(ev anthropic.BetaRawMessageStreamEventUnion) error {
 		s.queue = append(s.queue, &model.DoneEvent{Response: resp})
 		s.done = true
 	}
+	return nil
+}
+
+// continueTurn streams the next response of a paused turn into the same
+// decoder.
+func (s *stream) continueTurn() error {
+	if err := s.sdk.Close(); err != nil {
+		return fmt.Errorf("%s: close paused stream: %w", Provider, err)
+	}
+	s.acc = anthropic.BetaMessage{}
+	s.inputs = make(map[int64][]byte)
+	s.decoded = 0
+	s.sdk = s.open(&s.turn)
 	return nil
 }
 

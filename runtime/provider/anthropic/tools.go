@@ -1,6 +1,8 @@
 package anthropic
 
 import (
+	"slices"
+
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
@@ -85,20 +87,19 @@ func (d *declarations) render(names *names, m mode, hosted HostedSearch, strict 
 		if len(out) > 0 {
 			setCacheBreakpoint(&out[len(out)-1])
 		}
-		return out, nil
+		return out, checkStrictLimits(slices.Concat(d.app, d.discovered), strict)
 	}
 	// The search tool is declared, so at least one tool is non-deferred.
 	setCacheBreakpoint(&out[len(out)-1])
-	count := 0
-	for _, t := range d.app {
-		count += btoi(t.Strict)
+	deferred := d.deferredTools()
+	if len(deferred) > maxDeferredTools {
+		return nil, invalid(-1, -1, RuleDeferredLimit, "%d deferred tools would be sent; the API accepts at most %d a request", len(deferred), maxDeferredTools)
 	}
-	for _, t := range d.deferredTools() {
-		count += btoi(t.Strict)
+	for _, t := range deferred {
 		out = append(out, toolParam(t, names, true))
 	}
-	if strict.MaxTools > 0 && count > strict.MaxTools {
-		return nil, invalid(-1, -1, RuleStrict, "%d strict tools, deferred ones included, would be sent; the model accepts at most %d", count, strict.MaxTools)
+	if err := checkStrictLimits(slices.Concat(d.app, deferred), strict); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -179,11 +180,4 @@ func setCacheBreakpoint(t *anthropic.BetaToolUnionParam) {
 	case t.OfToolSearchToolRegex20251119 != nil:
 		t.OfToolSearchToolRegex20251119.CacheControl = cc
 	}
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

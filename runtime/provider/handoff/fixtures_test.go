@@ -103,6 +103,7 @@ func chatText(text string) string {
 }
 
 const (
+	claudeThinking = `{"type":"thinking","thinking":"Find a tool that looks up records.","signature":"EqQBCkYIBxgCKkAhandoff"}`
 	claudeSearch   = `{"type":"tool_use","id":"toolu_s1","name":"tool_search","input":{"query":"look up a record"}}`
 	claudeLookupR1 = `{"type":"tool_use","id":"toolu_f1","name":"records_lookup","input":{"id":"r1"}}`
 	claudeLookupR2 = `{"type":"tool_use","id":"toolu_t1","name":"records_lookup","input":{"id":"r2"}}`
@@ -128,17 +129,19 @@ func gptText(text string) string {
 // other providers do not accept in ids.
 func renderings() []rendering {
 	claudeLoop := []string{
-		claudeMessage("tool_use", claudeSearch),
+		claudeMessage("tool_use", claudeThinking, claudeSearch),
 		claudeMessage("tool_use", claudeLookupR1),
 		claudeMessage("end_turn", `{"type":"text","text":"Record r1 is late."}`),
 	}
 	claude := func(name, modelID string, records []string, opts ...anthropic.Option) rendering {
 		return rendering{
 			name: name, path: "/v1/messages", model: modelID, client: anthropicClient(opts...),
-			loop:    claudeLoop,
-			call:    claudeMessage("tool_use", claudeLookupR2),
-			answer:  claudeMessage("end_turn", `{"type":"text","text":"Record r2 is on time."}`),
-			records: records,
+			loop:   claudeLoop,
+			call:   claudeMessage("tool_use", claudeLookupR2),
+			answer: claudeMessage("end_turn", `{"type":"text","text":"Record r2 is on time."}`),
+			// Thinking goes back on every Anthropic rendering, and to no
+			// other adapter.
+			records: append(records, `"type":"thinking"`, `"signature"`),
 			check:   checkMessages,
 			shape:   shapeOf("messages"),
 		}

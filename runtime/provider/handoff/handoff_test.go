@@ -11,6 +11,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/anthropic"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaitest"
 )
 
@@ -75,6 +76,9 @@ func continueOn(t *testing.T, to rendering, started []model.Message) {
 			}
 		}
 	}
+	if to.path == "/v1/messages" && hasReasoning(started, anthropic.Provider) && !bytes.Contains(api.Body(0), []byte(claudeThinking)) {
+		t.Errorf("the thinking block of the history is not sent back as it came:\n%s", api.Body(0))
+	}
 	tools1, items1 := to.shape(t, api.Body(0))
 	tools2, items2 := to.shape(t, api.Body(1))
 	if !bytes.Equal(tools1, tools2) {
@@ -86,6 +90,18 @@ func continueOn(t *testing.T, to rendering, started []model.Message) {
 	if diff := cmp.Diff(rawStrings(items1), rawStrings(items2[:len(items1)])); diff != "" {
 		t.Errorf("the second request renders the first request's history differently (-first +second):\n%s", diff)
 	}
+}
+
+// hasReasoning reports whether history holds reasoning made by provider.
+func hasReasoning(history []model.Message, provider string) bool {
+	for _, m := range history {
+		for _, p := range m.Parts {
+			if _, ok := p.Meta[provider]; ok && p.Kind == model.PartReasoning {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func rawStrings[T ~[]byte](items []T) []string {

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
@@ -20,6 +21,10 @@ type Client struct {
 	sdkOpts    []option.RequestOption
 	emulate    bool
 	namespaces map[string]string
+	// store is the explicit store setting; nil leaves the API's default
+	// (store the response).
+	store  *bool
+	effort shared.ReasoningEffort
 }
 
 var _ model.Client = (*Client)(nil)
@@ -62,6 +67,20 @@ func WithNamespaceDescriptions(byToolset map[string]string) Option {
 		}
 	}
 }
+
+// WithStore sets the request's store field: false asks the provider to
+// keep nothing (zero data retention). Without storage a reasoning item can
+// be sent back only with its content, so every request then asks for
+// reasoning.encrypted_content (include) and the history replays it; a
+// reasoning item recorded without it (by a client that stored) cannot be
+// sent, and a request holding one fails with RuleStore before sending.
+// Without WithStore the field is not sent and the API stores responses.
+func WithStore(store bool) Option { return func(c *Client) { c.store = &store } }
+
+// WithReasoningEffort sets reasoning.effort on every request, for
+// reasoning models. It decides whether a temperature may be sent: see
+// RuleSampling.
+func WithReasoningEffort(e shared.ReasoningEffort) Option { return func(c *Client) { c.effort = e } }
 
 // New returns a client. With no WithRequestOptions it uses the SDK's
 // defaults (api.openai.com, OPENAI_API_KEY).
@@ -109,5 +128,10 @@ func (c *Client) render(req *model.Request) (*wire, responses.ResponseNewParams,
 	if req == nil {
 		return nil, responses.ResponseNewParams{}, errors.New("openai: nil request")
 	}
-	return renderRequest(req, c.Capabilities(req.Model), c.namespaces)
+	return renderRequest(req, c.Capabilities(req.Model), c.settings())
+}
+
+// settings returns what the client adds to every request.
+func (c *Client) settings() settings {
+	return settings{namespaces: c.namespaces, store: c.store, effort: c.effort}
 }

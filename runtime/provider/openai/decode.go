@@ -65,8 +65,8 @@ func (w *wire) decodeResponse(resp *responses.Response) (*model.Response, error)
 
 // decodeItem turns one output item into message parts: text and refusals
 // of a message, a tool call, or a discovery call (a client tool_search_call
-// when native, a call of the discovery function when emulated). Reasoning
-// and other items make no part; native Meta keeps them.
+// when native, a call of the discovery function when emulated), or a
+// reasoning item. Other items make no part; native Meta keeps them.
 func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []model.Part, refusal bool, err error) {
 	switch item.Type {
 	case "message":
@@ -89,6 +89,17 @@ func (w *wire) decodeItem(item *responses.ResponseOutputItemUnion) (parts []mode
 			return nil, false, err
 		}
 		return []model.Part{p}, false, nil
+	case "reasoning":
+		// Kept as it came: replayed on the next requests of this adapter
+		// (with its encrypted content when the client does not store).
+		r := item.AsReasoning()
+		var texts []string
+		for _, s := range r.Summary {
+			texts = append(texts, s.Text)
+		}
+		text := strings.Join(texts, "\n")
+		reasoning := model.Reasoning{Text: text, Redacted: text == "" && r.EncryptedContent != ""}
+		return []model.Part{model.ReasoningPart(reasoning, MetaKey, []byte(item.RawJSON()))}, false, nil
 	case "tool_search_call":
 		tc := item.AsToolSearchCall()
 		if tc.Execution != responses.ResponseToolSearchCallExecutionClient {

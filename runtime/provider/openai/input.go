@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,7 +27,10 @@ func (w *wire) renderInput(msgs []model.Message) (responses.ResponseInputParam, 
 	for i, m := range msgs {
 		items, err := w.renderMessage(i, m)
 		if err != nil {
-			if errors.As(err, new(*model.ValidationError)) {
+			if ve := new(model.ValidationError); errors.As(err, &ve) {
+				if ve.Message < 0 {
+					ve.Message = i
+				}
 				return nil, err
 			}
 			return nil, fmt.Errorf("openai: message %d: %w", i, err)
@@ -81,6 +85,9 @@ func (w *wire) renderMessage(index int, m model.Message) ([]responses.ResponseIn
 	case model.RoleAssistant:
 		if raw, ok := m.Meta[MetaKey]; ok && w.native {
 			items, err := w.replay(raw)
+			if ve := new(model.ValidationError); errors.As(err, &ve) {
+				return nil, err
+			}
 			if err != nil {
 				return nil, &model.ValidationError{Message: index, Part: -1, Rule: RuleMeta, Detail: err.Error()}
 			}
@@ -126,9 +133,34 @@ func (w *wire) replay(raw []byte) ([]responses.ResponseInputItemUnionParam, erro
 	}
 	out := make([]responses.ResponseInputItemUnionParam, len(items))
 	for i, it := range items {
+		if err := w.checkReplayable(it); err != nil {
+			return nil, err
+		}
 		out[i] = param.Override[responses.ResponseInputItemUnionParam](it)
 	}
 	return out, nil
+}
+
+// checkReplayable reports an output item that a request without storage
+// cannot send back: a reasoning item without its encrypted content names
+// a stored item, which such a request cannot find.
+func (w *wire) checkReplayable(item []byte) error {
+	if w.store {
+		return nil
+	}
+	var r struct {
+		Type             string  `json:"type"`
+		ID               string  `json:"id"`
+		EncryptedContent *string `json:"encrypted_content"`
+	}
+	if err := json.Unmarshal(item, &r); err != nil {
+		return fmt.Errorf("openai: replayed item: %w", err)
+	}
+	if r.Type == "reasoning" && (r.EncryptedContent == nil || *r.EncryptedContent == "") {
+		return &model.ValidationError{Message: -1, Part: -1, Rule: RuleStore,
+			Detail: fmt.Sprintf("reasoning item %q has no encrypted_content; without storage (store: false) the API cannot find it", r.ID)}
+	}
+	return nil
 }
 
 // renderAssistant renders an assistant message from its parts: text as an
@@ -162,6 +194,11 @@ func (w *wire) renderAssistant(m model.Message) ([]responses.ResponseInputItemUn
 				return nil, err
 			}
 			out = append(out, item)
+		case model.PartReasoning:
+			// Dropped: a reasoning item goes back only next to the items it
+			// was produced with, which the native record replays; rebuilt
+			// items are not those, and reasoning of another provider is
+			// nothing this API reads.
 		}
 	}
 	return out, nil

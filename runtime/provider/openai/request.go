@@ -5,19 +5,38 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
 )
 
-// RuleMaxOutputTokens: a Responses request sets a positive MaxOutputTokens.
-const RuleMaxOutputTokens model.Rule = "max_output_tokens"
+// Rules this package checks before sending, besides those of
+// discovery.Check.
+const (
+	// RuleMaxOutputTokens: a Responses request sets a positive
+	// MaxOutputTokens.
+	RuleMaxOutputTokens model.Rule = "max_output_tokens"
+	// RuleStore: without storage (WithStore(false)) every replayed
+	// reasoning item carries its encrypted content
+	// (https://developers.openai.com/api/docs/guides/reasoning, "Encrypted
+	// reasoning items").
+	RuleStore model.Rule = "openai_store"
+)
 
-// renderRequest checks req (discovery.Check, the output token limit) and
-// renders it: declarations, input items, tool choice, sampling and output
-// format. The returned wire decodes the response.
-func renderRequest(req *model.Request, caps model.Capabilities, namespaces map[string]string) (*wire, responses.ResponseNewParams, error) {
+// settings are the client's additions to every request.
+type settings struct {
+	namespaces map[string]string
+	store      *bool
+	effort     shared.ReasoningEffort
+}
+
+// renderRequest checks req (discovery.Check, the output token limit, the
+// sampling rule) and renders it: declarations, input items, tool choice,
+// sampling, storage and output format. The returned wire decodes the
+// response.
+func renderRequest(req *model.Request, caps model.Capabilities, set settings) (*wire, responses.ResponseNewParams, error) {
 	var params responses.ResponseNewParams
 	if req.MaxOutputTokens <= 0 {
 		return nil, params, &model.ValidationError{Message: -1, Part: -1, Rule: RuleMaxOutputTokens,
@@ -26,8 +45,12 @@ func renderRequest(req *model.Request, caps model.Capabilities, namespaces map[s
 	if err := discovery.Check(req, caps); err != nil {
 		return nil, params, err
 	}
+	if err := checkSampling(req.Model, set.effort, req.Temperature); err != nil {
+		return nil, params, err
+	}
 	w := newWire(caps.Discovery == model.DiscoveryNative)
-	w.namespaceText = namespaces
+	w.namespaceText = set.namespaces
+	w.store = set.store == nil || *set.store
 	tools, err := w.renderTools(req.Tools, req.Discovery.Description)
 	if err != nil {
 		return nil, params, err
@@ -44,6 +67,15 @@ func renderRequest(req *model.Request, caps model.Capabilities, namespaces map[s
 	}
 	if req.Temperature != nil {
 		params.Temperature = sdk.Float(*req.Temperature)
+	}
+	if set.effort != "" {
+		params.Reasoning.Effort = set.effort
+	}
+	if set.store != nil {
+		params.Store = sdk.Bool(*set.store)
+		if !*set.store {
+			params.Include = []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}
+		}
 	}
 	if params.ToolChoice, err = w.toolChoice(req.ToolChoice); err != nil {
 		return nil, params, err
@@ -82,4 +114,12 @@ func (w *wire) toolChoice(c model.ToolChoice) (responses.ResponseNewParamsToolCh
 		return u, fmt.Errorf("openai: unknown tool choice mode %q", c.Mode)
 	}
 	return u, nil
+}
+
+// RuleSampling is the rule a temperature breaks on a model that reasons
+// (see openaiwire.RuleSampling).
+const RuleSampling = openaiwire.RuleSampling
+
+func checkSampling(modelID string, effort shared.ReasoningEffort, temperature *float64) error {
+	return openaiwire.CheckSampling(modelID, string(effort), temperature)
 }

@@ -14,6 +14,8 @@ import (
 // names, and (native) namespaces with the names of the functions inside.
 type wire struct {
 	native bool
+	// store is false when requests ask the provider to keep nothing.
+	store bool
 	// flat maps top-level function names.
 	flat *openaiwire.NameMap
 	// namespaces maps toolset names to namespace names.

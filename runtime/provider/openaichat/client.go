@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
@@ -19,7 +20,19 @@ type Client struct {
 	noTools      bool
 	noStrict     bool
 	legacyTokens bool
+	effort       shared.ReasoningEffort
 }
+
+// WithReasoningEffort sets reasoning_effort on every request, for
+// reasoning models. It decides whether a temperature may be sent: see
+// RuleSampling.
+func WithReasoningEffort(e shared.ReasoningEffort) Option {
+	return func(c *Client) { c.effort = e }
+}
+
+// RuleSampling is the rule a temperature breaks on a model that reasons
+// (see openaiwire.RuleSampling).
+const RuleSampling = openaiwire.RuleSampling
 
 var _ model.Client = (*Client)(nil)
 

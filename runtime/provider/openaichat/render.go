@@ -47,6 +47,9 @@ func (c *Client) render(req *model.Request) (*wire, sdk.ChatCompletionNewParams,
 	if err := discovery.Check(req, c.Capabilities(req.Model)); err != nil {
 		return nil, params, err
 	}
+	if err := openaiwire.CheckSampling(req.Model, string(c.effort), req.Temperature); err != nil {
+		return nil, params, err
+	}
 	if c.noTools && len(req.Tools) > 0 {
 		return nil, params, &model.ValidationError{Message: -1, Part: -1, Rule: RuleToolsUnsupported,
 			Detail: fmt.Sprintf("the endpoint has no function calling but the request declares %d tools", len(req.Tools))}
@@ -70,6 +73,9 @@ func (c *Client) render(req *model.Request) (*wire, sdk.ChatCompletionNewParams,
 	}
 	if req.Temperature != nil {
 		params.Temperature = sdk.Float(*req.Temperature)
+	}
+	if c.effort != "" {
+		params.ReasoningEffort = c.effort
 	}
 	if params.ToolChoice, err = w.toolChoice(req.ToolChoice, len(tools) > 0); err != nil {
 		return nil, params, err
@@ -168,6 +174,10 @@ func (w *wire) renderAssistant(m model.Message) (*sdk.ChatCompletionAssistantMes
 			}
 		case model.PartDiscoveryCall:
 			id, name, args = p.DiscoveryCall.ID, discovery.ToolName, emulation.Arguments(*p.DiscoveryCall)
+		case model.PartReasoning:
+			continue // Chat Completions takes no reasoning back: dropped
+		default:
+			return nil, fmt.Errorf("openaichat: assistant part of kind %q", p.Kind)
 		}
 		wireName, err := w.name(name)
 		if err != nil {

@@ -133,11 +133,21 @@ func WantHistory() []model.Message {
 	}
 }
 
-// StripMeta returns a copy of msgs without provider records.
+// StripMeta returns a copy of msgs without provider records: message
+// Meta and reasoning parts, which only their provider reads.
 func StripMeta(msgs []model.Message) []model.Message {
 	out := make([]model.Message, len(msgs))
 	for i, m := range msgs {
 		m.Meta = nil
+		var parts []model.Part
+		for _, p := range m.Parts {
+			if p.Kind != model.PartReasoning {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) != len(m.Parts) {
+			m.Parts = parts
+		}
 		out[i] = m
 	}
 	return out

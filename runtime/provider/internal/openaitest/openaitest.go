@@ -31,6 +31,7 @@ type Server struct {
 	mu      sync.Mutex
 	bodies  [][]byte
 	replies []Reply
+	headers []http.Header
 }
 
 // New starts a server for path ("/responses", "/chat/completions"),
@@ -56,6 +57,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.bodies = append(s.bodies, body)
+	s.headers = append(s.headers, r.Header.Clone())
 	n := len(s.bodies)
 	s.mu.Unlock()
 	if n > len(s.replies) {
@@ -83,6 +85,17 @@ func (s *Server) Requests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.bodies)
+}
+
+// Header returns the headers of the i-th request (from 0).
+func (s *Server) Header(i int) http.Header {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i >= len(s.headers) {
+		s.t.Fatalf("request %d was not sent (%d sent)", i, len(s.headers))
+	}
+	return s.headers[i]
 }
 
 // Body returns the i-th request body (from 0).
