@@ -30,6 +30,15 @@ func (e *childFailure) Error() string {
 // Unwrap returns the child run's error.
 func (e *childFailure) Unwrap() error { return e.err }
 
+// ModelError is an error whose message was written for a model: it names
+// no address, URL or file path, whatever the errors it wraps carry. Its
+// ModelMessage is what the model reads of a call that failed with it (an
+// MCP session's call errors are such errors).
+type ModelError interface {
+	error
+	ModelMessage() string
+}
+
 // failureTexts returns what the model reads of a call that failed with err
 // and what the call's record keeps.
 func failureTexts(err error) (forModel, forRecord string) {
@@ -43,9 +52,12 @@ func failureTexts(err error) (forModel, forRecord string) {
 		pathErr *fs.PathError
 		linkErr *os.LinkError
 	)
+	var safe ModelError
 	switch {
 	case errors.As(err, &child):
 		return prefix + child.Error(), fmt.Sprintf("%v: %v", child, child.err)
+	case errors.As(err, &safe):
+		return prefix + safe.ModelMessage(), err.Error()
 	case errors.As(err, &urlErr), errors.As(err, &opErr), errors.As(err, &dnsErr), errors.As(err, &addrErr):
 		return prefix + "a request to another service failed.", err.Error()
 	case errors.As(err, &pathErr), errors.As(err, &linkErr):

@@ -30,6 +30,8 @@ func TestToolFailureKeepsAddressesAndPathsFromTheModel(t *testing.T) {
 			"The tool failed: a request to another service failed.", []string{"internal.example"}},
 		{"a file path", fmt.Errorf("load: %w", &fs.PathError{Op: "open", Path: "/var/lib/records/secret.db", Err: fs.ErrPermission}),
 			"The tool failed: a file operation failed.", []string{"/var/lib"}},
+		{"an error written for the model, over a URL error", modelSafeDouble{cause: &url.Error{Op: "Post", URL: "http://10.1.2.3/mcp", Err: errors.New("EOF")}},
+			"The tool failed: server \"docs\": the connection was lost", []string{"10.1.2.3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt := runtime.New()
@@ -63,3 +65,13 @@ func TestToolFailureKeepsAddressesAndPathsFromTheModel(t *testing.T) {
 		})
 	}
 }
+
+// modelSafeDouble is a test double of an error whose message is written for
+// a model (runtime.ModelError) while its cause carries an address.
+type modelSafeDouble struct{ cause error }
+
+func (e modelSafeDouble) Error() string {
+	return "server \"docs\": the connection was lost: " + e.cause.Error()
+}
+func (e modelSafeDouble) ModelMessage() string { return "server \"docs\": the connection was lost" }
+func (e modelSafeDouble) Unwrap() error        { return e.cause }

@@ -144,6 +144,11 @@ func (e *CallError) Error() string {
 	return head + ": " + e.Detail
 }
 
+// ModelMessage is the error's own text: it names the server and the tool,
+// never a command line, URL or address, so the runtime hands it to the
+// model whole (runtime.ModelError) even when its cause is a network error.
+func (e *CallError) ModelMessage() string { return e.Error() }
+
 // Unwrap returns the cause.
 func (e *CallError) Unwrap() error { return e.Cause }
 
