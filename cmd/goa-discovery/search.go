@@ -11,17 +11,20 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
 // searchFlags are the arguments of the search command.
 type searchFlags struct {
-	tools   string
-	queries string
-	limit   int
-	passes  int
-	json    bool
-	words   []string
+	tools      string
+	mcpCommand string
+	mcpURL     string
+	queries    string
+	limit      int
+	passes     int
+	json       bool
+	words      []string
 }
 
 // runSearch ranks a catalog's tools for a query, or evaluates search on a
@@ -47,13 +50,15 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.tools, "tools", "", "tool catalog: JSON lines of {name, description, parameters} or an MCP tools/list result")
+	fs.StringVar(&f.mcpCommand, "mcp-command", "", "tool catalog: the tools/list of the MCP server this command starts (stdio), \"CMD ARGS\" split at spaces")
+	fs.StringVar(&f.mcpURL, "mcp-url", "", "tool catalog: the tools/list of the MCP server at this streamable HTTP endpoint")
 	fs.StringVar(&f.queries, "queries", "", "query set to evaluate: JSON lines of {query, gold}")
 	fs.IntVar(&f.limit, "limit", toolsearch.DefaultLimit, "number of tools to print for a query")
 	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating")
 	fs.BoolVar(&f.json, "json", false, "print the evaluation as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery search --tools FILE [--limit N] QUERY...")
-		fmt.Fprintln(stderr, "       goa-discovery search --tools FILE --queries FILE [--passes N] [--json]")
+		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--limit N] QUERY...")
+		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) --queries FILE [--passes N] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -62,9 +67,19 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	f.words = fs.Args()
 	set := make(map[string]bool)
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	catalogs := 0
+	for _, c := range []string{f.tools, f.mcpCommand, f.mcpURL} {
+		if c != "" {
+			catalogs++
+		}
+	}
 	switch {
-	case f.tools == "":
-		return f, errors.New("--tools is required")
+	case catalogs == 0:
+		return f, errors.New("--tools is required, or --mcp-command \"CMD ARGS\" or --mcp-url URL")
+	case catalogs > 1:
+		return f, errors.New("give one catalog: --tools, --mcp-command or --mcp-url")
+	case set["mcp-command"] && len(strings.Fields(f.mcpCommand)) == 0:
+		return f, errors.New("--mcp-command names no command")
 	case f.limit < 1:
 		return f, fmt.Errorf("--limit must be at least 1, got %d", f.limit)
 	case f.passes < 1:
@@ -84,7 +99,7 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 }
 
 func search(f searchFlags, stdout io.Writer) error {
-	docs, err := readToolsFile(f.tools)
+	docs, source, err := readCatalog(f)
 	if err != nil {
 		return err
 	}
@@ -92,7 +107,7 @@ func search(f searchFlags, stdout io.Writer) error {
 	ix, err := toolsearch.NewIndexFromDocuments(docs)
 	build := time.Since(start)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.tools, err)
+		return fmt.Errorf("%s: %w", source, err)
 	}
 	if f.queries == "" {
 		return printRanking(stdout, ix.Search(strings.Join(f.words, " "), f.limit))
@@ -108,6 +123,23 @@ func search(f searchFlags, stdout io.Writer) error {
 		return report.writeJSON(stdout)
 	}
 	return report.writeText(stdout)
+}
+
+// readCatalog reads the catalog the flags name and says where it came from.
+func readCatalog(f searchFlags) ([]toolsearch.Document, string, error) {
+	switch {
+	case f.mcpCommand != "":
+		args := strings.Fields(f.mcpCommand)
+		cmd := mcp.Command(args[0], args[1:]...)
+		cmd.TerminateAfter = time.Second
+		docs, err := readMCPServer(cmd)
+		return docs, "--mcp-command " + args[0], err
+	case f.mcpURL != "":
+		docs, err := readMCPServer(mcp.HTTP(f.mcpURL, nil))
+		return docs, f.mcpURL, err
+	}
+	docs, err := readToolsFile(f.tools)
+	return docs, f.tools, err
 }
 
 func readToolsFile(path string) ([]toolsearch.Document, error) {

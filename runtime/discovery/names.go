@@ -59,7 +59,19 @@ func IsPortable(name string) bool {
 // Distinct names can map to one portable name ("a.b" and "a_b"); NewNameMap
 // detects it.
 func PortableName(name string) string {
-	if IsPortable(name) {
+	return PortableNameWithin(name, MaxNameLength)
+}
+
+// PortableNameWithin is PortableName for a name that must fit max bytes
+// (at least 16), such as a tool name that is one segment of an identifier:
+// a portable name longer than max is shortened the way PortableName
+// shortens past MaxNameLength. A max outside 16..MaxNameLength is taken as
+// MaxNameLength.
+func PortableNameWithin(name string, max int) string {
+	if max < 16 || max > MaxNameLength {
+		max = MaxNameLength
+	}
+	if len(name) <= max && IsPortable(name) {
 		return name
 	}
 	var sb strings.Builder
@@ -77,10 +89,10 @@ func PortableName(name string) string {
 		}
 	}
 	s := sb.String()
-	if len(s) > MaxNameLength {
+	if len(s) > max {
 		sum := sha256.Sum256([]byte(name))
 		suffix := "_" + hex.EncodeToString(sum[:4])
-		s = s[:MaxNameLength-len(suffix)] + suffix
+		s = s[:max-len(suffix)] + suffix
 	}
 	return s
 }

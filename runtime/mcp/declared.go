@@ -1,0 +1,150 @@
+package mcp
+
+// Declared toolsets: tools of an MCP server whose schemas the design
+// declares. At registration the server's list is checked against the
+// declaration, and the toolset is registered with the runtime like a local
+// one, its executor calling the server. The runtime validates every call's
+// arguments with the declared payload codec before the executor sends it;
+// the executor validates structuredContent with the declared result codec.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// DeclaredToolset is a toolset of an MCP server as the design declares
+// it: the generated toolset package's Toolset() and Specs(). Each tool's
+// name is "<toolset>.<ToolName(mcp name)>".
+type DeclaredToolset struct {
+	// Schema is the toolset's wire record.
+	Schema tools.ToolsetSchema
+	// Specs are the tools' specs with their codecs; nil compiles them from
+	// Schema with contract.Compile.
+	Specs []tools.ToolSpec
+}
+
+// Check reads the server's tool list and compares it with the declared
+// tools: a declared tool the server does not list, or whose inputSchema or
+// outputSchema differs canonically from the declared payload or result, is
+// a *MismatchError naming the tool and the first difference. Tools the
+// server lists beyond the declared ones are ignored. It returns the
+// server's catalog under the declared toolset's name.
+func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Catalog, error) {
+	cat, err := s.ListCatalog(ctx, declared.Name)
+	if err != nil {
+		return nil, err
+	}
+	served := make(map[tools.Ident]*tools.ToolSchema, len(cat.Toolset.Tools))
+	for i := range cat.Toolset.Tools {
+		served[cat.Toolset.Tools[i].Name] = &cat.Toolset.Tools[i]
+	}
+	for _, d := range declared.Tools {
+		got := served[d.Name]
+		if got == nil {
+			return nil, &MismatchError{Server: s.server, Tool: d.Name, Missing: true}
+		}
+		for _, part := range []struct {
+			name           string
+			declared, have json.RawMessage
+		}{{"inputSchema", d.Payload, got.Payload}, {"outputSchema", d.Result, got.Result}} {
+			if err := s.compare(d.Name, part.name, part.declared, part.have); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return cat, nil
+}
+
+// compare reports the first difference of one declared schema and the
+// server's.
+func (s *Session) compare(id tools.Ident, which string, declared, served json.RawMessage) error {
+	switch {
+	case len(declared) == 0 && len(served) == 0:
+		return nil
+	case len(declared) == 0:
+		return &MismatchError{Server: s.server, Tool: id, Schema: which, Declared: "absent", Served: render(json.RawMessage(served))}
+	case len(served) == 0:
+		return &MismatchError{Server: s.server, Tool: id, Schema: which, Declared: render(json.RawMessage(declared)), Served: "absent"}
+	}
+	d, err := firstDifference(declared, served)
+	if err != nil {
+		return fmt.Errorf("mcp server %q: declared tool %q: %s: %w", s.server, id, which, err)
+	}
+	if d != nil {
+		return &MismatchError{Server: s.server, Tool: id, Schema: which, Pointer: d.pointer, Declared: d.left, Served: d.right}
+	}
+	return nil
+}
+
+// RegisterToolset checks a declared toolset against the server (see
+// Check) and registers it with rt under its name, with an executor that
+// calls the server's tools under their MCP names.
+func RegisterToolset(ctx context.Context, rt *runtime.Runtime, s *Session, d DeclaredToolset) error {
+	cat, err := s.Check(ctx, d.Schema)
+	if err != nil {
+		return err
+	}
+	specs := d.Specs
+	if specs == nil {
+		specs = make([]tools.ToolSpec, len(d.Schema.Tools))
+		for i := range d.Schema.Tools {
+			spec, err := contract.Compile(&d.Schema.Tools[i])
+			if err != nil {
+				return fmt.Errorf("mcp server %q: %w", s.server, err)
+			}
+			specs[i] = *spec
+		}
+	}
+	byIdent := make(map[tools.Ident]*tools.ToolSpec, len(specs))
+	for i := range specs {
+		byIdent[specs[i].Name] = &specs[i]
+	}
+	return rt.RegisterToolset(runtime.ToolsetRegistration{
+		Schema:   d.Schema,
+		Specs:    specs,
+		Executor: &declaredExecutor{session: s, catalog: cat, specs: byIdent},
+	})
+}
+
+// declaredExecutor runs the calls of a declared toolset.
+type declaredExecutor struct {
+	session *Session
+	catalog *Catalog
+	specs   map[tools.Ident]*tools.ToolSpec
+}
+
+// Execute sends an admitted call, whose arguments the runtime validated,
+// and returns its result: the structuredContent decoded by the declared
+// result codec for a tool with a result schema, the content's text
+// otherwise.
+func (e *declaredExecutor) Execute(ctx context.Context, call *runtime.ToolInvocation) (any, error) {
+	name, ok := e.catalog.MCPName(call.Tool)
+	spec := e.specs[call.Tool]
+	if !ok || spec == nil {
+		return nil, &CallError{Server: e.session.server, Tool: call.Tool.Tool(), Kind: CallInvalid, Detail: "the toolset has no such tool"}
+	}
+	res, err := e.session.Call(ctx, name, call.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Result == nil {
+		return content(res)
+	}
+	raw, err := structured(res)
+	if err == nil && raw == nil {
+		err = fmt.Errorf("the tool declares a result schema and the server sent no structuredContent")
+	}
+	if err == nil {
+		var v any
+		if v, err = spec.Result.Decode(raw); err == nil {
+			return v, nil
+		}
+		err = fmt.Errorf("structuredContent does not match the declared result schema: %w", err)
+	}
+	return nil, &CallError{Server: e.session.server, Tool: name, Kind: CallInvalid, Detail: err.Error(), Cause: err}
+}

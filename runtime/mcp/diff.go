@@ -1,0 +1,140 @@
+package mcp
+
+// The first difference between two JSON schemas, compared canonically
+// (tools.Canonicalize): member order, whitespace and the spelling of
+// numbers never differ. Members are visited in key order, so the first
+// difference of two schemas is always the same one.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// difference is where two JSON documents first differ.
+type difference struct {
+	pointer     string
+	left, right string // compact JSON or "absent"
+}
+
+// firstDifference returns the first difference of a and b, or nil when they
+// are canonically equal.
+func firstDifference(a, b []byte) (*difference, error) {
+	ca, err := tools.Canonicalize(a)
+	if err != nil {
+		return nil, err
+	}
+	cb, err := tools.Canonicalize(b)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(ca, cb) {
+		return nil, nil
+	}
+	va, err := decodeNumbers(ca)
+	if err != nil {
+		return nil, err
+	}
+	vb, err := decodeNumbers(cb)
+	if err != nil {
+		return nil, err
+	}
+	if d := diffValues("", va, vb); d != nil {
+		return d, nil
+	}
+	return &difference{left: render(va), right: render(vb)}, nil
+}
+
+func decodeNumbers(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %w", tools.ErrInvalidJSON, err)
+	}
+	return v, nil
+}
+
+// diffValues walks two values decoded from canonical JSON, in which equal
+// numbers are spelled alike.
+func diffValues(at string, a, b any) *difference {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := slices.Sorted(func(yield func(string) bool) {
+			for k := range x {
+				if !yield(k) {
+					return
+				}
+			}
+			for k := range y {
+				if _, dup := x[k]; !dup && !yield(k) {
+					return
+				}
+			}
+		})
+		for _, k := range keys {
+			p := at + "/" + escapePointer(k)
+			xv, inX := x[k]
+			yv, inY := y[k]
+			switch {
+			case !inX:
+				return &difference{pointer: p, left: "absent", right: render(yv)}
+			case !inY:
+				return &difference{pointer: p, left: render(xv), right: "absent"}
+			}
+			if d := diffValues(p, xv, yv); d != nil {
+				return d
+			}
+		}
+		return nil
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			break
+		}
+		for i := range max(len(x), len(y)) {
+			p := at + "/" + strconv.Itoa(i)
+			switch {
+			case i >= len(x):
+				return &difference{pointer: p, left: "absent", right: render(y[i])}
+			case i >= len(y):
+				return &difference{pointer: p, left: render(x[i]), right: "absent"}
+			}
+			if d := diffValues(p, x[i], y[i]); d != nil {
+				return d
+			}
+		}
+		return nil
+	default:
+		if render(a) == render(b) {
+			return nil
+		}
+	}
+	return &difference{pointer: at, left: render(a), right: render(b)}
+}
+
+// render writes a value as compact JSON, clipped for an error message.
+func render(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	const most = 120
+	if len(b) > most {
+		return string(b[:most]) + "..."
+	}
+	return string(b)
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}

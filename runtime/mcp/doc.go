@@ -1,0 +1,72 @@
+// Package mcp connects agents to MCP servers, on the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk): their tools are searched,
+// filtered by run policy, validated and called like any other tool.
+//
+// # Sessions
+//
+// Connect opens a Session to one server under the name the design gives it,
+// through a Transport: Command (stdio: a program started as a child
+// process), HTTP (streamable HTTP: a URL and an *http.Client, whose
+// transport carries the authentication) or InMemory (an SDK server in this
+// process). A session holds one connection at a time; when it fails (the
+// server exits, the connection drops, a call times out) the call gets a
+// *CallError and the next use connects again. Limits bound what the server
+// may send (tools, pages, schema size and depth, result size); exceeding one
+// is a *LimitError.
+//
+// # Names
+//
+// MCP tool names are free-form. A tool the server lists as name is the
+// runtime tool "<toolset>.<ToolName(name)>": ToolName is the runtime's one
+// portable-name mapping (discovery.PortableNameWithin) at the length of a
+// tool name, so "github.create_issue" becomes "github_create_issue" and the
+// model sees "<toolset>_github_create_issue". Two names of one server that
+// map to one tool name fail the list with a *discovery.CollisionError. A call
+// always goes out under the server's own name.
+//
+// # Declared toolsets
+//
+// A toolset whose tools the design declares (FromExternalMCP with tools) is
+// registered with RegisterToolset(ctx, rt, session, DeclaredToolset{Schema,
+// Specs}), Schema and Specs being the generated toolset package's Toolset()
+// and Specs(). Registration reads the server's list and fails with a
+// *MismatchError when a declared tool is missing or its payload or result
+// schema differs canonically (tools.Canonicalize) from the server's
+// inputSchema or outputSchema; the error names the tool and the first
+// difference as a JSON Pointer. The toolset is then a local toolset of the
+// runtime: agents list its tools as immediate or deferred, the runtime
+// validates arguments with the declared codecs before the call is sent, and
+// structuredContent is decoded with the declared result codec.
+//
+// # Dynamic sources
+//
+// A toolset whose tools are whatever the server lists (FromExternalMCP
+// without tools) is a Source, registered with RegisterSource(rt, session,
+// toolset) under the server's name. It plugs into the runtime as a registry
+// does (runtime.RegistryClient), so an agent names it with
+// runtime.RegistrySource{Registry: server, Toolset: toolset, Deferred: true},
+// the runtime reads it once per planning step, and a call is bound to the
+// list it was admitted under (the token is the list's fingerprint). A read
+// sends tools/list (every page) unless the server promised
+// notifications/tools/list_changed and none arrived since the last read.
+//
+// # Results and errors
+//
+// A tool with an output schema answers with its structuredContent,
+// validated against that schema; any other tool with the text of its
+// content (its content blocks as JSON when some block is not text). A
+// result with isError, a protocol error, a timeout, a lost connection, an
+// invalid or oversized result all become a *CallError, which the runtime
+// hands the model as an error result: its text names the server and the
+// tool and never a command line, a URL or an address.
+//
+// Generated code calls, per server:
+//
+//	s, err := mcp.Connect(ctx, "github", mcp.HTTP(url, client))
+//	err = mcp.RegisterToolset(ctx, rt, s, mcp.DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
+//	_, err = mcp.RegisterSource(rt, s, "everything")
+//
+// The SDK decodes a server's schemas into Go values before this package
+// sees them, so an integer beyond 2^53 in a server's schema reaches it
+// rounded.
+package mcp

@@ -1,0 +1,93 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Limits bound what a server may send. A server that sends more fails
+// with a *LimitError naming what was too large; nothing is truncated.
+type Limits struct {
+	// MaxTools bounds the tools one tools/list (all pages) may return.
+	MaxTools int
+	// MaxPages bounds the pages of one tools/list.
+	MaxPages int
+	// MaxSchemaBytes bounds each input and output schema, as compact
+	// JSON.
+	MaxSchemaBytes int
+	// MaxSchemaDepth bounds the nesting of objects and arrays in each
+	// schema.
+	MaxSchemaDepth int
+	// MaxResultBytes bounds the result of one call, as the model would
+	// read it.
+	MaxResultBytes int
+}
+
+// DefaultLimits are the limits of a session that sets none.
+var DefaultLimits = Limits{
+	MaxTools:       2000,
+	MaxPages:       100,
+	MaxSchemaBytes: 64 << 10,
+	MaxSchemaDepth: 32,
+	MaxResultBytes: 1 << 20,
+}
+
+// withDefaults fills zero fields from DefaultLimits and refuses negative
+// ones.
+func (l Limits) withDefaults() (Limits, error) {
+	fields := []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"MaxTools", &l.MaxTools, DefaultLimits.MaxTools},
+		{"MaxPages", &l.MaxPages, DefaultLimits.MaxPages},
+		{"MaxSchemaBytes", &l.MaxSchemaBytes, DefaultLimits.MaxSchemaBytes},
+		{"MaxSchemaDepth", &l.MaxSchemaDepth, DefaultLimits.MaxSchemaDepth},
+		{"MaxResultBytes", &l.MaxResultBytes, DefaultLimits.MaxResultBytes},
+	}
+	for _, f := range fields {
+		switch {
+		case *f.v < 0:
+			return l, fmt.Errorf("mcp: limits: %s is negative (%d)", f.name, *f.v)
+		case *f.v == 0:
+			*f.v = f.def
+		}
+	}
+	return l, nil
+}
+
+// schemaBytes encodes a schema the SDK decoded and checks its size and
+// depth. which is "inputSchema" or "outputSchema".
+func (s *Session) schemaBytes(tool, which string, v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: mcp server %q tool %q: %s: %w", ErrCatalog, s.server, tool, which, err)
+	}
+	if len(raw) > s.limits.MaxSchemaBytes {
+		return nil, &LimitError{Server: s.server, Tool: tool, What: which + " bytes", Limit: s.limits.MaxSchemaBytes, Got: len(raw)}
+	}
+	if d := depth(v); d > s.limits.MaxSchemaDepth {
+		return nil, &LimitError{Server: s.server, Tool: tool, What: which + " depth", Limit: s.limits.MaxSchemaDepth, Got: d}
+	}
+	return raw, nil
+}
+
+// depth returns the nesting of objects and arrays in a decoded JSON value:
+// 0 for a scalar, 1 for a flat object.
+func depth(v any) int {
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, depth(e))
+		}
+	case []any:
+		for _, e := range v {
+			deepest = max(deepest, depth(e))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
+}

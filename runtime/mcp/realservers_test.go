@@ -1,0 +1,177 @@
+package mcp_test
+
+// Third-party MCP servers from npm (@modelcontextprotocol/server-everything
+// and server-filesystem, installed by .ci/run) listed, searched, discovered
+// and called over stdio through a runtime agent with a scripted planner.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// serversEnv names the directory holding the servers' executables
+// (node_modules/.bin of the npm install .ci/run makes).
+const serversEnv = "GOA_DISCOVERY_MCP_SERVERS"
+
+// npmServer returns the path of one installed server, skipping the test
+// where node or the packages are absent, except in CI.
+func npmServer(t *testing.T, bin string) string {
+	t.Helper()
+	missing := func(why string) {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s; .ci/run installs the npm MCP servers and sets %s", why, serversEnv)
+		}
+		t.Skipf("skipping the npm MCP servers test: %s (run .ci/run, or npm install the servers and set %s)", why, serversEnv)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node is not installed")
+	}
+	dir := os.Getenv(serversEnv)
+	if dir == "" {
+		missing(serversEnv + " is not set")
+	}
+	path := filepath.Join(dir, bin)
+	if _, err := os.Stat(path); err != nil {
+		missing(bin + " is not installed in " + serversEnv)
+	}
+	return path
+}
+
+// everythingDeclared is part of server-everything 2026.8.31 as a design
+// would declare it, with the schemas it lists.
+var everythingDeclared = tools.ToolsetSchema{Name: "ev", Tools: []tools.ToolSchema{
+	tool("ev.echo", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]}`, ""),
+	tool("ev.get-structured-content", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"]}`,
+		`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"additionalProperties":false}`),
+}}
+
+func TestNPMServers(t *testing.T) {
+	everythingBin := npmServer(t, "mcp-server-everything")
+	filesystemBin := npmServer(t, "mcp-server-filesystem")
+	ctx := context.Background()
+	root := t.TempDir()
+	everything := connect(t, "everything", mcp.Command(everythingBin, "stdio"))
+	filesystem := connect(t, "filesystem", mcp.Command(filesystemBin, root))
+
+	for _, s := range []*mcp.Session{everything, filesystem} {
+		cat, err := s.ListCatalog(ctx, "listed")
+		if err != nil {
+			t.Fatalf("ListCatalog %s: %v", s.Server(), err)
+		}
+		names := make([]string, len(cat.Toolset.Tools))
+		for i, ts := range cat.Toolset.Tools {
+			names[i], _ = cat.MCPName(ts.Name)
+		}
+		t.Logf("%s lists %d tools: %s", s.Server(), len(names), strings.Join(names, ", "))
+	}
+
+	rt := runtime.New()
+	if err := mcp.RegisterToolset(ctx, rt, everything, mcp.DeclaredToolset{Schema: everythingDeclared}); err != nil {
+		t.Fatalf("RegisterToolset: %v", err)
+	}
+	for _, src := range []struct {
+		s       *mcp.Session
+		toolset string
+	}{{everything, "everything"}, {filesystem, "fs"}} {
+		if _, err := mcp.RegisterSource(rt, src.s, src.toolset); err != nil {
+			t.Fatalf("RegisterSource %s: %v", src.toolset, err)
+		}
+	}
+	note := filepath.Join(root, "note.txt")
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	planner := scripted(t,
+		func(*testing.T, *runtime.PlanInput) model.Message {
+			return model.AssistantMessage(
+				model.DiscoveryCallPart(model.DiscoveryCall{ID: "d1", Query: "sum of two numbers"}),
+				model.DiscoveryCallPart(model.DiscoveryCall{ID: "d2", Query: "write a file"}),
+				model.DiscoveryCallPart(model.DiscoveryCall{ID: "d3", Names: []string{"ev_get-structured-content", "fs_read_text_file"}}),
+			)
+		},
+		func(*testing.T, *runtime.PlanInput) model.Message {
+			return calls(
+				call("echo", "ev_echo", `{"message":"hello"}`),
+				call("sum", "everything_get-sum", `{"a":2,"b":3}`),
+				call("weather", "ev_get-structured-content", `{"location":"Chicago"}`),
+				call("write", "fs_write_file", `{"path":`+quoteJSON(note)+`,"content":"hello from goa-discovery"}`),
+			)
+		},
+		func(*testing.T, *runtime.PlanInput) model.Message {
+			return calls(
+				call("read", "fs_read_text_file", `{"path":`+quoteJSON(note)+`}`),
+				call("escape", "fs_read_text_file", `{"path":`+quoteJSON(outside)+`}`),
+			)
+		},
+	)
+	err := rt.RegisterAgent(ctx, runtime.AgentRegistration{
+		Name:      "assistant",
+		Immediate: []tools.Ident{"ev.echo"},
+		Deferred:  []tools.Ident{"ev.get-structured-content"},
+		Registries: []runtime.RegistrySource{
+			{Registry: "everything", Toolset: "everything", Deferred: true},
+			{Registry: "filesystem", Toolset: "fs", Deferred: true},
+		},
+		Planner: planner,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Client("assistant").Run(ctx, []model.Message{model.UserMessage("add, write and read")})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	found := discovered(out.Messages)
+	t.Logf("discovery found: %s", strings.Join(found, ", "))
+	for _, want := range []string{"everything_get-sum", "fs_write_file", "ev_get-structured-content", "fs_read_text_file"} {
+		if !slices.Contains(found, want) {
+			t.Errorf("discovery found %v, missing %q", found, want)
+		}
+	}
+	res := results(out)
+	for id, want := range map[string]string{
+		"echo":    "Echo: hello",
+		"sum":     "5",
+		"weather": `"temperature"`,
+		"read":    "hello from goa-discovery",
+	} {
+		r := res[id]
+		t.Logf("result of %s: %q", id, r.Content)
+		if r.IsError || !strings.Contains(r.Content, want) {
+			t.Errorf("result of %s = %+v, want it to contain %q", id, r, want)
+		}
+	}
+	if r := res["escape"]; !r.IsError {
+		t.Errorf("reading outside the filesystem server's directory succeeded: %q", r.Content)
+	} else {
+		t.Logf("result of escape: %q", r.Content)
+	}
+	if b, err := os.ReadFile(note); err != nil || string(b) != "hello from goa-discovery" {
+		t.Errorf("note.txt holds %q, %v", b, err)
+	}
+}
+
+func quoteJSON(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,292 @@
+package mcp
+
+// A Session is the runtime's connection to one MCP server, under the name
+// the design gives the server. It holds at most one SDK session at a time
+// and replaces it when it fails: a call that finds the connection gone
+// fails with a *CallError the model reads, and the next use connects again.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultCallTimeout bounds one call of a session that sets no timeout.
+const DefaultCallTimeout = 60 * time.Second
+
+// Session is a connection to one MCP server. It is safe for concurrent
+// use.
+type Session struct {
+	server    string
+	transport Transport
+	client    *sdk.Client
+	limits    Limits
+	timeout   time.Duration
+
+	mu      sync.Mutex
+	current *sdk.ClientSession // nil until connected and after a failure
+	closed  bool
+	closing sync.WaitGroup // closes of failed connections under way
+
+	// changes counts tools/list_changed notifications and reconnections:
+	// a tool list read at one count is stale at another.
+	changes atomic.Uint64
+}
+
+// Option configures a Session.
+type Option func(*Session)
+
+// WithLimits bounds what the server may send; zero fields take
+// DefaultLimits.
+func WithLimits(l Limits) Option { return func(s *Session) { s.limits = l } }
+
+// WithCallTimeout bounds each call (tools/call, and each tools/list page);
+// 0 means DefaultCallTimeout.
+func WithCallTimeout(d time.Duration) Option { return func(s *Session) { s.timeout = d } }
+
+// Connect connects to the server the design names server through t and
+// checks that it answers. The session reconnects through t whenever its
+// connection fails.
+func Connect(ctx context.Context, server string, t Transport, opts ...Option) (*Session, error) {
+	if err := tools.ValidateName(server); err != nil {
+		return nil, fmt.Errorf("mcp: server name: %w", err)
+	}
+	if t == nil {
+		return nil, fmt.Errorf("mcp server %q: no transport", server)
+	}
+	s := &Session{server: server, transport: t}
+	for _, o := range opts {
+		o(s)
+	}
+	var err error
+	if s.limits, err = s.limits.withDefaults(); err != nil {
+		return nil, err
+	}
+	if s.timeout < 0 {
+		return nil, fmt.Errorf("mcp server %q: negative call timeout %s", server, s.timeout)
+	}
+	if s.timeout == 0 {
+		s.timeout = DefaultCallTimeout
+	}
+	s.client = sdk.NewClient(&sdk.Implementation{Name: "goa-discovery", Version: "v1"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.changes.Add(1) },
+	})
+	if _, err := s.session(ctx); err != nil {
+		return nil, fmt.Errorf("mcp server %q: connect: %w", server, err)
+	}
+	return s, nil
+}
+
+// Server returns the server's name.
+func (s *Session) Server() string { return s.server }
+
+// Close closes the connection. Uses after Close fail.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	cs := s.current
+	s.current, s.closed = nil, true
+	s.mu.Unlock()
+	var err error
+	if cs != nil {
+		err = cs.Close()
+	}
+	s.closing.Wait()
+	return err
+}
+
+// errClosed is returned by uses of a closed session.
+var errClosed = errors.New("session closed")
+
+// session returns the current SDK session, connecting when there is none.
+func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	if s.current != nil {
+		return s.current, nil
+	}
+	t, err := s.transport.NewTransport(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	cs, err := s.client.Connect(cctx, t, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.current = cs
+	s.changes.Add(1)
+	// A server that exits ends the connection; the next use reconnects
+	// instead of failing on the dead one.
+	s.closing.Add(1)
+	go func() {
+		defer s.closing.Done()
+		_ = cs.Wait()
+		s.drop(cs)
+	}()
+	return cs, nil
+}
+
+// drop forgets a failed connection and closes it in the background: a
+// command's process may take seconds to exit.
+func (s *Session) drop(cs *sdk.ClientSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.current != cs {
+		return
+	}
+	s.current = nil
+	s.closing.Add(1)
+	go func() {
+		defer s.closing.Done()
+		_ = cs.Close()
+	}()
+}
+
+// listChanged reports whether the server promised tools/list_changed
+// notifications, so that a list read stays valid until one arrives.
+func (s *Session) listChanged(cs *sdk.ClientSession) bool {
+	res := cs.InitializeResult()
+	return res != nil && res.Capabilities != nil && res.Capabilities.Tools != nil && res.Capabilities.Tools.ListChanged
+}
+
+// ListTools reads the server's whole tool list, every page, within the
+// session's limits. A connection that failed is replaced and the read
+// tried once more: listing has no effect on the server.
+func (s *Session) ListTools(ctx context.Context) ([]*sdk.Tool, error) {
+	list, _, err := s.listTools(ctx)
+	return list, err
+}
+
+// listTools returns the list with the change count it was read at and
+// whether that count stays valid until a notification.
+func (s *Session) listTools(ctx context.Context) ([]*sdk.Tool, listState, error) {
+	for attempt := 0; ; attempt++ {
+		cs, err := s.session(ctx)
+		if err != nil {
+			return nil, listState{}, fmt.Errorf("mcp server %q: connect: %w", s.server, err)
+		}
+		st := listState{changes: s.changes.Load(), notifies: s.listChanged(cs)}
+		list, err := s.readPages(ctx, cs)
+		if err == nil || refusal(err) != nil || errors.Is(err, ErrLimit) || attempt > 0 || ctx.Err() != nil {
+			return list, st, err
+		}
+		s.drop(cs)
+	}
+}
+
+// listState is when a list was read.
+type listState struct {
+	changes  uint64
+	notifies bool
+}
+
+func (s *Session) readPages(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Tool, error) {
+	var all []*sdk.Tool
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == s.limits.MaxPages {
+			return nil, &LimitError{Server: s.server, What: "tools/list pages", Limit: s.limits.MaxPages, Got: page + 1}
+		}
+		pctx, cancel := context.WithTimeout(ctx, s.timeout)
+		res, err := cs.ListTools(pctx, &sdk.ListToolsParams{Cursor: cursor})
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("mcp server %q: tools/list: %w", s.server, err)
+		}
+		all = append(all, res.Tools...)
+		if len(all) > s.limits.MaxTools {
+			return nil, &LimitError{Server: s.server, What: "tools", Limit: s.limits.MaxTools, Got: len(all)}
+		}
+		if res.NextCursor == "" {
+			return all, nil
+		}
+		cursor = res.NextCursor
+	}
+}
+
+// Call calls the MCP tool name with arguments, a JSON object, and returns
+// its result. Every failure is a *CallError: a result with isError set, a
+// protocol error, a timeout, a lost connection (which the next use
+// replaces), or a result larger than the limit (its cause a *LimitError).
+func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessage) (*sdk.CallToolResult, error) {
+	fail := func(kind CallErrorKind, detail string, cause error) error {
+		return &CallError{Server: s.server, Tool: name, Kind: kind, Detail: detail, Cause: cause}
+	}
+	cs, err := s.session(ctx)
+	if err != nil {
+		return nil, fail(CallUnreachable, "", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: name, Arguments: arguments})
+	switch {
+	case err == nil:
+	case refusal(err) != nil:
+		return nil, fail(CallRefused, clip(refusal(err).Message), err)
+	case ctx.Err() != nil:
+		// The caller ended the call; the connection may be fine.
+		return nil, fail(CallTimeout, "before the run's context ended", err)
+	case cctx.Err() != nil:
+		s.drop(cs)
+		return nil, fail(CallTimeout, "within "+s.timeout.String(), err)
+	default:
+		s.drop(cs)
+		return nil, fail(CallConnectionLost, "", err)
+	}
+	size, err := resultSize(res)
+	if err != nil {
+		return nil, fail(CallInvalid, "the result cannot be encoded", err)
+	}
+	if size > s.limits.MaxResultBytes {
+		lerr := &LimitError{Server: s.server, Tool: name, What: "result bytes", Limit: s.limits.MaxResultBytes, Got: size}
+		return nil, fail(CallInvalid, fmt.Sprintf("the result has %d bytes, more than the limit of %d", size, s.limits.MaxResultBytes), lerr)
+	}
+	if res.IsError {
+		return nil, fail(CallToolError, clip(textOf(res.Content)), nil)
+	}
+	return res, nil
+}
+
+// clip bounds a server's text in an error message.
+func clip(s string) string {
+	const most = 2000
+	if len(s) > most {
+		return s[:most] + "..."
+	}
+	return s
+}
+
+// Error codes the SDK gives requests that the transport, not the server,
+// failed: a request an HTTP endpoint did not take, a connection closing.
+const (
+	codeRejected      = -32005
+	codeServerClosing = -32004
+	codeClientClosing = -32003
+)
+
+// refusal returns the server's protocol error answering a request, or nil
+// when err is not one: a transport failure, even one the SDK reports as a
+// JSON-RPC error, is not the server's answer.
+func refusal(err error) *jsonrpc.Error {
+	var jerr *jsonrpc.Error
+	if !errors.As(err, &jerr) {
+		return nil
+	}
+	switch jerr.Code {
+	case codeRejected, codeServerClosing, codeClientClosing:
+		return nil
+	}
+	return jerr
+}
