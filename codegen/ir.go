@@ -51,6 +51,9 @@ type toolsetIR struct {
 	// exportedBy is the agent whose runs the tools are; nil for a toolset
 	// of executed tools.
 	exportedBy *agentIR
+	// mcpServer is the name of the MCP server that serves the tools (its
+	// session's name); "" for a toolset of executed tools.
+	mcpServer string
 }
 
 // toolIR is one tool of a local toolset.
@@ -92,9 +95,12 @@ type agentIR struct {
 	searchCounts toolsearch.CatalogCounts
 }
 
-// sourceIR is a registry source of an agent.
+// sourceIR is a registry source of an agent, or a dynamic MCP toolset,
+// which the runtime lists among the registries under its server's name.
 type sourceIR struct {
 	registry *registryIR
+	// mcpServer is the server of a dynamic MCP toolset; registry is nil then.
+	mcpServer string
 	toolset  string // "" for the whole registry
 	version  string
 	deferred bool
@@ -134,7 +140,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	}
 	built := buildToolsets(root.Toolsets, importPath)
 	for i, ts := range root.Toolsets {
-		if ts.IsRegistrySourced() {
+		if ts.IsDynamic() {
 			continue
 		}
 		ir, err := built[i].ir, built[i].err
@@ -175,12 +181,13 @@ type builtToolset struct {
 
 // buildToolsets resolves the local toolsets of toolsets on every CPU, since
 // schemas, search counts and fingerprints are the bulk of building the IR;
-// the result is indexed like toolsets, and empty for a registry-sourced one.
+// the result is indexed like toolsets, and empty for a dynamic one (a
+// registry toolset, an MCP toolset without declared tools).
 // Building a toolset only reads the design.
 func buildToolsets(toolsets []*expr.ToolsetExpr, importPath string) []builtToolset {
 	built := make([]builtToolset, len(toolsets))
 	parallel(len(toolsets), func(i int) {
-		if ts := toolsets[i]; !ts.IsRegistrySourced() {
+		if ts := toolsets[i]; !ts.IsDynamic() {
 			built[i].ir, built[i].err = buildToolset(ts, importPath)
 		}
 	})
@@ -204,6 +211,9 @@ func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.Toolse
 		case u.Toolset.IsRegistrySourced():
 			src := u.Toolset.Source
 			ir.sources = append(ir.sources, addSource(byRegistry[src.Registry], src.Toolset, u.Toolset.Version(), u.DeferAll()))
+		case u.Toolset.IsDynamic():
+			src := u.Toolset.MCP
+			ir.sources = append(ir.sources, &sourceIR{mcpServer: src.Server, toolset: src.Toolset, deferred: u.DeferAll()})
 		default:
 			ts := byToolset[u.Toolset]
 			deferred := map[*expr.ToolExpr]bool{}

@@ -21,7 +21,7 @@ import (
 // declares; tools and types cannot take them.
 var toolsetIdentifiers = []string{
 	"Name", "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
-	"SearchCounts", "Executor", "Register",
+	"SearchCounts", "Executor", "Register", "Server",
 }
 
 // buildToolset resolves a local toolset.
@@ -31,6 +31,9 @@ func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 		tags: ts.TagValues(), pkg: packageName(ts.Name, gonames.KindToolset),
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
+	if ts.MCP != nil {
+		ir.mcpServer = ts.MCP.Server
+	}
 	types := newTypeCollector()
 	for _, id := range toolsetIdentifiers {
 		if err := types.claim(id, "the toolset package"); err != nil {
