@@ -101,9 +101,9 @@ type sourceIR struct {
 	registry *registryIR
 	// mcpServer is the server of a dynamic MCP toolset; registry is nil then.
 	mcpServer string
-	toolset  string // "" for the whole registry
-	version  string
-	deferred bool
+	toolset   string // "" for the whole registry
+	version   string
+	deferred  bool
 }
 
 // registryIR is a registry and its generated package.
