@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	. "goa.design/goa/v3/dsl"
+	goaexpr "goa.design/goa/v3/expr"
 
 	. "github.com/goa-discovery/goa-discovery/dsl"
 	"github.com/goa-discovery/goa-discovery/expr"
@@ -16,7 +17,6 @@ func filesToolset() *expr.ToolsetExpr {
 	return Toolset(FromExternalMCP("files", "fs"), func() {
 		Tool("read_file", "Read a file", func() {
 			Args(func() { Attribute("path", String); Required("path") })
-			Return(String)
 		})
 		Tool("list_directory", "List a directory", func() {
 			Args(func() { Attribute("path", String); Required("path") })
@@ -31,12 +31,12 @@ func catalogService() {
 		MCPServer("catalog", "1.0.0")
 		Method("find", func() {
 			Payload(func() { Attribute("query", String); Required("query") })
-			Result(ArrayOf(String))
+			Result(func() { Attribute("ids", ArrayOf(String)) })
 			Tool("find", "Find products by keywords")
 		})
 		Method("get", func() {
 			Payload(func() { Attribute("id", String); Required("id") })
-			Result(String)
+			Result(func() { Attribute("name", String) })
 			Tool("get_product", "Get a product by id")
 		})
 		Method("internal", func() {}) // not a tool
@@ -79,9 +79,14 @@ func TestMCPDesign(t *testing.T) {
 	if diff := cmp.Diff([]string{"find", "get_product"}, toolNames(catalog.Tools)); diff != "" {
 		t.Errorf("FromMCP tools (-want +got):\n%s", diff)
 	}
-	for _, tool := range catalog.Tools {
-		if tool.Method == nil || tool.Args != tool.Method.Payload || tool.Return != tool.Method.Result {
-			t.Errorf("tool %q does not take its method's payload and result", tool.Name)
+	for i, method := range []string{"find", "get"} {
+		tool := catalog.Tools[i]
+		if tool.Method == nil || tool.Method.Name != method || tool.Args == nil || tool.Return == nil {
+			t.Errorf("tool %q does not take the payload and result of method %q", tool.Name, method)
+			continue
+		}
+		if tool.Args == tool.Method.Payload || !goaexpr.Equal(tool.Args.Type, tool.Method.Payload.Type) {
+			t.Errorf("tool %q: Args is not a copy of the payload of method %q", tool.Name, method)
 		}
 	}
 	if catalog.Description != "Product catalog" {
@@ -230,6 +235,36 @@ func TestMCPRules(t *testing.T) {
 			{`empty MCP server version`, "idle"},
 			{`marks no method as a tool`, "idle"},
 			{`no toolset serves this MCP server: declare Toolset(FromMCP("idle", "<toolset>"))`, "idle"},
+		}},
+		{"MCP results are objects; FromMCP methods neither stream nor return views", func() {
+			Toolset(FromExternalMCP("files", "fs"), func() {
+				Tool("read_file", "Read a file", func() {
+					Return(String) // ERR text-result
+				})
+				Tool("stat", "Stat a file", func() { Return(func() { Attribute("size", Int) }) })
+			})
+			view := ResultType("application/vnd.item", func() { Attribute("id", String) })
+			Service("items", func() {
+				MCPServer("items", "1.0.0")
+				Method("list", func() {
+					Result(ArrayOf(String))
+					Tool("list", "List items") // ERR array-result
+				})
+				Method("get", func() {
+					Result(view)
+					Tool("get", "Get an item") // ERR view-result
+				})
+				Method("watch", func() {
+					StreamingResult(func() { Attribute("id", String) })
+					Tool("watch", "Watch items") // ERR streaming
+				})
+			})
+			Toolset(FromMCP("items", "items"))
+		}, []wantErr{
+			{`tool "read_file" of toolset "fs": the result of an MCP tool is an object (MCP's outputSchema and structuredContent are JSON objects), got string`, "text-result"},
+			{`tool "list" of toolset "items": the result of an MCP tool is an object`, "array-result"},
+			{`method "get" returns result type "Item", which Goa's endpoints return as a view: declare the result with Type`, "view-result"},
+			{`method "watch" streams: an MCP tool call has one request and one result`, "streaming"},
 		}},
 		{"MCPServer outside a Service", func() {
 			MCPServer("top", "1.0.0") // ERR top-server

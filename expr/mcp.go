@@ -170,9 +170,12 @@ func (r *RootExpr) prepareMCP() {
 			ts.Description = s.Service.Description
 		}
 		for _, mt := range s.Tools {
+			// Copies: Goa's service generator replaces an inline object
+			// payload or result with a named type, which must not rename
+			// the tool's types.
 			ts.Tools = append(ts.Tools, &ToolExpr{
 				Name: mt.Name, Description: mt.Description,
-				Args: mt.Method.Payload, Return: mt.Method.Result,
+				Args: dupAtt(mt.Method.Payload), Return: dupAtt(mt.Method.Result),
 				Method: mt.Method, Toolset: ts, At: mt.At,
 			})
 		}
@@ -225,6 +228,15 @@ func (t *ToolsetExpr) validateMCPSourced(p *problems) {
 	for _, pub := range t.Publications {
 		p.add(t, pub.At, "PublishTo on an MCP toolset: only a local toolset can be published")
 	}
+	for _, tool := range t.Tools {
+		if tool.Return != nil && !goaexpr.IsObject(tool.Return.Type) {
+			at := tool.ReturnAt
+			if at.IsZero() {
+				at = tool.At
+			}
+			p.add(tool, at, "the result of an MCP tool is an object (MCP's outputSchema and structuredContent are JSON objects), got %s; return an object, or declare no result for a tool that answers with text", tool.Return.Type.Name())
+		}
+	}
 	if src.IsGoa() {
 		t.validateGoaMCP(p)
 		return
@@ -265,6 +277,18 @@ func (t *ToolsetExpr) validateGoaMCP(p *problems) {
 	}
 	if s.toolset != t {
 		p.add(t, src.At, "FromMCP: the MCP server of service %q is already served by toolset %q (at %s)", src.Service, s.toolset.Name, s.toolset.At)
+		return
+	}
+	for _, tool := range t.Tools {
+		m := tool.Method
+		if m.IsStreaming() {
+			p.add(tool, tool.At, "method %q streams: an MCP tool call has one request and one result", m.Name)
+		}
+		if m.Result != nil {
+			if _, ok := m.Result.Type.(*goaexpr.ResultTypeExpr); ok {
+				p.add(tool, tool.At, "method %q returns result type %q, which Goa's endpoints return as a view: declare the result with Type", m.Name, m.Result.Type.Name())
+			}
+		}
 	}
 }
 
@@ -303,4 +327,12 @@ func (r *RootExpr) validateMCPServerNames(p *problems) {
 			p.add(ts, ts.MCP.At, "MCP server %q is named like registry %q (at %s): the runtime registers both by name; rename one", server, server, r.Registries[i].At)
 		}
 	}
+}
+
+// dupAtt returns a copy of att, nil for nil.
+func dupAtt(att *goaexpr.AttributeExpr) *goaexpr.AttributeExpr {
+	if att == nil {
+		return nil
+	}
+	return goaexpr.DupAtt(att)
 }

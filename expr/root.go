@@ -130,9 +130,6 @@ func (r *RootExpr) Validate() error {
 func (r *RootExpr) Finalize() {
 	for _, ts := range r.Toolsets {
 		for _, t := range ts.Tools {
-			if t.Method != nil {
-				continue // a Goa method's types, which Goa finalizes
-			}
 			for _, att := range []*goaexpr.AttributeExpr{t.Args, t.Return} {
 				if att != nil {
 					att.Finalize()

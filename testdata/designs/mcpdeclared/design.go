@@ -17,19 +17,21 @@ func Design() {
 	})
 	Files := Toolset(FromExternalMCP("filesystem", "files"), func() {
 		Description("Files of the workspace")
-		Tool("read_file", "Read the text of a file", func() {
+		Tool("read_file", "Read the text of a file", func() { // answers with text: no Return
 			Args(func() {
 				Attribute("path", String, "Path of the file")
 				Required("path")
 			})
-			Return(String)
 		})
 		Tool("list_directory", "List the files of a directory", func() {
 			Args(func() {
 				Attribute("path", String, "Path of the directory")
 				Required("path")
 			})
-			Return(ArrayOf(FileInfo))
+			Return(func() { // an MCP result is an object
+				Attribute("entries", ArrayOf(FileInfo), "Files of the directory")
+				Required("entries")
+			})
 		})
 	})
 	Service("workspace", func() {

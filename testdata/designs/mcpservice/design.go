@@ -24,7 +24,10 @@ func Design() {
 				Attribute("query", String, "Keywords")
 				Required("query")
 			})
-			Result(ArrayOf(Product))
+			Result(func() { // an MCP result is an object
+				Attribute("products", ArrayOf(Product), "Matching products")
+				Required("products")
+			})
 			Tool("find_products", "Find products by keywords")
 		})
 		Method("get", func() {

@@ -17,10 +17,6 @@ const (
   ],
   "additionalProperties": false
 }`
-	// readFileResultSchema is the JSON Schema of the result of files.read_file.
-	readFileResultSchema = `{
-  "type": "string"
-}`
 	// listDirectoryPayloadSchema is the JSON Schema of the arguments of
 	// files.list_directory.
 	listDirectoryPayloadSchema = `{
@@ -39,24 +35,34 @@ const (
 	// listDirectoryResultSchema is the JSON Schema of the result of
 	// files.list_directory.
 	listDirectoryResultSchema = `{
-  "type": "array",
-  "items": {
-    "type": "object",
-    "properties": {
-      "name": {
-        "type": "string",
-        "description": "File name"
+  "type": "object",
+  "properties": {
+    "entries": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string",
+            "description": "File name"
+          },
+          "size": {
+            "type": "integer",
+            "description": "Size in bytes"
+          }
+        },
+        "required": [
+          "name",
+          "size"
+        ],
+        "additionalProperties": false
       },
-      "size": {
-        "type": "integer",
-        "description": "Size in bytes"
-      }
-    },
-    "required": [
-      "name",
-      "size"
-    ],
-    "additionalProperties": false
-  }
+      "description": "Files of the directory"
+    }
+  },
+  "required": [
+    "entries"
+  ],
+  "additionalProperties": false
 }`
 )

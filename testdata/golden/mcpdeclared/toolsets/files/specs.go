@@ -14,7 +14,6 @@ var readFileSpec = sync.OnceValue(func() tools.ToolSpec {
 		Name:        ReadFile,
 		Description: "Read the text of a file",
 		Payload:     tools.NewTypedCodec[ReadFileArgs](tools.MustCompileSchema([]byte(readFilePayloadSchema))),
-		Result:      tools.NewTypedCodec[string](tools.MustCompileSchema([]byte(readFileResultSchema))),
 	}
 })
 
@@ -25,7 +24,7 @@ var listDirectorySpec = sync.OnceValue(func() tools.ToolSpec {
 		Name:        ListDirectory,
 		Description: "List the files of a directory",
 		Payload:     tools.NewTypedCodec[ListDirectoryArgs](tools.MustCompileSchema([]byte(listDirectoryPayloadSchema))),
-		Result:      tools.NewTypedCodec[[]*FileInfo](tools.MustCompileSchema([]byte(listDirectoryResultSchema))),
+		Result:      tools.NewTypedCodec[*ListDirectoryResult](tools.MustCompileSchema([]byte(listDirectoryResultSchema))),
 	}
 })
 

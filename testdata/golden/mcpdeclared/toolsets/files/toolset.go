@@ -19,7 +19,7 @@ const (
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:edde829f2c24c6c314992886e1c3bf629438b5ddd7b9ac318e46d0336b2ca263"
+const authoredFingerprint tools.Fingerprint = "sha256:bde13f08e53a7e72cb34247ebb4a5347d1b6447d9f1df8f27a46ce2b437b073c"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the
@@ -40,7 +40,6 @@ func ToolSchemas() []tools.ToolSchema {
 			Name:        ReadFile,
 			Description: "Read the text of a file",
 			Payload:     json.RawMessage(readFilePayloadSchema),
-			Result:      json.RawMessage(readFileResultSchema),
 		},
 		{
 			Name:        ListDirectory,

@@ -14,6 +14,12 @@ type ListDirectoryArgs struct {
 	Path string `json:"path"`
 }
 
+// ListDirectoryResult holds the result of tool files.list_directory.
+type ListDirectoryResult struct {
+	// Entries is files of the directory.
+	Entries []*FileInfo `json:"entries"`
+}
+
 // FileInfo is a value of toolset files.
 type FileInfo struct {
 	// Name is file name.

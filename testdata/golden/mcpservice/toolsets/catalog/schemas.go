@@ -21,30 +21,40 @@ const (
 	// findProductsResultSchema is the JSON Schema of the result of
 	// catalog.find_products.
 	findProductsResultSchema = `{
-  "type": "array",
-  "items": {
-    "type": "object",
-    "properties": {
-      "id": {
-        "type": "string",
-        "description": "Product identifier"
+  "type": "object",
+  "properties": {
+    "products": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "Product identifier"
+          },
+          "name": {
+            "type": "string",
+            "description": "Product name"
+          },
+          "price": {
+            "type": "number",
+            "description": "Price in euros"
+          }
+        },
+        "required": [
+          "id",
+          "name",
+          "price"
+        ],
+        "additionalProperties": false
       },
-      "name": {
-        "type": "string",
-        "description": "Product name"
-      },
-      "price": {
-        "type": "number",
-        "description": "Price in euros"
-      }
-    },
-    "required": [
-      "id",
-      "name",
-      "price"
-    ],
-    "additionalProperties": false
-  }
+      "description": "Matching products"
+    }
+  },
+  "required": [
+    "products"
+  ],
+  "additionalProperties": false
 }`
 	// getProductPayloadSchema is the JSON Schema of the arguments of
 	// catalog.get_product.

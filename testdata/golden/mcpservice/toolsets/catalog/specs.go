@@ -14,7 +14,7 @@ var findProductsSpec = sync.OnceValue(func() tools.ToolSpec {
 		Name:        FindProducts,
 		Description: "Find products by keywords",
 		Payload:     tools.NewTypedCodec[FindProductsArgs](tools.MustCompileSchema([]byte(findProductsPayloadSchema))),
-		Result:      tools.NewTypedCodec[[]*Product](tools.MustCompileSchema([]byte(findProductsResultSchema))),
+		Result:      tools.NewTypedCodec[*FindProductsResult](tools.MustCompileSchema([]byte(findProductsResultSchema))),
 	}
 })
 

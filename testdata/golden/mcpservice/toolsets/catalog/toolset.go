@@ -18,7 +18,7 @@ const (
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:5d805b7254af7921dc9bf1fb38dad63f836863298c973b975d9589dab643006c"
+const authoredFingerprint tools.Fingerprint = "sha256:87c598ff5fc68ae2269ca5814cbb4c8da58c26fef11dcceff47c1788be797125"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the

@@ -8,6 +8,12 @@ type FindProductsArgs struct {
 	Query string `json:"query"`
 }
 
+// FindProductsResult holds the result of tool catalog.find_products.
+type FindProductsResult struct {
+	// Products is matching products.
+	Products []*Product `json:"products"`
+}
+
 // Product holds the result of tool catalog.get_product.
 type Product struct {
 	// ID is product identifier.
