@@ -30,6 +30,8 @@ type designIR struct {
 	agents []*agentIR
 	// registries are the registries, sorted by name.
 	registries []*registryIR
+	// mcpServers are the MCP servers of Goa services, sorted by service.
+	mcpServers []*mcpServerIR
 }
 
 // toolsetIR is a local toolset and its generated package.
@@ -149,6 +151,13 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		}
 		byToolset[ts] = ir
 		d.toolsets = append(d.toolsets, ir)
+		if ts.MCP != nil && ts.MCP.IsGoa() {
+			s, err := buildMCPServer(ir, importPath)
+			if err != nil {
+				return nil, err
+			}
+			d.mcpServers = append(d.mcpServers, s)
+		}
 	}
 	for _, a := range root.Agents {
 		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
@@ -165,6 +174,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	slices.SortFunc(d.toolsets, func(a, b *toolsetIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.agents, func(a, b *agentIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.registries, func(a, b *registryIR) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(d.mcpServers, func(a, b *mcpServerIR) int { return cmp.Compare(a.service, b.service) })
 	for _, r := range d.registries {
 		slices.SortFunc(r.sources, func(a, b *sourceIR) int {
 			return cmp.Or(cmp.Compare(a.toolset, b.toolset), cmp.Compare(a.version, b.version))

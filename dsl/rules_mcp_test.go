@@ -254,6 +254,12 @@ func TestMCPRules(t *testing.T) {
 					Result(view)
 					Tool("get", "Get an item") // ERR view-result
 				})
+				Method("nested", func() {
+					Payload(func() {
+						Attribute("filter", func() { Attribute("tag", String) })
+					})
+					Tool("nested", "Nested inline object") // ERR nested
+				})
 				Method("watch", func() {
 					StreamingResult(func() { Attribute("id", String) })
 					Tool("watch", "Watch items") // ERR streaming
@@ -264,6 +270,7 @@ func TestMCPRules(t *testing.T) {
 			{`tool "read_file" of toolset "fs": the result of an MCP tool is an object (MCP's outputSchema and structuredContent are JSON objects), got string`, "text-result"},
 			{`tool "list" of toolset "items": the result of an MCP tool is an object`, "array-result"},
 			{`method "get" returns result type "Item", which Goa's endpoints return as a view: declare the result with Type`, "view-result"},
+			{`the payload of method "nested" holds an object declared inline in an attribute: declare it with Type`, "nested"},
 			{`method "watch" streams: an MCP tool call has one request and one result`, "streaming"},
 		}},
 		{"MCPServer outside a Service", func() {

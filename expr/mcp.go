@@ -284,6 +284,14 @@ func (t *ToolsetExpr) validateGoaMCP(p *problems) {
 		if m.IsStreaming() {
 			p.add(tool, tool.At, "method %q streams: an MCP tool call has one request and one result", m.Name)
 		}
+		for _, side := range []struct {
+			word string
+			att  *goaexpr.AttributeExpr
+		}{{"payload", m.Payload}, {"result", m.Result}} {
+			if side.att != nil && hasNestedObject(side.att.Type, map[string]bool{}) {
+				p.add(tool, tool.At, "the %s of method %q holds an object declared inline in an attribute: declare it with Type, so that the MCP server converts it to Goa's named type", side.word, m.Name)
+			}
+		}
 		if m.Result != nil {
 			if _, ok := m.Result.Type.(*goaexpr.ResultTypeExpr); ok {
 				p.add(tool, tool.At, "method %q returns result type %q, which Goa's endpoints return as a view: declare the result with Type", m.Name, m.Result.Type.Name())
@@ -335,4 +343,44 @@ func dupAtt(att *goaexpr.AttributeExpr) *goaexpr.AttributeExpr {
 		return nil
 	}
 	return goaexpr.DupAtt(att)
+}
+
+// hasNestedObject reports whether dt holds an object that is neither dt
+// itself nor a user type: Goa's service types declare such an object as an
+// anonymous struct, which no generated conversion can name.
+func hasNestedObject(dt goaexpr.DataType, seen map[string]bool) bool {
+	var walk func(att *goaexpr.AttributeExpr) bool
+	walk = func(att *goaexpr.AttributeExpr) bool {
+		switch t := att.Type.(type) {
+		case goaexpr.UserType:
+			return hasNestedObject(t, seen)
+		case *goaexpr.Object:
+			return true
+		case *goaexpr.Array:
+			return walk(t.ElemType)
+		case *goaexpr.Map:
+			return walk(t.KeyType) || walk(t.ElemType)
+		}
+		return false
+	}
+	if ut, ok := dt.(goaexpr.UserType); ok {
+		if seen[ut.ID()] {
+			return false
+		}
+		seen[ut.ID()] = true
+		dt = ut.Attribute().Type
+	}
+	switch t := dt.(type) {
+	case *goaexpr.Object:
+		for _, nat := range *t {
+			if walk(nat.Attribute) {
+				return true
+			}
+		}
+	case *goaexpr.Array:
+		return walk(t.ElemType)
+	case *goaexpr.Map:
+		return walk(t.KeyType) || walk(t.ElemType)
+	}
+	return false
 }
