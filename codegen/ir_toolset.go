@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 
 	goaexpr "goa.design/goa/v3/expr"
 
@@ -21,8 +22,12 @@ import (
 // declares; tools and types cannot take them.
 var toolsetIdentifiers = []string{
 	"Name", "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
-	"SearchCounts", "Executor", "Register", "Server",
+	"SearchCounts", "Executor", "Register",
 }
+
+// mcpToolsetIdentifiers are the exported identifiers that the package of
+// an MCP toolset declares too.
+var mcpToolsetIdentifiers = []string{"Server"}
 
 // buildToolset resolves a local toolset.
 func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
@@ -31,11 +36,13 @@ func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 		tags: ts.TagValues(), pkg: packageName(ts.Name, gonames.KindToolset),
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
+	types := newTypeCollector()
+	identifiers := toolsetIdentifiers
 	if ts.MCP != nil {
 		ir.mcpServer = ts.MCP.Server
+		identifiers = append(slices.Clone(identifiers), mcpToolsetIdentifiers...)
 	}
-	types := newTypeCollector()
-	for _, id := range toolsetIdentifiers {
+	for _, id := range identifiers {
 		if err := types.claim(id, "the toolset package"); err != nil {
 			return nil, err
 		}
