@@ -29,6 +29,11 @@ func TestGoldenCompiles(t *testing.T) {
 	for _, gd := range goldenDesigns {
 		src := filepath.Join(goldenRoot, gd.name)
 		mod.CopyTree(t, src, gd.name)
+		// An MCP server package needs Goa's service package, which only
+		// "goa gen" writes: TestMCPServerEndToEnd builds and runs it.
+		if err := os.RemoveAll(filepath.Join(mod.Dir, gd.name, "mcpservers")); err != nil {
+			t.Fatal(err)
+		}
 		toolsets = append(toolsets, packagesUnder(t, src, "toolsets", gd.name)...)
 		agents = append(agents, packagesUnder(t, src, "agents", gd.name)...)
 	}

@@ -87,10 +87,15 @@ func registrySourcesFunc(a *agentIR) jen.Code {
 		Line().Func().Id("RegistrySources").Params().Index().Qual(runtimePkg, "RegistrySource").Block(jen.Return(ret))
 }
 
-// sourceLit emits a registry source; elided drops its type inside a slice.
+// sourceLit emits a registry source, or a dynamic MCP toolset under its
+// server's name; elided drops its type inside a slice.
 func sourceLit(s *sourceIR, elided bool) jen.Code {
 	var fields keyed
-	fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
+	if s.registry != nil {
+		fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
+	} else {
+		fields.set("Registry", jen.Lit(s.mcpServer))
+	}
 	if s.toolset != "" {
 		fields.set("Toolset", jen.Lit(s.toolset))
 	}

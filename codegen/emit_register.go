@@ -11,6 +11,9 @@ import (
 
 // toolsetRegisterFile emits Executor, Register and the adapter between them.
 func toolsetRegisterFile(ts *toolsetIR, p string) *genFile {
+	if ts.mcpServer != "" {
+		return mcpRegisterFile(ts, p)
+	}
 	if ts.exportedBy != nil {
 		return agentToolsRegisterFile(ts, p)
 	}

@@ -60,7 +60,10 @@ func packageDoc(ts *toolsetIR) string {
 		text += "."
 	}
 	register := "Register binds an Executor to a runtime."
-	if ts.exportedBy != nil {
+	switch {
+	case ts.mcpServer != "":
+		register = "Register binds the toolset to a session of MCP server \"" + ts.mcpServer + "\", which executes its tools."
+	case ts.exportedBy != nil:
 		register = "Register registers the tools with a runtime as tools that run agent \"" + ts.exportedBy.name + "\"."
 	}
 	return packageComment(text, "Toolset returns the authored registration, Specs the tools with their validating codecs, SearchCounts the precomputed search words, and "+register)

@@ -34,6 +34,9 @@ func TestGenerateRejects(t *testing.T) {
 		{"tool named like a package function", func() {
 			Toolset("records", func() { Tool("specs", "List specs") })
 		}, []string{"Go identifier Specs", "the toolset package"}},
+		{"tool of an MCP toolset named like its server constant", func() {
+			Toolset(FromExternalMCP("files", "fs"), func() { Tool("server", "Describe the server") })
+		}, []string{"Go identifier Server", "the toolset package"}},
 		{"default outside its own schema", func() {
 			Toolset("tickets", func() {
 				Tool("search", "Search tickets", func() {
@@ -71,5 +74,16 @@ func TestGenerateRejects(t *testing.T) {
 				t.Errorf("a failed generation wrote %d files", len(left))
 			}
 		})
+	}
+}
+
+// TestLocalToolMayBeNamedServer checks that only the package of an MCP
+// toolset claims the identifier Server.
+func TestLocalToolMayBeNamedServer(t *testing.T) {
+	files := generate(t, func() {
+		Toolset("hosts", func() { Tool("server", "Describe a server") })
+	}, "example.com/local")
+	if _, ok := files["toolsets/hosts/toolset.go"]; !ok {
+		t.Fatalf("no toolset package in %d files", len(files))
 	}
 }

@@ -54,7 +54,8 @@ func Generate(outDir, importPath string) ([]File, error) {
 }
 
 // render builds the IR of root and renders every file, in a fixed order:
-// toolset packages, then agent packages, then registry packages.
+// toolset packages, then agent packages, then registry packages, then MCP
+// server packages.
 func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	d, err := buildIR(root, importPath)
 	if err != nil {
@@ -69,6 +70,9 @@ func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	}
 	for _, r := range d.registries {
 		pkgs = append(pkgs, func() ([]*genFile, error) { return registryFiles(r), nil })
+	}
+	for _, s := range d.mcpServers {
+		pkgs = append(pkgs, func() ([]*genFile, error) { return mcpServerFiles(s), nil })
 	}
 	return renderAll(pkgs)
 }

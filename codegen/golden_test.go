@@ -15,6 +15,9 @@ import (
 	"github.com/goa-discovery/goa-discovery/testdata/designs/deferredall"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/deferrednamed"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/localtoolset"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpdeclared"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpdynamic"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpservice"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/registrysources"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/samenames"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/validations"
@@ -37,6 +40,9 @@ var goldenDesigns = []struct {
 	{"deferredall", deferredall.Design},
 	{"deferrednamed", deferrednamed.Design},
 	{"localtoolset", localtoolset.Design},
+	{"mcpdeclared", mcpdeclared.Design},
+	{"mcpdynamic", mcpdynamic.Design},
+	{"mcpservice", mcpservice.Design},
 	{"registrysources", registrysources.Design},
 	{"samenames", samenames.Design},
 	{"validations", validations.Design},

@@ -30,6 +30,8 @@ type designIR struct {
 	agents []*agentIR
 	// registries are the registries, sorted by name.
 	registries []*registryIR
+	// mcpServers are the MCP servers of Goa services, sorted by service.
+	mcpServers []*mcpServerIR
 }
 
 // toolsetIR is a local toolset and its generated package.
@@ -51,6 +53,9 @@ type toolsetIR struct {
 	// exportedBy is the agent whose runs the tools are; nil for a toolset
 	// of executed tools.
 	exportedBy *agentIR
+	// mcpServer is the name of the MCP server that serves the tools (its
+	// session's name); "" for a toolset of executed tools.
+	mcpServer string
 }
 
 // toolIR is one tool of a local toolset.
@@ -92,12 +97,15 @@ type agentIR struct {
 	searchCounts toolsearch.CatalogCounts
 }
 
-// sourceIR is a registry source of an agent.
+// sourceIR is a registry source of an agent, or a dynamic MCP toolset,
+// which the runtime lists among the registries under its server's name.
 type sourceIR struct {
 	registry *registryIR
-	toolset  string // "" for the whole registry
-	version  string
-	deferred bool
+	// mcpServer is the server of a dynamic MCP toolset; registry is nil then.
+	mcpServer string
+	toolset   string // "" for the whole registry
+	version   string
+	deferred  bool
 }
 
 // registryIR is a registry and its generated package.
@@ -134,7 +142,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	}
 	built := buildToolsets(root.Toolsets, importPath)
 	for i, ts := range root.Toolsets {
-		if ts.IsRegistrySourced() {
+		if ts.IsDynamic() {
 			continue
 		}
 		ir, err := built[i].ir, built[i].err
@@ -143,6 +151,13 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		}
 		byToolset[ts] = ir
 		d.toolsets = append(d.toolsets, ir)
+		if ts.MCP != nil && ts.MCP.IsGoa() {
+			s, err := buildMCPServer(ir, importPath)
+			if err != nil {
+				return nil, err
+			}
+			d.mcpServers = append(d.mcpServers, s)
+		}
 	}
 	for _, a := range root.Agents {
 		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
@@ -159,6 +174,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	slices.SortFunc(d.toolsets, func(a, b *toolsetIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.agents, func(a, b *agentIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.registries, func(a, b *registryIR) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(d.mcpServers, func(a, b *mcpServerIR) int { return cmp.Compare(a.service, b.service) })
 	for _, r := range d.registries {
 		slices.SortFunc(r.sources, func(a, b *sourceIR) int {
 			return cmp.Or(cmp.Compare(a.toolset, b.toolset), cmp.Compare(a.version, b.version))
@@ -175,12 +191,13 @@ type builtToolset struct {
 
 // buildToolsets resolves the local toolsets of toolsets on every CPU, since
 // schemas, search counts and fingerprints are the bulk of building the IR;
-// the result is indexed like toolsets, and empty for a registry-sourced one.
+// the result is indexed like toolsets, and empty for a dynamic one (a
+// registry toolset, an MCP toolset without declared tools).
 // Building a toolset only reads the design.
 func buildToolsets(toolsets []*expr.ToolsetExpr, importPath string) []builtToolset {
 	built := make([]builtToolset, len(toolsets))
 	parallel(len(toolsets), func(i int) {
-		if ts := toolsets[i]; !ts.IsRegistrySourced() {
+		if ts := toolsets[i]; !ts.IsDynamic() {
 			built[i].ir, built[i].err = buildToolset(ts, importPath)
 		}
 	})
@@ -204,6 +221,9 @@ func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.Toolse
 		case u.Toolset.IsRegistrySourced():
 			src := u.Toolset.Source
 			ir.sources = append(ir.sources, addSource(byRegistry[src.Registry], src.Toolset, u.Toolset.Version(), u.DeferAll()))
+		case u.Toolset.IsDynamic():
+			src := u.Toolset.MCP
+			ir.sources = append(ir.sources, &sourceIR{mcpServer: src.Server, toolset: src.Toolset, deferred: u.DeferAll()})
 		default:
 			ts := byToolset[u.Toolset]
 			deferred := map[*expr.ToolExpr]bool{}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 
 	goaexpr "goa.design/goa/v3/expr"
 
@@ -24,6 +25,10 @@ var toolsetIdentifiers = []string{
 	"SearchCounts", "Executor", "Register",
 }
 
+// mcpToolsetIdentifiers are the exported identifiers that the package of
+// an MCP toolset declares too.
+var mcpToolsetIdentifiers = []string{"Server"}
+
 // buildToolset resolves a local toolset.
 func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	ir := &toolsetIR{
@@ -32,7 +37,12 @@ func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
 	types := newTypeCollector()
-	for _, id := range toolsetIdentifiers {
+	identifiers := toolsetIdentifiers
+	if ts.MCP != nil {
+		ir.mcpServer = ts.MCP.Server
+		identifiers = append(slices.Clone(identifiers), mcpToolsetIdentifiers...)
+	}
+	for _, id := range identifiers {
 		if err := types.claim(id, "the toolset package"); err != nil {
 			return nil, err
 		}

@@ -14,6 +14,7 @@ const (
 	toolsPkg      = "github.com/goa-discovery/goa-discovery/runtime/tools"
 	toolsearchPkg = "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 	runtimePkg    = "github.com/goa-discovery/goa-discovery/runtime"
+	mcpPkg        = "github.com/goa-discovery/goa-discovery/runtime/mcp"
 	contextPkg    = "context"
 	jsonPkg       = "encoding/json"
 	fmtPkg        = "fmt"

@@ -186,7 +186,7 @@ func removeStale(outDir string, written []string) ([]string, error) {
 	for _, w := range written {
 		keep[w] = true
 	}
-	for _, sub := range []string{toolsetsDir, agentsDir, registriesDir} {
+	for _, sub := range []string{toolsetsDir, agentsDir, registriesDir, mcpServersDir} {
 		root := filepath.Join(outDir, sub)
 		var dirs []string
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

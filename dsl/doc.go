@@ -30,6 +30,20 @@
 //	    })
 //	})
 //
+// Toolsets of MCP servers are declared the same way: FromExternalMCP names
+// an external server's toolset, with its tools declared in the design or,
+// without tools, whatever the server lists at run time; FromMCP names a Goa
+// service of the design that declares MCPServer and marks methods with Tool.
+//
+//	var Disk = Toolset(FromExternalMCP("files", "fs"), func() {
+//	    Tool("read_file", "Read a file", func() {
+//	        Args(func() { Attribute("path", String); Required("path") })
+//	        Return(String)
+//	    })
+//	})
+//	var Everything = Toolset(FromExternalMCP("everything", "everything"))
+//	var Catalog = Toolset(FromMCP("catalog", "catalog"))
+//
 // Importing this package also registers the goa-discovery generators as a
 // plugin of Goa's "goa gen", which then writes the toolset, agent and
 // registry packages next to Goa's own.

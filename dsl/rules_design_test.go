@@ -416,7 +416,7 @@ func TestDeclarationRules(t *testing.T) {
 			Toolset("empty", func() {}) // ERR no-tools
 			Toolset(42)                 // ERR bad-toolset-arg
 		}, []wantErr{
-			{`top-level: Tool "search" must be declared in a Toolset or an Export`, "tool-top"},
+			{`top-level: Tool "search" must be declared in a Toolset, an Export or a Method`, "tool-top"},
 			{`top-level: Use must appear in an Agent`, "use-top"},
 			{`top-level: Agent "agent" must be declared in a Service`, "agent-top"},
 			{`tool "search" of toolset "records": empty description`, "no-description"},

@@ -10,7 +10,9 @@ import (
 // Tool declares a tool in the current Toolset, or in the toolset of the
 // current Export. The name is what the model sees; the description tells it
 // what the tool does. The optional DSL declares Args, Return, Tags, and Goa's
-// Title and Meta.
+// Title and Meta. In a Goa Method of a service that declares MCPServer, Tool
+// (without DSL) marks the method as an MCP tool whose Args and Return are
+// the method's Payload and Result.
 //
 //	Tool("search", "Search records by keywords", func() {
 //	    Args(func() { Attribute("query", String); Required("query") })
@@ -21,6 +23,9 @@ func Tool(name, description string, fn ...func()) {
 	body := bodyOf("Tool", fn)
 	var ts *expr.ToolsetExpr
 	switch e := eval.Current().(type) {
+	case *goaexpr.MethodExpr:
+		methodTool(e, name, description, fn, at)
+		return
 	case *expr.ToolsetExpr:
 		ts = e
 	case *expr.ExportExpr:
@@ -30,7 +35,7 @@ func Tool(name, description string, fn ...func()) {
 		}
 		ts = e.Toolset
 	default:
-		misuse("Tool %q must be declared in a Toolset or an Export", name)
+		misuse("Tool %q must be declared in a Toolset, an Export or a Method", name)
 		return
 	}
 	tool := &expr.ToolExpr{Name: name, Description: description, Toolset: ts, At: at}

@@ -12,6 +12,9 @@ import (
 //	Toolset(name, func() { Tool(...) })                        // a local toolset
 //	Toolset(FromRegistry(registry, "records"), func() { ... }) // a registry toolset named "records"
 //	Toolset(name, FromRegistry(registry, "records"))           // the same under a local name
+//	Toolset(FromExternalMCP("files", "fs"), func() { Tool(...) }) // declared tools of an MCP server
+//	Toolset(FromExternalMCP("everything", "everything"))          // an MCP server's tools, listed at run time
+//	Toolset(FromMCP("records", "records"))                        // a Goa service of the design served over MCP
 //
 // The DSL of a registry toolset may pin its version with Goa's Version; it
 // may not declare tools, tags or publications, which belong to the registry.
@@ -31,7 +34,7 @@ func Toolset(args ...any) *expr.ToolsetExpr {
 // parseToolsetArgs fills ts from the Toolset arguments, recording a misuse
 // and returning false when they do not match an accepted form.
 func parseToolsetArgs(ts *expr.ToolsetExpr, args []any) bool {
-	const forms = "(name, func()), (FromRegistry(...)), (FromRegistry(...), func()), (name, FromRegistry(...)) or (name, FromRegistry(...), func())"
+	const forms = "(name, func()), (SOURCE), (SOURCE, func()), (name, SOURCE) or (name, SOURCE, func()), SOURCE being FromRegistry(...), FromExternalMCP(...) or FromMCP(...)"
 	rest := args
 	named := false
 	if len(rest) > 0 {
@@ -51,6 +54,16 @@ func parseToolsetArgs(ts *expr.ToolsetExpr, args []any) bool {
 				ts.Name = src.Toolset
 			}
 			rest = rest[1:]
+		} else if src, ok := rest[0].(*expr.MCPSource); ok {
+			if src == nil {
+				misuse("Toolset: MCP source is nil")
+				return false
+			}
+			ts.MCP = src
+			if !named {
+				ts.Name = src.Toolset
+			}
+			rest = rest[1:]
 		}
 	}
 	if len(rest) > 0 {
@@ -66,7 +79,7 @@ func parseToolsetArgs(ts *expr.ToolsetExpr, args []any) bool {
 	case len(rest) > 0:
 		misuse("Toolset cannot use %#v (type %T): accepted forms are %s", rest[0], rest[0], forms)
 		return false
-	case ts.Source == nil && ts.DSLFunc == nil:
+	case ts.Source == nil && ts.MCP == nil && ts.DSLFunc == nil:
 		misuse("local Toolset %q needs a DSL function that declares its tools", ts.Name)
 		return false
 	}

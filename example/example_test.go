@@ -11,6 +11,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/desk"
+	"github.com/goa-discovery/goa-discovery/example/gen/agents/researcher"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/senior"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/escalation"
@@ -183,6 +184,7 @@ func TestDefinitions(t *testing.T) {
 		{"desk", desk.Definition(), 7, 3, 1},
 		{"senior", senior.Definition(), 7, 2, 0},
 		{"analyst", analyst.Definition(), 0, 5, 1},
+		{"researcher", researcher.Definition(), 3, 1, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -65,6 +65,7 @@ type sourceOverlap struct {
 	toolsets map[*ToolsetExpr]*UseExpr
 	whole    map[*RegistryExpr]*UseExpr
 	remote   map[remoteToolset]*UseExpr
+	mcp      map[mcpToolset]*UseExpr
 	ordered  []*UseExpr // uses of registry toolsets, in declaration order
 }
 
@@ -74,15 +75,21 @@ type remoteToolset struct {
 	name     string
 }
 
+// mcpToolset identifies a toolset of an MCP server.
+type mcpToolset struct {
+	server, name string
+}
+
 // validateSources rejects duplicate and overlapping sources: the same
 // toolset used twice, a registry used whole next to one of its toolsets, and
-// the same registry toolset reached through two declarations. Each error is
+// the same registry or MCP toolset reached through two declarations. Each error is
 // reported at the later Use.
 func (a *AgentExpr) validateSources(p *problems) {
 	seen := sourceOverlap{
 		toolsets: map[*ToolsetExpr]*UseExpr{},
 		whole:    map[*RegistryExpr]*UseExpr{},
 		remote:   map[remoteToolset]*UseExpr{},
+		mcp:      map[mcpToolset]*UseExpr{},
 	}
 	for _, u := range a.Uses {
 		if reg := u.Registry; reg != nil {
@@ -104,6 +111,16 @@ func (a *AgentExpr) validateSources(p *problems) {
 			continue
 		}
 		seen.toolsets[ts] = u
+		if src := ts.MCP; src != nil {
+			key := mcpToolset{server: src.Server, name: src.Toolset}
+			if first, dup := seen.mcp[key]; dup {
+				p.add(u, u.At, "toolset %q reaches toolset %q of MCP server %q, already used through toolset %q at %s",
+					ts.Name, key.name, key.server, first.Toolset.Name, first.At)
+				continue
+			}
+			seen.mcp[key] = u
+			continue
+		}
 		if ts.Source == nil || ts.Source.Registry == nil {
 			continue
 		}
@@ -154,6 +171,8 @@ func (e *ExportExpr) validate(p *problems) {
 		p.add(e, e.At, "registry %q cannot be exported: an export is a local toolset whose tools run the agent", e.Registry.Name)
 	case e.Toolset.Source != nil:
 		p.add(e, e.At, "registry toolset %q cannot be exported: an export is a local toolset whose tools run the agent", e.Toolset.Name)
+	case e.Toolset.MCP != nil:
+		p.add(e, e.At, "MCP toolset %q cannot be exported: an export is a local toolset whose tools run the agent", e.Toolset.Name)
 	case e.Toolset.ExportedBy != nil && e.Toolset.ExportedBy != e.Agent:
 		p.add(e, e.At, "toolset %q is already exported by agent %q (at %s)", e.Toolset.Name, e.Toolset.ExportedBy.Name, exportAt(e.Toolset))
 	}

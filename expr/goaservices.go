@@ -25,10 +25,13 @@ const (
 	AgentsDir = "agents"
 	// RegistriesDir holds one package per registry.
 	RegistriesDir = "registries"
+	// MCPServersDir holds one package per MCP server of a Goa service.
+	MCPServersDir = "mcpservers"
 )
 
-// GeneratedDirs lists ToolsetsDir, AgentsDir and RegistriesDir.
-func GeneratedDirs() []string { return []string{ToolsetsDir, AgentsDir, RegistriesDir} }
+// GeneratedDirs lists ToolsetsDir, AgentsDir, RegistriesDir and
+// MCPServersDir.
+func GeneratedDirs() []string { return []string{ToolsetsDir, AgentsDir, RegistriesDir, MCPServersDir} }
 
 // validateGoaServiceDirs reports every Goa service whose generated package
 // directory is one of GeneratedDirs, at the design line of its DSL.

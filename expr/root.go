@@ -25,10 +25,19 @@ type RootExpr struct {
 	Toolsets []*ToolsetExpr
 	// Agents lists the agents of all services in declaration order.
 	Agents []*AgentExpr
+	// MCPServers lists the MCP servers that Goa services declare, in
+	// declaration order.
+	MCPServers []*MCPServerExpr
+	// MCPTools lists the Goa methods marked as MCP tools, in declaration
+	// order; Prepare attaches them to their services' servers.
+	MCPTools []*MCPToolExpr
 	// Misuses lists the DSL functions called where they do not belong or
 	// with arguments they do not accept. They are reported with every other
 	// validation error so that one run shows all the errors of a design.
 	Misuses []*Misuse
+
+	// orphanMCPTools are the method tools of services without an MCP server.
+	orphanMCPTools []*MCPToolExpr
 }
 
 // Misuse is a DSL function called in the wrong place or with bad arguments.
@@ -74,10 +83,12 @@ func (r *RootExpr) WalkSets(walk eval.SetWalker) {
 	walk(eval.ToExpressionSet(r.Agents))
 }
 
-// Prepare links each toolset to the agent that exports it, so that
+// Prepare builds the tools of the toolsets that Goa services serve over MCP
+// and links each toolset to the agent that exports it, so that
 // validation judges Deferred selections against the complete design
 // whatever order its DSL ran in.
 func (r *RootExpr) Prepare() {
+	r.prepareMCP()
 	for _, a := range r.Agents {
 		for _, e := range a.Exports {
 			if e.Toolset != nil && e.Toolset.ExportedBy == nil {
@@ -97,6 +108,8 @@ func (r *RootExpr) Validate() error {
 	r.validateUniqueNames(&p)
 	r.validateGoPackages(&p)
 	r.validateGoaServiceDirs(&p)
+	r.validateMCP(&p)
+	r.validateMCPServerNames(&p)
 	for _, reg := range r.Registries {
 		reg.validate(&p)
 	}

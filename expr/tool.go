@@ -28,6 +28,9 @@ type ToolExpr struct {
 	// ArgsAt and ReturnAt are where Args and Return were called; zero when
 	// the tool was built without them.
 	ArgsAt, ReturnAt Location
+	// Method is the Goa method a tool of a FromMCP toolset calls, whose
+	// payload and result are Args and Return; nil for any other tool.
+	Method *goaexpr.MethodExpr
 	// Toolset is the toolset the tool belongs to.
 	Toolset *ToolsetExpr
 	// At is where the tool is declared.

@@ -26,6 +26,9 @@ type ToolsetExpr struct {
 	// Source is the registry toolset this toolset refers to; nil for a local
 	// toolset.
 	Source *RegistrySource
+	// MCP is the MCP server toolset this toolset is (FromExternalMCP,
+	// FromMCP); nil for any other toolset.
+	MCP *MCPSource
 	// Publications are the registries the toolset is published to.
 	Publications []*Publication
 	// ExportedBy is the agent that exports the toolset (agent as tool); nil
@@ -38,6 +41,9 @@ type ToolsetExpr struct {
 	// descriptionAt and titleAt are where Description and Title were called,
 	// so that a registry reference can reject them.
 	descriptionAt, titleAt Location
+	// inlineTools are the tools a FromMCP toolset declares itself, kept for
+	// rejection: its tools are its service's methods.
+	inlineTools []*ToolExpr
 }
 
 // Publication is one PublishTo declaration of a local toolset.
@@ -90,17 +96,23 @@ func (t *ToolsetExpr) Tool(name string) *ToolExpr {
 
 // validate checks the toolset and its tools.
 func (t *ToolsetExpr) validate(p *problems) {
-	// A registry reference named after its registry toolset has its name
-	// checked once, as the FromRegistry argument.
-	if t.Source == nil || t.Name != t.Source.Toolset {
+	// A registry or MCP toolset named after its source toolset has its name
+	// checked once, as the FromRegistry, FromExternalMCP or FromMCP argument.
+	switch {
+	case t.Source != nil && t.Name == t.Source.Toolset:
+	case t.MCP != nil && t.Name == t.MCP.Toolset:
+	default:
 		if err := CheckName(t.Name); err != nil {
 			p.add(t, t.At, "toolset name: %v", err)
 		}
 	}
 	validateTags(p, t, t.Tags)
-	if t.Source != nil {
+	switch {
+	case t.Source != nil:
 		t.validateRegistrySourced(p)
-	} else {
+	case t.MCP != nil:
+		t.validateMCPSourced(p)
+	default:
 		t.validateLocal(p)
 	}
 	seen := make(map[string]*ToolExpr, len(t.Tools))

@@ -58,13 +58,14 @@ func (u *UseExpr) DeferAll() bool { return u.deferAll }
 
 // DeferredTools returns the local tools that load through search, in the
 // order of their first selection: every tool of the toolset for Deferred(),
-// the named ones otherwise. It is nil for registry sources, whose tools are
-// only known at run time. Valid after finalization.
+// the named ones otherwise. It is nil for registry and dynamic MCP sources,
+// whose tools are only known at run time. Valid after finalization.
 func (u *UseExpr) DeferredTools() []*ToolExpr { return u.deferred }
 
-// isRegistrySource reports whether the use's tools come from a registry.
+// isRegistrySource reports whether the use's tools are only known at run
+// time: a registry, a registry toolset or a dynamic MCP toolset.
 func (u *UseExpr) isRegistrySource() bool {
-	return u.Registry != nil || u.Toolset.Source != nil
+	return u.Registry != nil || u.Toolset.IsDynamic()
 }
 
 // sourceName names the used source in messages.
@@ -74,6 +75,9 @@ func (u *UseExpr) sourceName() string {
 	}
 	if u.Toolset.Source != nil {
 		return fmt.Sprintf("registry toolset %q", u.Toolset.Name)
+	}
+	if u.Toolset.IsDynamic() {
+		return fmt.Sprintf("dynamic MCP toolset %q", u.Toolset.Name)
 	}
 	return fmt.Sprintf("toolset %q", u.Toolset.Name)
 }

@@ -157,6 +157,30 @@ var Payments = Toolset(FromRegistry(Company, "payments"), func() {
 	Version("2.3.0")
 })
 
+// Manual holds the tools of the product documentation's MCP server, which the
+// application connects at run time under the name "docs"; the design
+// declares their schemas, and registration checks them against the
+// server's list.
+var Manual = Toolset(FromExternalMCP("docs", "docs"), func() {
+	Description("Product documentation served over MCP")
+	Tool("search_docs", "Search the product documentation by keywords", func() {
+		Args(func() {
+			Attribute("query", String, "Keywords", func() { MinLength(1) })
+			Required("query")
+		})
+		Return(func() {
+			Attribute("pages", ArrayOf(String), "Paths of the matching pages")
+			Required("pages")
+		})
+	})
+	Tool("read_doc", "Read a documentation page", func() { // answers with the page's text
+		Args(func() {
+			Attribute("path", String, "Path of the page")
+			Required("path")
+		})
+	})
+})
+
 var _ = Service("support", func() {
 	Agent("desk", "Answer customer support tickets.", func() {
 		Use(Tickets, func() { Deferred("merge_tickets", "close_ticket") })
@@ -170,6 +194,10 @@ var _ = Service("support", func() {
 		Use(Tickets)
 		Use(Customers)
 		Use(Knowledge, func() { Deferred() })
+	})
+	Agent("researcher", "Answer product questions from the documentation.", func() {
+		Use(Manual, func() { Deferred("read_doc") }) // search_docs stays immediate
+		Use(Knowledge)
 	})
 	Agent("analyst", "Analyze support trends with any company tool.", func() {
 		Use(Tickets, func() { Deferred() })
