@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 )
 
 // ErrUnreachable is matched by client errors where no answer came back: the
@@ -204,7 +206,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	if err != nil || out == nil {
 		return err
 	}
-	if err := json.Unmarshal(ans.body, out); err != nil {
+	if err := strictjson.Decode(ans.body, out); err != nil {
 		return fmt.Errorf("%w: status %d: %w", ErrBadResponse, ans.status, err)
 	}
 	return nil
@@ -259,7 +261,7 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 
 func decodeErrorBody(resp *http.Response, data []byte) error {
 	var body ErrorBody
-	if err := json.Unmarshal(data, &body); err != nil || body.Error == nil || body.Error.Code == "" {
+	if err := strictjson.Decode(data, &body); err != nil || body.Error == nil || body.Error.Code == "" {
 		return fmt.Errorf("%w: status %d with body %q", ErrBadResponse, resp.StatusCode, truncate(string(data)))
 	}
 	e := body.Error

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 )
 
@@ -40,7 +41,7 @@ type verifiedSet struct {
 // toolsets the registry no longer holds.
 func (v *verifiedSet) decodeCatalog(data []byte, refs []ToolsetRef) (*Catalog, error) {
 	var wire wireCatalog
-	if err := json.Unmarshal(data, &wire); err != nil {
+	if err := strictjson.Decode(data, &wire); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
 	}
 	out := &Catalog{Generation: wire.Generation, Toolsets: make([]ResolvedToolset, len(wire.Toolsets))}
@@ -53,7 +54,7 @@ func (v *verifiedSet) decodeCatalog(data []byte, refs []ToolsetRef) (*Catalog, e
 			continue
 		}
 		var ts ResolvedToolset
-		if err := json.Unmarshal(raw, &ts); err != nil {
+		if err := strictjson.Decode(raw, &ts); err != nil {
 			return nil, fmt.Errorf("%w: toolset %d: %w", ErrBadResponse, i, err)
 		}
 		if err := checkResolved(ts); err != nil {

@@ -22,6 +22,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 )
 
 const (
@@ -182,7 +184,7 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("registry store: %w", err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return fmt.Errorf("registry store: %s: %w", path, err)
 	}
 	return nil

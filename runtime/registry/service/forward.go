@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -75,7 +76,7 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q answered status %d: %s", call.Tool, resp.StatusCode, errorMessage(data))
 	}
 	var out registry.ProviderResult
-	if err := json.Unmarshal(data, &out); err != nil {
+	if err := strictjson.Decode(data, &out); err != nil {
 		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: answer is not a provider result: %v", call.Tool, err)
 	}
 	return &out, nil
@@ -85,7 +86,7 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 // raw body.
 func errorMessage(data []byte) string {
 	var body registry.ErrorBody
-	if json.Unmarshal(data, &body) == nil && body.Error != nil {
+	if strictjson.Decode(data, &body) == nil && body.Error != nil {
 		return body.Error.Error()
 	}
 	if len(data) > 200 {
