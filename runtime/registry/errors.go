@@ -16,6 +16,9 @@ const (
 	CodeInvalidRequest Code = "invalid_request"
 	// CodeInvalidSchema: a published tool schema is not acceptable.
 	CodeInvalidSchema Code = "invalid_schema"
+	// CodeSchemaLimit: a published toolset's schemas are over one of the
+	// registry's SchemaLimits; the message names the limit.
+	CodeSchemaLimit Code = "schema_limit"
 	// CodeInvalidPayload: a call's payload violates the tool's schema.
 	CodeInvalidPayload Code = "invalid_payload"
 	// CodeFingerprintMismatch: the declared fingerprint is not the
@@ -64,6 +67,8 @@ func (c Code) Status() int {
 		return http.StatusBadRequest
 	case CodeBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case CodeSchemaLimit:
+		return http.StatusUnprocessableEntity
 	case CodeUnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
 	case CodeNotFound, CodeToolsetNotFound, CodeToolNotFound:
@@ -124,6 +129,7 @@ var (
 	ErrInvalidRequest       = &Error{Code: CodeInvalidRequest}
 	ErrInvalidSchema        = &Error{Code: CodeInvalidSchema}
 	ErrInvalidPayload       = &Error{Code: CodeInvalidPayload}
+	ErrSchemaLimit          = &Error{Code: CodeSchemaLimit}
 	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
 	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
 	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}

@@ -28,6 +28,7 @@ type options struct {
 	maxBody        int64
 	forwardTimeout time.Duration
 	callRetention  time.Duration
+	schemaLimits   registry.SchemaLimits
 	now            func() time.Time
 }
 
@@ -58,6 +59,15 @@ func WithForwardTimeout(d time.Duration) Option { return func(o *options) { o.fo
 // default, keeps every record.
 func WithCallRetention(d time.Duration) Option { return func(o *options) { o.callRetention = d } }
 
+// WithSchemaLimits bounds the cost of compiling a toolset's schemas
+// (registry.DefaultSchemaLimits otherwise). A publish over a limit is
+// refused with registry.ErrSchemaLimit; so is starting from a data directory
+// holding a toolset over a limit, which must be withdrawn by a registry
+// started with limits that admit it.
+func WithSchemaLimits(l registry.SchemaLimits) Option {
+	return func(o *options) { o.schemaLimits = l }
+}
+
 // WithClock sets the clock that stamps registrations and results.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -66,6 +76,7 @@ func buildOptions(opts []Option) (options, error) {
 		maxInFlight:    DefaultMaxInFlight,
 		maxBody:        registry.DefaultMaxBodyBytes,
 		forwardTimeout: DefaultForwardTimeout,
+		schemaLimits:   registry.DefaultSchemaLimits,
 		now:            time.Now,
 	}
 	for _, opt := range opts {
@@ -80,6 +91,8 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: forward timeout %v is not positive", o.forwardTimeout)
 	case o.callRetention < 0:
 		return o, fmt.Errorf("registry service: call retention %v is negative", o.callRetention)
+	case o.schemaLimits.Validate() != nil:
+		return o, fmt.Errorf("registry service: %w", o.schemaLimits.Validate())
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
 	}

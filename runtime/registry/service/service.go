@@ -103,7 +103,7 @@ func New(opts ...Option) (*Service, error) {
 // generation twice with different contents.
 func (s *Service) restore(snap *snapshot) error {
 	for _, st := range snap.toolsets {
-		e, err := compileEntry(st.Registration)
+		e, err := compileEntry(st.Registration, s.opts.schemaLimits)
 		if err != nil {
 			return err
 		}
@@ -121,8 +121,8 @@ func (s *Service) restore(snap *snapshot) error {
 
 // compileEntry checks a registration's fingerprint and token against its
 // content and compiles its tools.
-func compileEntry(reg registry.Registration) (*entry, error) {
-	fp, specs, err := compileToolset(&reg.Toolset)
+func compileEntry(reg registry.Registration, limits registry.SchemaLimits) (*entry, error) {
+	fp, specs, err := compileToolset(&reg.Toolset, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +132,12 @@ func compileEntry(reg registry.Registration) (*entry, error) {
 	return &entry{reg: reg, specs: specs}, nil
 }
 
-// compileToolset fingerprints a toolset and compiles its tools.
-func compileToolset(ts *tools.ToolsetSchema) (tools.Fingerprint, map[tools.Ident]*tools.ToolSpec, error) {
+// compileToolset fingerprints a toolset and compiles its tools, once its
+// schemas are known to be within the limits.
+func compileToolset(ts *tools.ToolsetSchema, limits registry.SchemaLimits) (tools.Fingerprint, map[tools.Ident]*tools.ToolSpec, error) {
+	if err := limits.Check(ts); err != nil {
+		return "", nil, err
+	}
 	fp, err := contract.Fingerprint(ts)
 	if err != nil {
 		return "", nil, registry.Errorf(registry.CodeInvalidSchema, "%v", err)
@@ -164,7 +168,7 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 		return nil, err
 	}
 	ts := contract.CloneToolset(&req.Toolset)
-	fp, specs, err := compileToolset(&ts)
+	fp, specs, err := compileToolset(&ts, s.opts.schemaLimits)
 	if err != nil {
 		return nil, err
 	}
