@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -22,6 +22,8 @@ type registryFlags struct {
 	data      string
 	maxBody   int64
 	retention time.Duration
+	maxConns  int
+	auth      registryAuthFlags
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -56,7 +58,8 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION]")
+		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
+			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--data DIR] [--max-body BYTES] [--max-conns N] [--call-retention DURATION]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -74,6 +77,13 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
+	fs.IntVar(&f.maxConns, "max-conns", service.DefaultServerLimits.MaxConns, "most connections served at once")
+	fs.StringVar(&f.auth.credentials, "credentials", "", "file of principals, credentials and scopes (mode 600); see package registry/access")
+	fs.StringVar(&f.auth.credentialsEnv, "credentials-env", "", "environment variable holding the credentials, lines separated by ';'")
+	fs.BoolVar(&f.auth.insecure, "insecure", false, "admit every request without credentials; only on a loopback address")
+	fs.StringVar(&f.auth.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate")
+	fs.StringVar(&f.auth.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fs.StringVar(&f.auth.clientCA, "client-ca", "", "verify client certificates against these PEM CA certificates (mutual TLS)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -90,6 +100,11 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--max-body must be positive, got %d", f.maxBody)
 	case f.retention < 0:
 		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
+	case f.maxConns <= 0:
+		return f, fmt.Errorf("--max-conns must be positive, got %d", f.maxConns)
+	}
+	if err := f.auth.check(f.addr); err != nil {
+		return f, err
 	}
 	return f, nil
 }
@@ -102,21 +117,44 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
 	}
-	svc, err := service.New(opts...)
+	authOpts, err := f.auth.options()
+	if err != nil {
+		return err
+	}
+	tlsConfig, err := f.auth.tlsConfig()
+	if err != nil {
+		return err
+	}
+	svc, err := service.New(append(opts, authOpts...)...)
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
+	limits := service.DefaultServerLimits
+	limits.MaxConns = f.maxConns
+	srv, err := svc.NewServer(limits)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	ln = service.LimitListener(ln, limits.MaxConns)
+	scheme, admits := "http", "credentials required"
+	if tlsConfig != nil {
+		srv.TLSConfig = tlsConfig
+		ln = tls.NewListener(ln, tlsConfig)
+		scheme = "https"
+	}
+	if f.auth.insecure {
+		admits = "insecure: no credentials checked"
+	}
 	store := "in memory"
 	if f.data != "" {
 		store = "persisted to " + f.data
 	}
-	fmt.Fprintf(stdout, "registry serving http://%s (%s)\n", ln.Addr(), store)
+	fmt.Fprintf(stdout, "registry serving %s://%s (%s, %s)\n", scheme, ln.Addr(), store, admits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

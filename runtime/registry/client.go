@@ -40,6 +40,7 @@ type Client struct {
 	base      string
 	http      *http.Client
 	maxBody   int64
+	token     string
 	retries   int
 	retryWait time.Duration
 }
@@ -55,6 +56,13 @@ type ClientOption func(*Client)
 // WithHTTPClient sets the HTTP client used for requests
 // (http.DefaultClient otherwise).
 func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.http = hc } }
+
+// WithBearerToken makes the client present token ("Authorization: Bearer")
+// with every request; the registry's credentials give it its scopes (see
+// package registry/access). Send tokens only over https or to a loopback
+// address. For mutual TLS instead, give WithHTTPClient a client whose
+// transport's tls.Config holds the client certificate.
+func WithBearerToken(token string) ClientOption { return func(c *Client) { c.token = token } }
 
 // WithMaxResponseBytes bounds the responses the client reads
 // (DefaultMaxBodyBytes otherwise).
@@ -86,6 +94,9 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	}
 	if c.maxBody <= 0 {
 		return nil, fmt.Errorf("registry client: response limit %d is not positive", c.maxBody)
+	}
+	if strings.ContainsAny(c.token, " \t\r\n") {
+		return nil, errors.New("registry client: bearer token holds white space")
 	}
 	if c.retries < 0 || c.retryWait < 0 {
 		return nil, fmt.Errorf("registry client: negative retries %d or wait %v", c.retries, c.retryWait)
@@ -241,6 +252,9 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)

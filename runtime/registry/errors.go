@@ -28,6 +28,12 @@ const (
 	CodeBodyTooLarge Code = "body_too_large"
 	// CodeUnsupportedMediaType: the request body is not JSON.
 	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeUnauthenticated: the request carries no credential the registry
+	// knows.
+	CodeUnauthenticated Code = "unauthenticated"
+	// CodeForbidden: the caller's credential lacks the scope for the
+	// request.
+	CodeForbidden Code = "forbidden"
 	// CodeNotFound: no such route.
 	CodeNotFound Code = "not_found"
 	// CodeMethodNotAllowed: the route does not accept the method.
@@ -71,6 +77,10 @@ func (c Code) Status() int {
 		return http.StatusUnprocessableEntity
 	case CodeUnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case CodeUnauthenticated:
+		return http.StatusUnauthorized
+	case CodeForbidden:
+		return http.StatusForbidden
 	case CodeNotFound, CodeToolsetNotFound, CodeToolNotFound:
 		return http.StatusNotFound
 	case CodeMethodNotAllowed:
@@ -132,6 +142,8 @@ var (
 	ErrSchemaLimit          = &Error{Code: CodeSchemaLimit}
 	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
 	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
+	ErrUnauthenticated      = &Error{Code: CodeUnauthenticated}
+	ErrForbidden            = &Error{Code: CodeForbidden}
 	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}
 	ErrToolNotFound         = &Error{Code: CodeToolNotFound}
 	ErrVersionMismatch      = &Error{Code: CodeVersionMismatch}

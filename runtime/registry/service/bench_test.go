@@ -44,7 +44,7 @@ func publishCatalog(b *testing.B, svc *service.Service, toolsets, toolsPer int) 
 }
 
 func BenchmarkListToolsets10k(b *testing.B) {
-	svc, err := service.New()
+	svc, err := service.New(service.WithInsecure())
 	if err != nil {
 		b.Fatal(err)
 	}

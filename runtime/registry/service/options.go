@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 )
 
 // Defaults of a Service.
@@ -29,6 +30,8 @@ type options struct {
 	forwardTimeout time.Duration
 	callRetention  time.Duration
 	schemaLimits   registry.SchemaLimits
+	credentials    *access.Credentials
+	insecure       bool
 	now            func() time.Time
 }
 
@@ -68,6 +71,18 @@ func WithSchemaLimits(l registry.SchemaLimits) Option {
 	return func(o *options) { o.schemaLimits = l }
 }
 
+// WithCredentials makes the Handler admit only requests carrying one of
+// the credentials, each for what its scopes allow; see package
+// registry/access. Calls made in process (Publish, CallResolvedTool, ...)
+// are the caller's own and are not checked.
+func WithCredentials(c *access.Credentials) Option { return func(o *options) { o.credentials = c } }
+
+// WithInsecure makes the Handler admit every request without credentials.
+// It is for a registry only trusted callers can reach, such as one on a
+// loopback address inside a test or a single process; without it or
+// WithCredentials, the Handler refuses every request.
+func WithInsecure() Option { return func(o *options) { o.insecure = true } }
+
 // WithClock sets the clock that stamps registrations and results.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -93,6 +108,8 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: call retention %v is negative", o.callRetention)
 	case o.schemaLimits.Validate() != nil:
 		return o, fmt.Errorf("registry service: %w", o.schemaLimits.Validate())
+	case o.insecure && o.credentials != nil:
+		return o, fmt.Errorf("registry service: both credentials and insecure given; choose one")
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
 	}
