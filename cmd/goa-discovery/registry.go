@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,7 +25,23 @@ type registryFlags struct {
 	maxBody   int64
 	retention time.Duration
 	maxConns  int
+	allow     []string
 	auth      registryAuthFlags
+}
+
+// listFlag is a flag that may be given many times.
+type listFlag struct{ values *[]string }
+
+func (l listFlag) String() string {
+	if l.values == nil {
+		return ""
+	}
+	return strings.Join(*l.values, ",")
+}
+
+func (l listFlag) Set(v string) error {
+	*l.values = append(*l.values, v)
+	return nil
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -48,7 +66,7 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
 		return 2
 	}
-	if err := serveRegistry(ctx, f, stdout); err != nil {
+	if err := serveRegistry(ctx, f, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
 		return 1
 	}
@@ -59,7 +77,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	var f registryFlags
 	usage := func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
-			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--data DIR] [--max-body BYTES] [--max-conns N] [--call-retention DURATION]")
+			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
+			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -77,6 +96,7 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
+	fs.Var(listFlag{&f.allow}, "allow-endpoint", "accept only provider endpoints under this URL prefix (repeatable; any endpoint when not given)")
 	fs.IntVar(&f.maxConns, "max-conns", service.DefaultServerLimits.MaxConns, "most connections served at once")
 	fs.StringVar(&f.auth.credentials, "credentials", "", "file of principals, credentials and scopes (mode 600); see package registry/access")
 	fs.StringVar(&f.auth.credentialsEnv, "credentials-env", "", "environment variable holding the credentials, lines separated by ';'")
@@ -112,8 +132,17 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 // serveRegistry serves the registry until ctx ends, then stops accepting
 // requests, lets those in flight finish and waits for forwarded calls to
 // record their outcome.
-func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error {
-	opts := []service.Option{service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention)}
+func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	opts := []service.Option{
+		service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention),
+		service.WithEndpointAllowlist(f.allow...), service.WithSelfAddress(ln.Addr().String()),
+		service.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+	}
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
 	}
@@ -133,10 +162,6 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error
 	limits := service.DefaultServerLimits
 	limits.MaxConns = f.maxConns
 	srv, err := svc.NewServer(limits)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}

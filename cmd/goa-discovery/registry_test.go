@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -197,6 +198,40 @@ func TestRegistryServeRequiresCredentials(t *testing.T) {
 	}
 }
 
+// TestRegistryServeEndpointRules: --allow-endpoint limits the endpoints a
+// publisher may name, and the registry's own address is refused whatever
+// the allowlist.
+func TestRegistryServeEndpointRules(t *testing.T) {
+	provider := httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(context.Context, *registry.CallRequest) (json.RawMessage, error) {
+		return json.RawMessage(`{}`), nil
+	}), 0))
+	defer provider.Close()
+	url, stop := startRegistry(t, "--allow-endpoint", provider.URL+"/tools", "--allow-endpoint", "http://127.0.0.1:1")
+	defer stop()
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := strings.Replace(url, "127.0.0.1", "localhost", 1)
+	for i, tc := range []struct {
+		endpoint string
+		want     error
+	}{
+		{provider.URL + "/tools/notes", nil},
+		{provider.URL + "/admin", registry.ErrEndpointRefused},
+		{url + registry.PathCalls, registry.ErrEndpointRefused},
+		{self + registry.PathCalls, registry.ErrEndpointRefused},
+	} {
+		_, err := client.Publish(context.Background(), &registry.PublishRequest{
+			Toolset: tools.ToolsetSchema{Name: "notes", Tools: []tools.ToolSchema{{Name: "notes.add", Description: "Add a note", Payload: json.RawMessage(`{"type":"object"}`)}}},
+			Revision: fmt.Sprintf("r%d", i), Endpoint: tc.endpoint,
+		})
+		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("publish to %s: %v, want %v", tc.endpoint, err, tc.want)
+		}
+	}
+}
+
 func TestRegistryFlags(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -222,6 +257,7 @@ func TestRegistryFlags(t *testing.T) {
 		{"client CA without TLS", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--client-ca", "ca.pem"}, 2, "--client-ca needs --tls-cert"},
 		{"bad max conns", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "0"}, 2, "--max-conns must be positive"},
 		{"missing credentials file", []string{"serve", "--addr", "127.0.0.1:0", "--credentials", "no-such-file"}, 1, "credentials: stat no-such-file"},
+		{"bad allowed endpoint", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--allow-endpoint", "ftp://x"}, 1, "endpoint allowlist"},
 		{"empty credentials variable", []string{"serve", "--addr", "127.0.0.1:0", "--credentials-env", "GOA_DISCOVERY_TEST_UNSET_CREDENTIALS"}, 1, "the variable is empty or unset"},
 	}
 	for _, tc := range cases {

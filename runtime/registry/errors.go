@@ -34,6 +34,10 @@ const (
 	// CodeForbidden: the caller's credential lacks the scope for the
 	// request.
 	CodeForbidden Code = "forbidden"
+	// CodeEndpointRefused: a provider endpoint breaks the registry's
+	// endpoint rules (its allowlist, or its own address), or a forwarded
+	// call reached a registry.
+	CodeEndpointRefused Code = "endpoint_refused"
 	// CodeNotFound: no such route.
 	CodeNotFound Code = "not_found"
 	// CodeMethodNotAllowed: the route does not accept the method.
@@ -69,7 +73,7 @@ const (
 // Status returns the HTTP status that carries the code.
 func (c Code) Status() int {
 	switch c {
-	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch:
+	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch, CodeEndpointRefused:
 		return http.StatusBadRequest
 	case CodeBodyTooLarge:
 		return http.StatusRequestEntityTooLarge
@@ -112,6 +116,12 @@ type Error struct {
 	// zero when the registry gave no hint. It travels as the Retry-After
 	// header.
 	RetryAfter time.Duration `json:"-"`
+	// Cause is the failure behind the error inside the registry's
+	// process, such as the file system error of a store that could not
+	// persist a change. It never travels: Message is what a client may
+	// read, Cause may name internal paths, addresses and URLs. Error
+	// leaves it out; errors.Is and errors.As reach it through Unwrap.
+	Cause error `json:"-"`
 }
 
 // Errorf returns an *Error with the given code and formatted message.
@@ -119,7 +129,10 @@ func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Error returns the code and the message.
+// Unwrap returns the Cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Error returns the code and the message, never the Cause.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return "registry: " + string(e.Code)
@@ -134,6 +147,12 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Message == "" && t.Code == e.Code
 }
 
+// Internal returns a CodeInternal *Error whose message says only what
+// failed (what) and whose Cause is err.
+func Internal(what string, err error) *Error {
+	return &Error{Code: CodeInternal, Message: what + ": internal failure; nothing was changed", Cause: err}
+}
+
 // Sentinels for errors.Is: each matches every *Error with its code.
 var (
 	ErrInvalidRequest       = &Error{Code: CodeInvalidRequest}
@@ -142,6 +161,7 @@ var (
 	ErrSchemaLimit          = &Error{Code: CodeSchemaLimit}
 	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
 	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
+	ErrEndpointRefused      = &Error{Code: CodeEndpointRefused}
 	ErrUnauthenticated      = &Error{Code: CodeUnauthenticated}
 	ErrForbidden            = &Error{Code: CodeForbidden}
 	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}

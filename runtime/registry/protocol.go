@@ -49,7 +49,7 @@ type Publisher interface {
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		WriteError(w, Errorf(CodeInternal, "encode response: %v", err))
+		WriteError(w, Internal("encode response", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -57,12 +57,13 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// WriteError writes err as an ErrorBody with its code's status. An error
-// that is not an *Error is reported as CodeInternal.
+// WriteError writes err as an ErrorBody with its code's status: its Code
+// and Message, never its Cause. An error that is not an *Error is reported
+// as CodeInternal without its text, which may name internal details.
 func WriteError(w http.ResponseWriter, err error) {
 	var e *Error
 	if !errors.As(err, &e) {
-		e = Errorf(CodeInternal, "%v", err)
+		e = Internal("request", err)
 	}
 	if e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + time.Second - 1) / time.Second)

@@ -132,7 +132,7 @@ func (s *Service) admit(req *registry.CallRequest, digest string) (*attempt, *re
 		}
 		if s.disk != nil {
 			if err := s.disk.putCall(&rec); err != nil {
-				return nil, nil, registry.Errorf(registry.CodeInternal, "admit call %q: %v", req.CallID, err)
+				return nil, nil, s.internal(fmt.Sprintf("admit call %q", req.CallID), err)
 			}
 		}
 		c = &callState{rec: rec}
@@ -166,9 +166,16 @@ func (s *Service) registration(toolset string) *entry {
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
-	pr, err := s.opts.forwarder.Forward(ctx, c.rec.Endpoint, req)
-	cancel()
+	var pr *registry.ProviderResult
+	err := s.opts.rules.check(req.Tool.Toolset(), c.rec.Endpoint)
+	if err != nil {
+		// Registered before the rules changed: refused, and not run.
+		err = registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
+		pr, err = s.opts.forwarder.Forward(ctx, c.rec.Endpoint, req)
+		cancel()
+	}
 	<-s.slots // the slot bounds forwarding; recording needs none
 	var res *registry.CallResult
 	if err == nil {
@@ -181,7 +188,7 @@ func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *r
 		rec.Result = res
 		if s.disk != nil {
 			if perr := s.disk.putCall(&rec); perr != nil {
-				err = registry.Errorf(registry.CodeInternal, "record result of call %q: %v", req.CallID, perr)
+				err = s.internal(fmt.Sprintf("record result of call %q", req.CallID), perr)
 			}
 		}
 		if err == nil {
@@ -189,7 +196,11 @@ func (s *Service) forward(c *callState, a *attempt, spec *tools.ToolSpec, req *r
 		}
 	}
 	if err != nil {
-		a.err = asRegistryError(err)
+		e := asRegistryError(req, err)
+		if s.opts.logger != nil && e.Cause != nil {
+			s.opts.logger.Warn("registry: call not completed", "call", req.CallID, "tool", req.Tool, "err", e.Message, "cause", e.Cause)
+		}
+		a.err = e
 	}
 	c.running = nil
 	close(a.done)

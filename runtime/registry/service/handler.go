@@ -36,7 +36,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, registry.Errorf(registry.CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
-	return s.authenticate(mux)
+	return refuseForwarded(s.authenticate(mux))
 }
 
 func methodNotAllowed(allow string) http.HandlerFunc {

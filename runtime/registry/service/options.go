@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
@@ -32,6 +33,10 @@ type options struct {
 	schemaLimits   registry.SchemaLimits
 	credentials    *access.Credentials
 	insecure       bool
+	logger         *slog.Logger
+	allowlist      []string
+	self           []string
+	rules          *endpointRules
 	now            func() time.Time
 }
 
@@ -39,8 +44,9 @@ type options struct {
 // what an earlier service persisted there.
 func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
 
-// WithForwarder sets how admitted calls reach providers (an HTTPForwarder
-// otherwise). In-process providers plug in here.
+// WithForwarder sets how admitted calls reach providers (otherwise an
+// HTTPForwarder whose client refuses to dial the registry's own addresses
+// and follows no redirects). In-process providers plug in here.
 func WithForwarder(f Forwarder) Option { return func(o *options) { o.forwarder = f } }
 
 // WithMaxInFlight bounds the calls forwarded at once; a call beyond the
@@ -83,6 +89,11 @@ func WithCredentials(c *access.Credentials) Option { return func(o *options) { o
 // WithCredentials, the Handler refuses every request.
 func WithInsecure() Option { return func(o *options) { o.insecure = true } }
 
+// WithLogger logs the failures whose details clients never see: the cause
+// of an internal error (a store that could not persist a change) and why a
+// provider could not be reached. Nothing is logged without it.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
 // WithClock sets the clock that stamps registrations and results.
 func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
 
@@ -113,8 +124,13 @@ func buildOptions(opts []Option) (options, error) {
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
 	}
+	rules, err := buildRules(&o)
+	if err != nil {
+		return o, err
+	}
+	o.rules = rules
 	if o.forwarder == nil {
-		o.forwarder = &HTTPForwarder{MaxBody: o.maxBody}
+		o.forwarder = &HTTPForwarder{Client: newForwardClient(rules), MaxBody: o.maxBody}
 	}
 	return o, nil
 }

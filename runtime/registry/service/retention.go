@@ -1,9 +1,8 @@
 package service
 
 import (
+	"fmt"
 	"time"
-
-	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
 // sweepLocked forgets the calls whose last event (result, or admission for
@@ -27,7 +26,7 @@ func (s *Service) sweepLocked() error {
 		}
 		if s.disk != nil {
 			if err := s.disk.deleteCall(id); err != nil {
-				return registry.Errorf(registry.CodeInternal, "forget call %q: %v", id, err)
+				return s.internal(fmt.Sprintf("forget call %q", id), err)
 			}
 		}
 		delete(s.calls, id)

@@ -153,6 +153,17 @@ func compileToolset(ts *tools.ToolsetSchema, limits registry.SchemaLimits) (tool
 	return fp, specs, nil
 }
 
+// internal returns the CodeInternal error of a failure inside the
+// registry: a message naming what failed, the cause kept for in-process
+// callers and the log, never sent to a client.
+func (s *Service) internal(what string, err error) *registry.Error {
+	e := registry.Internal(what, err)
+	if s.opts.logger != nil {
+		s.opts.logger.Error("registry: "+what, "err", err)
+	}
+	return e
+}
+
 // Close waits for the calls being forwarded to finish and record their
 // outcome. The service must not be used afterwards.
 func (s *Service) Close() error {
@@ -165,6 +176,9 @@ func (s *Service) Close() error {
 // computed before anything changes; a rejected publish changes nothing.
 func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*registry.PublishResult, error) {
 	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.opts.rules.check(req.Toolset.Name, req.Endpoint); err != nil {
 		return nil, err
 	}
 	ts := contract.CloneToolset(&req.Toolset)
@@ -184,7 +198,7 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 	if cur != nil {
 		if cur.reg.Token == token {
 			if cur.reg.Endpoint != req.Endpoint {
-				return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with endpoint %q, not %q; publish a new revision to move it", ts.Name, req.Revision, cur.reg.Endpoint, req.Endpoint)
+				return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with another endpoint; publish a new revision to move it", ts.Name, req.Revision)
 			}
 			return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
 		}
@@ -199,10 +213,10 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 		// The generation goes first: if the registration then fails to be
 		// written, a skipped generation number is harmless.
 		if err := s.disk.putGeneration(s.generation + 1); err != nil {
-			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+			return nil, s.internal(fmt.Sprintf("publish toolset %q", ts.Name), err)
 		}
 		if err := s.disk.putToolset(&storedToolset{Registration: e.reg}); err != nil {
-			return nil, registry.Errorf(registry.CodeInternal, "publish toolset %q: %v", ts.Name, err)
+			return nil, s.internal(fmt.Sprintf("publish toolset %q", ts.Name), err)
 		}
 	}
 	s.generation++
@@ -228,10 +242,10 @@ func (s *Service) Withdraw(_ context.Context, req *registry.WithdrawRequest) err
 	}
 	if s.disk != nil {
 		if err := s.disk.putGeneration(s.generation + 1); err != nil {
-			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+			return s.internal(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
 		}
 		if err := s.disk.deleteToolset(req.Toolset); err != nil {
-			return registry.Errorf(registry.CodeInternal, "withdraw toolset %q: %v", req.Toolset, err)
+			return s.internal(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
 		}
 	}
 	s.generation++
@@ -271,7 +285,7 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 	}
 	body, err := json.Marshal(s.catalogLocked())
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeInternal, "encode catalog: %v", err)
+		return nil, s.internal("encode catalog", err)
 	}
 	c := &encodedCatalog{
 		generation: s.generation,
