@@ -223,7 +223,7 @@ func TestRegistryServeEndpointRules(t *testing.T) {
 		{self + registry.PathCalls, registry.ErrEndpointRefused},
 	} {
 		_, err := client.Publish(context.Background(), &registry.PublishRequest{
-			Toolset: tools.ToolsetSchema{Name: "notes", Tools: []tools.ToolSchema{{Name: "notes.add", Description: "Add a note", Payload: json.RawMessage(`{"type":"object"}`)}}},
+			Toolset:  tools.ToolsetSchema{Name: "notes", Tools: []tools.ToolSchema{{Name: "notes.add", Description: "Add a note", Payload: json.RawMessage(`{"type":"object"}`)}}},
 			Revision: fmt.Sprintf("r%d", i), Endpoint: tc.endpoint,
 		})
 		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
