@@ -10,7 +10,8 @@ import (
 )
 
 // DefaultMaxBodyBytes is the default limit on a request body, and on the
-// responses a Client or the service's forwarder reads.
+// responses a Client or the service's forwarder reads. It is the one source
+// of the registry's answer sizes: see MaxAnswerRecordBytes.
 const DefaultMaxBodyBytes = 4 << 20
 
 // DecodeRequest reads one JSON object of at most limit bytes from body into

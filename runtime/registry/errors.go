@@ -26,6 +26,12 @@ const (
 	CodeFingerprintMismatch Code = "fingerprint_mismatch"
 	// CodeBodyTooLarge: the request body exceeds the service's limit.
 	CodeBodyTooLarge Code = "body_too_large"
+	// CodeRecordTooLarge: a toolset or a call result would encode to more
+	// than MaxAnswerRecordBytes, more than an answer may carry.
+	CodeRecordTooLarge Code = "record_too_large"
+	// CodeCatalogChanged: a page cursor belongs to an earlier generation
+	// of the registry; read the catalog again from its first page.
+	CodeCatalogChanged Code = "catalog_changed"
 	// CodeUnsupportedMediaType: the request body is not JSON.
 	CodeUnsupportedMediaType Code = "unsupported_media_type"
 	// CodeUnauthenticated: the request carries no credential the registry
@@ -75,7 +81,7 @@ func (c Code) Status() int {
 	switch c {
 	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch, CodeEndpointRefused:
 		return http.StatusBadRequest
-	case CodeBodyTooLarge:
+	case CodeBodyTooLarge, CodeRecordTooLarge:
 		return http.StatusRequestEntityTooLarge
 	case CodeSchemaLimit:
 		return http.StatusUnprocessableEntity
@@ -89,7 +95,7 @@ func (c Code) Status() int {
 		return http.StatusNotFound
 	case CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
+	case CodeCatalogChanged, CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
 		return http.StatusConflict
 	case CodeOverloaded:
 		return http.StatusServiceUnavailable
@@ -162,6 +168,8 @@ var (
 	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
 	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
 	ErrEndpointRefused      = &Error{Code: CodeEndpointRefused}
+	ErrRecordTooLarge       = &Error{Code: CodeRecordTooLarge}
+	ErrCatalogChanged       = &Error{Code: CodeCatalogChanged}
 	ErrUnauthenticated      = &Error{Code: CodeUnauthenticated}
 	ErrForbidden            = &Error{Code: CodeForbidden}
 	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}

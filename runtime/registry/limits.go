@@ -17,6 +17,22 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
+// Answer sizes. Everything the registry accepts, its Client can read: a
+// record that goes into an answer (a registration, a resolved toolset, a
+// call result) is refused when its encoding is larger than
+// MaxAnswerRecordBytes, and catalogs are answered in pages of at most that
+// many bytes of records, so that every answer fits in DefaultMaxBodyBytes,
+// the least a Client reads.
+const (
+	// answerEnvelopeBytes is room for what an answer holds besides its
+	// records: the generation, the next page's cursor, a publish status.
+	answerEnvelopeBytes = 16 << 10
+	// MaxAnswerRecordBytes bounds the JSON encoding of one registration,
+	// resolved toolset or call result, and of the records of one catalog
+	// page.
+	MaxAnswerRecordBytes = DefaultMaxBodyBytes - answerEnvelopeBytes
+)
+
 // SchemaLimits bound what compiling a toolset's schemas may cost.
 type SchemaLimits struct {
 	// MaxDepth bounds the nesting of arrays and objects in one schema

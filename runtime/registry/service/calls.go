@@ -228,6 +228,9 @@ func (s *Service) outcome(spec *tools.ToolSpec, req *registry.CallRequest, pr *r
 		}
 		res.Result = bytes.Clone(pr.Result)
 	}
+	if b, err := json.Marshal(res); err != nil || len(b) > registry.MaxAnswerRecordBytes {
+		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with a result larger than the %d bytes an answer may carry", req.Tool, req.CallID, registry.MaxAnswerRecordBytes)
+	}
 	return res, nil
 }
 

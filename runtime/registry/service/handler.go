@@ -84,9 +84,10 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 	registry.WriteJSON(w, status, res)
 }
 
-// handleList answers a whole-registry read. The entity tag names the
-// service instance and generation, so a client that holds the catalog of
-// the current generation gets 304 Not Modified instead of the catalog.
+// handleList answers a whole-registry read, a page at a time (see
+// pages.go). The entity tag names the service instance and generation, so
+// a client that holds the catalog of the current generation gets 304 Not
+// Modified instead of its first page.
 func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 	if !s.authorize(w, r, access.Consume, "") {
 		return
@@ -96,16 +97,29 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, err)
 		return
 	}
-	w.Header().Set("ETag", c.etag)
-	if r.Header.Get("If-None-Match") == c.etag {
+	body := c.first
+	if text := r.URL.Query().Get("cursor"); text != "" {
+		start, err := s.parseCursor(text, "", c.generation)
+		if err == nil && start >= len(c.records) {
+			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the catalog", text)
+		}
+		if err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start), cursor{instance: s.instance, generation: c.generation})
+	} else if r.Header.Get("If-None-Match") == c.etag {
+		w.Header().Set("ETag", c.etag)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	w.Header().Set("ETag", c.etag)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(c.body)
+	_, _ = w.Write(body)
 }
 
+// handleResolve answers a resolution a page at a time (see pages.go).
 func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 	var req registry.ResolveRequest
 	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Consume, "") {
@@ -116,7 +130,25 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, err)
 		return
 	}
-	registry.WriteJSON(w, http.StatusOK, cat)
+	records, err := encodeRecords(cat.Toolsets)
+	if err != nil {
+		registry.WriteError(w, s.internal("encode resolution", err))
+		return
+	}
+	refs := refsDigest(req.Toolsets)
+	start := 0
+	if req.Cursor != "" {
+		if start, err = s.parseCursor(req.Cursor, refs, cat.Generation); err == nil && start >= len(records) {
+			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the resolution", req.Cursor)
+		}
+		if err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
 }
 
 func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {

@@ -43,10 +43,13 @@ type Service struct {
 	listJSON atomic.Pointer[encodedCatalog]
 }
 
+// encodedCatalog is the whole-registry catalog of one generation as the
+// HTTP API answers it: each record encoded, and the first page's body.
 type encodedCatalog struct {
 	generation uint64
 	etag       string
-	body       []byte
+	records    [][]byte
+	first      []byte
 }
 
 var (
@@ -190,6 +193,9 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
+	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint}); err != nil {
+		return nil, err
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -222,6 +228,23 @@ func (s *Service) Publish(_ context.Context, req *registry.PublishRequest) (*reg
 	s.generation++
 	s.toolsets[ts.Name] = e
 	return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
+}
+
+// registeredAtBytes is room for the registration time, which is set once
+// the record's size has been checked.
+const registeredAtBytes = 64
+
+// checkRecordSize refuses a registration whose encoding an answer could
+// not carry; see registry.MaxAnswerRecordBytes.
+func checkRecordSize(reg *registry.Registration) error {
+	b, err := json.Marshal(reg)
+	if err != nil {
+		return registry.Errorf(registry.CodeInvalidSchema, "toolset %q: %v", reg.Toolset.Name, err)
+	}
+	if n := len(b) + registeredAtBytes; n > registry.MaxAnswerRecordBytes {
+		return registry.Errorf(registry.CodeRecordTooLarge, "toolset %q: its registration encodes to %d bytes, over the %d bytes an answer may carry (registry.MaxAnswerRecordBytes)", reg.Toolset.Name, n, registry.MaxAnswerRecordBytes)
+	}
+	return nil
 }
 
 // Withdraw removes a toolset's current registration. Calls admitted under
@@ -283,15 +306,16 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 	if c := s.listJSON.Load(); c != nil && c.generation == s.generation {
 		return c, nil
 	}
-	body, err := json.Marshal(s.catalogLocked())
+	records, err := encodeRecords(s.catalogLocked().Toolsets)
 	if err != nil {
 		return nil, s.internal("encode catalog", err)
 	}
 	c := &encodedCatalog{
 		generation: s.generation,
 		etag:       fmt.Sprintf(`"%s-%d"`, s.instance, s.generation),
-		body:       append(body, '\n'),
+		records:    records,
 	}
+	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0), cursor{instance: s.instance, generation: c.generation})
 	s.listJSON.Store(c)
 	return c, nil
 }
