@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -58,7 +59,7 @@ func Check(data []byte, t reflect.Type) error {
 	}
 	w := walker{dec: json.NewDecoder(bytes.NewReader(data)), fields: map[reflect.Type]map[string]reflect.Type{}}
 	w.dec.UseNumber()
-	if err := w.value(t, "", 0); err != nil {
+	if err := w.value(t, nil, 0); err != nil {
 		return err
 	}
 	switch _, err := w.dec.Token(); {
@@ -80,9 +81,28 @@ type walker struct {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
+// location is the JSON Pointer of a value, built only when an error names
+// it: its parent's location and its key or index.
+type location struct {
+	parent *location
+	key    string
+	index  int // when key is "" and parent is not nil
+	isKey  bool
+}
+
+func (l *location) String() string {
+	if l == nil {
+		return ""
+	}
+	if l.isKey {
+		return l.parent.String() + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(l.key)
+	}
+	return l.parent.String() + "/" + strconv.Itoa(l.index)
+}
+
 // value reads the next value, which decodes into t (nil: opaque); at is its
-// JSON Pointer.
-func (w *walker) value(t reflect.Type, at string, depth int) error {
+// location.
+func (w *walker) value(t reflect.Type, at *location, depth int) error {
 	t = selfDecoding(t)
 	tok, err := w.dec.Token()
 	if err != nil {
@@ -102,7 +122,7 @@ func (w *walker) value(t reflect.Type, at string, depth int) error {
 			elem = t.Elem()
 		}
 		for i := 0; w.dec.More(); i++ {
-			if err := w.value(elem, fmt.Sprintf("%s/%d", at, i), depth+1); err != nil {
+			if err := w.value(elem, &location{parent: at, index: i}, depth+1); err != nil {
 				return err
 			}
 		}
@@ -118,7 +138,7 @@ func (w *walker) value(t reflect.Type, at string, depth int) error {
 }
 
 // object reads the members of an object whose '{' was read.
-func (w *walker) object(t reflect.Type, at string, depth int) error {
+func (w *walker) object(t reflect.Type, at *location, depth int) error {
 	var fields map[string]reflect.Type
 	var elem reflect.Type
 	if t != nil {
@@ -148,7 +168,7 @@ func (w *walker) object(t reflect.Type, at string, depth int) error {
 			}
 			vt = ft
 		}
-		if err := w.value(vt, at+"/"+escape(key), depth+1); err != nil {
+		if err := w.value(vt, &location{parent: at, key: key, isKey: true}, depth+1); err != nil {
 			return err
 		}
 	}
@@ -171,7 +191,7 @@ type unexpectedEnd struct{}
 func (unexpectedEnd) Error() string { return "unexpected end of JSON input" }
 func (unexpectedEnd) Unwrap() error { return io.ErrUnexpectedEOF }
 
-func unknownField(key, at string, fields map[string]reflect.Type) error {
+func unknownField(key string, at *location, fields map[string]reflect.Type) error {
 	for name := range fields {
 		if strings.EqualFold(name, key) {
 			return fmt.Errorf("%w %q at %s: the field is %q, spelled exactly", ErrUnknownField, key, pointer(at), name)
@@ -249,14 +269,10 @@ func addFields(f map[string]reflect.Type, t reflect.Type, depth int) {
 	}
 }
 
-// pointer renders a JSON Pointer for messages; the root is "the top level".
-func pointer(at string) string {
-	if at == "" {
+// pointer renders a location for messages; the root is "the top level".
+func pointer(at *location) string {
+	if at == nil {
 		return "the top level"
 	}
-	return fmt.Sprintf("%q", at)
-}
-
-func escape(key string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	return strconv.Quote(at.String())
 }
