@@ -204,7 +204,7 @@ func (c *Credentials) Authenticate(r *http.Request) (*Principal, error) {
 	}
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return nil, fmt.Errorf("%w: no credentials: send Authorization: Bearer <token> or a client certificate", ErrUnauthenticated)
+		return nil, fmt.Errorf("%w: no credentials: send an Authorization: Bearer header or a client certificate", ErrUnauthenticated)
 	}
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {

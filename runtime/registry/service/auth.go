@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
@@ -30,7 +31,7 @@ func (s *Service) authenticate(next http.Handler) http.Handler {
 		}
 		p, err := s.opts.credentials.Authenticate(r)
 		if err != nil {
-			unauthenticated(w, err.Error())
+			unauthenticated(w, strings.TrimPrefix(err.Error(), access.ErrUnauthenticated.Error()+": "))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
@@ -55,7 +56,7 @@ func (s *Service) authorize(w http.ResponseWriter, r *http.Request, a access.Act
 	}
 	if err := p.Authorize(a, toolset); err != nil {
 		if errors.Is(err, access.ErrForbidden) {
-			registry.WriteError(w, registry.Errorf(registry.CodeForbidden, "%v", err))
+			registry.WriteError(w, registry.Errorf(registry.CodeForbidden, "%s", strings.TrimPrefix(err.Error(), access.ErrForbidden.Error()+": ")))
 			return false
 		}
 		registry.WriteError(w, err)

@@ -9,4 +9,11 @@
 // written atomically before it is acknowledged, so a restarted service has
 // every registration, admission and result it acknowledged, and a change
 // that could not be written was not made.
+//
+// Over HTTP, the Handler admits only requests with credentials
+// (WithCredentials) unless told WithInsecure, refuses endpoints that break
+// its rules (WithEndpointAllowlist, WithSelfAddress) and answers catalogs
+// in pages; NewServer and LimitListener give it the timeouts and the
+// connection limit that keep slow clients from holding it. Errors that
+// reach clients name what failed, never internal paths, URLs or addresses.
 package service
