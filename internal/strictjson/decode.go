@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,7 +80,15 @@ type walker struct {
 	fields map[reflect.Type]map[string]reflect.Type
 }
 
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// decodesItself reports whether t decodes from JSON by its own method.
+func decodesItself(t reflect.Type) bool {
+	return t.Implements(unmarshalerType) || t.Implements(textUnmarshalerType)
+}
 
 // location is the JSON Pointer of a value, built only when an error names
 // it: its parent's location and its key or index.
@@ -207,12 +216,12 @@ func selfDecoding(t reflect.Type) reflect.Type {
 		return nil
 	}
 	for t.Kind() == reflect.Pointer {
-		if t.Implements(unmarshalerType) {
+		if decodesItself(t) {
 			return nil
 		}
 		t = t.Elem()
 	}
-	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
+	if decodesItself(t) || decodesItself(reflect.PointerTo(t)) || t.Kind() == reflect.Interface {
 		return nil
 	}
 	return t

@@ -11,12 +11,13 @@
 // document may give a key twice, the text must be valid UTF-8, and nothing
 // may follow the value.
 //
-// Values of types that decode themselves (json.Unmarshaler) are left to
-// their own UnmarshalJSON, which is expected to call Decode in turn; their
-// keys are still checked for duplicates. Map keys are data, not field names,
+// Values of types that decode themselves (json.Unmarshaler,
+// encoding.TextUnmarshaler) are left to their own method, which for a
+// record is expected to call Decode in turn; their keys are still checked
+// for duplicates. Map keys are data, not field names,
 // and are compared exactly, so "a" and "A" are two keys of a map.
 //
 // It is the one strict decoder of the module: the registry's protocol and
-// store, stored runs, catalog files, tool records and provider records all
-// decode through it.
+// store, stored runs, catalog files, tool records, typed tool payloads
+// (tools.TypedCodec) and provider records all decode through it.
 package strictjson
