@@ -113,6 +113,9 @@ func (l *location) String() string {
 // location.
 func (w *walker) value(t reflect.Type, at *location, depth int) error {
 	t = selfDecoding(t)
+	if t == nil || (t.Kind() != reflect.Struct && t.Kind() != reflect.Map && t.Kind() != reflect.Slice && t.Kind() != reflect.Array) {
+		return w.opaque(at)
+	}
 	tok, err := w.dec.Token()
 	if err != nil {
 		return syntaxError(err)

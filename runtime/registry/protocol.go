@@ -12,9 +12,13 @@ import (
 // Routes of the registry's HTTP API. Every body is JSON.
 const (
 	// PathToolsets: POST publishes (PublishRequest -> PublishResult), GET
-	// lists the whole registry (-> Catalog).
+	// lists the whole registry (-> Catalog), a page at a time: the next
+	// page is GET with the query parameter cursor set to the previous
+	// page's Next.
 	PathToolsets = "/v1/toolsets"
-	// PathResolve: POST resolves named toolsets (ResolveRequest -> Catalog).
+	// PathResolve: POST resolves named toolsets (ResolveRequest ->
+	// Catalog), a page at a time: the next page is the same request with
+	// Cursor set to the previous page's Next.
 	PathResolve = "/v1/resolve"
 	// PathWithdraw: POST withdraws a toolset (WithdrawRequest -> 204).
 	PathWithdraw = "/v1/withdraw"

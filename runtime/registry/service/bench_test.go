@@ -60,7 +60,7 @@ func BenchmarkListToolsets10k(b *testing.B) {
 	srv := httptest.NewServer(svc.Handler())
 	defer srv.Close()
 	newClient := func(b *testing.B) *registry.Client {
-		client, err := registry.NewClient(srv.URL, registry.WithMaxResponseBytes(64<<20))
+		client, err := registry.NewClient(srv.URL)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func BenchmarkListToolsets10k(b *testing.B) {
 }
 
 func BenchmarkResolveOneOf100(b *testing.B) {
-	svc, err := service.New()
+	svc, err := service.New(service.WithInsecure())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -163,3 +163,29 @@ func TestRecordsTooLargeToAnswer(t *testing.T) {
 		t.Fatalf("call with a result too large to answer: %v", err)
 	}
 }
+
+// BenchmarkListIssueCatalog lists, over loopback HTTP with a client at its
+// default response limit, the catalog the issue found unreadable: 2,400
+// toolsets of 5 small tools, more than 4 MiB as one answer.
+//
+//	go test -run=^$ -bench=ListIssueCatalog -benchtime=5x -benchmem ./runtime/registry/service/
+func BenchmarkListIssueCatalog(b *testing.B) {
+	svc, err := service.New(service.WithInsecure())
+	if err != nil {
+		b.Fatal(err)
+	}
+	publishCatalog(b, svc, 2400, 5)
+	srv := httptest.NewServer(svc.Handler())
+	defer srv.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		client, err := registry.NewClient(srv.URL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cat, err := client.ListToolsets(context.Background())
+		if err != nil || len(cat.Toolsets) != 2400 {
+			b.Fatalf("list: %d toolsets, %v", len(cat.Toolsets), err)
+		}
+	}
+}
