@@ -150,7 +150,7 @@ func TestCredentialsScopes(t *testing.T) {
 // with 401 and a WWW-Authenticate challenge whatever its body.
 func TestUnauthenticatedBodyNotRead(t *testing.T) {
 	srv := authServer(t)
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+registry.PathToolsets, strings.NewReader(strings.Repeat("x", 1<<20)))
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+registry.PathToolsets, strings.NewReader(strings.Repeat("x", 200<<10)))
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
