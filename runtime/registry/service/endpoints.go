@@ -16,6 +16,7 @@ package service
 //     registry, whatever address or proxy leads there.
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -170,11 +171,20 @@ func (r *endpointRules) dialControl(_, address string, _ syscall.RawConn) error 
 
 var errSelfAddress = errors.New("refused to connect to the registry's own address")
 
+// WithForwardTLS sets the TLS configuration the default forwarder uses
+// with https endpoints: the roots that verify providers, and a client
+// certificate by which providers authenticate the registry.
+func WithForwardTLS(c *tls.Config) Option { return func(o *options) { o.forwardTLS = c } }
+
 // newForwardClient returns the HTTP client of the default forwarder: the
-// default transport's settings, with dials to the registry's own addresses
-// refused and no redirects followed (a redirect could lead anywhere).
-func newForwardClient(r *endpointRules) *http.Client {
+// default transport's settings and the TLS configuration given, with dials
+// to the registry's own addresses refused and no redirects followed (a
+// redirect could lead anywhere).
+func newForwardClient(r *endpointRules, tlsConfig *tls.Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if tlsConfig != nil {
+		tr.TLSClientConfig = tlsConfig.Clone()
+	}
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: r.dialControl}
 	tr.DialContext = d.DialContext
 	return &http.Client{

@@ -27,7 +27,7 @@ func TestForwarderRefusesToDialItself(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := &HTTPForwarder{Client: newForwardClient(rules)}
+		f := &HTTPForwarder{Client: newForwardClient(rules, nil)}
 		for _, endpoint := range []string{"http://" + ln.Addr().String() + "/x", "http://localhost:" + port + "/x"} {
 			_, err = f.Forward(context.Background(), endpoint, &registry.CallRequest{CallID: "c", Tool: "a.b", Token: "t", Payload: []byte(`{}`)})
 			var e *registry.Error

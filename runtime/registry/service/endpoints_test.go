@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -223,5 +225,29 @@ func TestStoreErrorsHideTheDataDirectory(t *testing.T) {
 	}
 	if strings.Contains(e.Message, dir) || strings.Contains(inProcess.Error(), dir) || !strings.Contains(e.Message, `publish toolset "records"`) {
 		t.Fatalf("message %q (in process %q) reveals the data directory or does not name the toolset", e.Message, inProcess)
+	}
+}
+
+// TestForwardTLS: an https provider whose certificate the default roots do
+// not trust is unreachable until WithForwardTLS gives the root.
+func TestForwardTLS(t *testing.T) {
+	p := &provider{}
+	p.server = httptest.NewTLSServer(registry.ProviderHandler(registry.ExecutorFunc(p.execute), 0))
+	defer p.server.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(p.server.Certificate())
+	for _, tc := range []struct {
+		opts []service.Option
+		want error
+	}{
+		{nil, registry.ErrProviderUnavailable},
+		{[]service.Option{service.WithForwardTLS(&tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12})}, nil},
+	} {
+		h := newHarness(t, tc.opts...)
+		reg := publish(t, h.client, p, "1.0.0", "r1")
+		_, err := h.client.CallResolvedTool(context.Background(), lookup("c1", reg.Token, "a"))
+		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Fatalf("call over TLS: %v, want %v", err, tc.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"time"
@@ -37,6 +38,7 @@ type options struct {
 	allowlist      []string
 	self           []string
 	rules          *endpointRules
+	forwardTLS     *tls.Config
 	now            func() time.Time
 }
 
@@ -130,7 +132,7 @@ func buildOptions(opts []Option) (options, error) {
 	}
 	o.rules = rules
 	if o.forwarder == nil {
-		o.forwarder = &HTTPForwarder{Client: newForwardClient(rules), MaxBody: o.maxBody}
+		o.forwarder = &HTTPForwarder{Client: newForwardClient(rules, o.forwardTLS), MaxBody: o.maxBody}
 	}
 	return o, nil
 }
