@@ -107,7 +107,7 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 			registry.WriteError(w, err)
 			return
 		}
-		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start), cursor{instance: s.instance, generation: c.generation})
+		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
 	} else if r.Header.Get("If-None-Match") == c.etag {
 		w.Header().Set("ETag", c.etag)
 		w.WriteHeader(http.StatusNotModified)
@@ -148,7 +148,7 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
+	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
 }
 
 func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {

@@ -47,22 +47,28 @@ func toolsetOf(n int, payload json.RawMessage) tools.ToolsetSchema {
 
 func TestPublishSchemaLimits(t *testing.T) {
 	limits := registry.DefaultSchemaLimits
+	// Small limits keep the boundary cases cheap to compile; the default
+	// limits are checked on the shapes the issue names.
+	small := registry.SchemaLimits{MaxDepth: limits.MaxDepth, MaxBytes: 8 << 10, MaxWork: 5_000}
 	cases := []struct {
 		name    string
+		limits  registry.SchemaLimits
 		toolset tools.ToolsetSchema
 		errPart string // "": accepted
 	}{
-		{"the issue's 990-deep schema", toolsetOf(1, chainSchema(990)), "nests deeper than 32 levels, the limit per schema (MaxDepth)"},
-		{"one level over the depth", toolsetOf(1, chainSchema(limits.MaxDepth+1)), "(MaxDepth)"},
-		{"at the depth", toolsetOf(1, chainSchema(limits.MaxDepth)), ""},
-		{"over the size", toolsetOf(1, wideSchema(3_000)), "over the limit of 65536 bytes per schema (MaxBytes)"},
-		{"near the size", toolsetOf(1, wideSchema(2_500)), ""},
-		{"over the work", toolsetOf(13, wideSchema(1_000)), "the compile work limit per toolset (MaxWork)"},
-		{"at the work", toolsetOf(12, wideSchema(1_000)), ""},
+		{"the issue's 990-deep schema", limits, toolsetOf(1, chainSchema(990)), "nests deeper than 32 levels, the limit per schema (MaxDepth)"},
+		{"one level over the depth", limits, toolsetOf(1, chainSchema(limits.MaxDepth+1)), "(MaxDepth)"},
+		{"at the depth", limits, toolsetOf(1, chainSchema(limits.MaxDepth)), ""},
+		{"over the default size", limits, toolsetOf(1, wideSchema(3_000)), "over the limit of 65536 bytes per schema (MaxBytes)"},
+		{"over the default work", limits, toolsetOf(13, wideSchema(1_000)), "the compile work limit per toolset (MaxWork)"},
+		{"over the size", small, toolsetOf(1, wideSchema(400)), "over the limit of 8192 bytes per schema (MaxBytes)"},
+		{"near the size", small, toolsetOf(1, wideSchema(300)), ""},
+		{"over the work", small, toolsetOf(5, wideSchema(300)), "the compile work limit per toolset (MaxWork)"},
+		{"at the work", small, toolsetOf(4, wideSchema(300)), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t)
+			h := newHarness(t, service.WithSchemaLimits(tc.limits))
 			_, err := h.client.Publish(context.Background(), &registry.PublishRequest{Toolset: tc.toolset, Revision: "r1", Endpoint: "http://127.0.0.1:1/"})
 			if tc.errPart == "" {
 				if err != nil {
@@ -109,6 +115,11 @@ func TestRestartChecksSchemaLimits(t *testing.T) {
 }
 
 func TestSchemaLimitsOption(t *testing.T) {
+	for _, n := range []int{0, -1, registry.MaxAnswerRecordBytes + 1} {
+		if _, err := service.New(service.WithMaxPageBytes(n)); err == nil {
+			t.Errorf("service.New accepted a page of %d bytes", n)
+		}
+	}
 	for _, l := range []registry.SchemaLimits{{}, {MaxDepth: 1, MaxBytes: 1}, {MaxDepth: -1, MaxBytes: 1, MaxWork: 1}} {
 		if _, err := service.New(service.WithSchemaLimits(l)); err == nil {
 			t.Errorf("service.New accepted limits %+v", l)

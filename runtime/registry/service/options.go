@@ -39,6 +39,7 @@ type options struct {
 	self           []string
 	rules          *endpointRules
 	forwardTLS     *tls.Config
+	maxPage        int
 	now            func() time.Time
 }
 
@@ -58,6 +59,11 @@ func WithMaxInFlight(n int) Option { return func(o *options) { o.maxInFlight = n
 // WithMaxBodyBytes bounds request bodies (registry.DefaultMaxBodyBytes
 // otherwise).
 func WithMaxBodyBytes(n int64) Option { return func(o *options) { o.maxBody = n } }
+
+// WithMaxPageBytes bounds the records of one catalog page over HTTP to n
+// bytes (registry.MaxAnswerRecordBytes, the most, otherwise); a record
+// larger than n still travels, alone on its page.
+func WithMaxPageBytes(n int) Option { return func(o *options) { o.maxPage = n } }
 
 // WithForwardTimeout bounds one forwarded call.
 func WithForwardTimeout(d time.Duration) Option { return func(o *options) { o.forwardTimeout = d } }
@@ -105,6 +111,7 @@ func buildOptions(opts []Option) (options, error) {
 		maxBody:        registry.DefaultMaxBodyBytes,
 		forwardTimeout: DefaultForwardTimeout,
 		schemaLimits:   registry.DefaultSchemaLimits,
+		maxPage:        registry.MaxAnswerRecordBytes,
 		now:            time.Now,
 	}
 	for _, opt := range opts {
@@ -121,6 +128,8 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: call retention %v is negative", o.callRetention)
 	case o.schemaLimits.Validate() != nil:
 		return o, fmt.Errorf("registry service: %w", o.schemaLimits.Validate())
+	case o.maxPage <= 0 || o.maxPage > registry.MaxAnswerRecordBytes:
+		return o, fmt.Errorf("registry service: max page bytes %d is not between 1 and %d (registry.MaxAnswerRecordBytes)", o.maxPage, registry.MaxAnswerRecordBytes)
 	case o.insecure && o.credentials != nil:
 		return o, fmt.Errorf("registry service: both credentials and insecure given; choose one")
 	case o.now == nil:

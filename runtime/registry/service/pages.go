@@ -1,7 +1,8 @@
 package service
 
 // Catalog pages. Over HTTP a catalog is answered in pages whose records
-// encode to at most registry.MaxAnswerRecordBytes, each with the cursor of
+// encode to at most registry.MaxAnswerRecordBytes (or the smaller
+// WithMaxPageBytes), each with the cursor of
 // the next. Every record is itself at most that large (Publish refuses
 // larger ones), so a page always holds at least one record and every answer
 // fits what a Client reads. A cursor names the service instance, the
@@ -81,13 +82,13 @@ func encodeRecords(toolsets []registry.ResolvedToolset) ([][]byte, error) {
 }
 
 // pageEnd returns the end of the page of records that starts at start:
-// as many records as fit registry.MaxAnswerRecordBytes, at least one.
-func pageEnd(records [][]byte, start int) int {
+// as many records as fit limit bytes, at least one.
+func pageEnd(records [][]byte, start, limit int) int {
 	size := 0
 	end := start
 	for end < len(records) {
 		size += len(records[end]) + 1
-		if size > registry.MaxAnswerRecordBytes && end > start {
+		if size > limit && end > start {
 			break
 		}
 		end++

@@ -24,11 +24,14 @@ func bulkyToolset(name string, size int) tools.ToolsetSchema {
 }
 
 // TestCatalogLargerThanOneAnswer: a registry whose catalog is several
-// times what one answer may carry is still read whole by its client, list
-// and resolution alike, in pages that each fit the client's limit.
+// times what one page may carry (64 KiB here, to keep the test small; the
+// default is registry.MaxAnswerRecordBytes, and
+// TestDefaultPagesFitTheClient reads a catalog larger than a client's
+// limit) is still read whole by its client, list and resolution alike, in
+// pages that each fit the page size.
 func TestCatalogLargerThanOneAnswer(t *testing.T) {
 	var pages, largest atomic.Int64
-	svc, err := service.New(service.WithInsecure())
+	svc, err := service.New(service.WithInsecure(), service.WithMaxPageBytes(64<<10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +50,7 @@ func TestCatalogLargerThanOneAnswer(t *testing.T) {
 	var refs []registry.ToolsetRef
 	for i := range n {
 		name := fmt.Sprintf("bulk%02d", i)
-		if _, err := svc.Publish(ctx, &registry.PublishRequest{Toolset: bulkyToolset(name, 1<<20), Revision: "r1", Endpoint: "http://127.0.0.1:1/"}); err != nil {
+		if _, err := svc.Publish(ctx, &registry.PublishRequest{Toolset: bulkyToolset(name, 20<<10), Revision: "r1", Endpoint: "http://127.0.0.1:1/"}); err != nil {
 			t.Fatal(err)
 		}
 		refs = append(refs, registry.ToolsetRef{Name: name})
@@ -71,8 +74,8 @@ func TestCatalogLargerThanOneAnswer(t *testing.T) {
 	if len(res.Toolsets) != n || pages.Load() < 3 {
 		t.Fatalf("resolution read %d toolsets in %d answers, want %d in several", len(res.Toolsets), pages.Load(), n)
 	}
-	if largest.Load() > registry.DefaultMaxBodyBytes {
-		t.Fatalf("an answer of %d bytes exceeds the client's %d", largest.Load(), registry.DefaultMaxBodyBytes)
+	if largest.Load() > 64<<10+4<<10 {
+		t.Fatalf("an answer of %d bytes exceeds the page size", largest.Load())
 	}
 	// The catalog is remembered: the next list is one 304.
 	pages.Store(0)
@@ -92,17 +95,34 @@ func (s *sizeRecorder) Write(b []byte) (int, error) {
 	return s.ResponseWriter.Write(b)
 }
 
+// TestDefaultPagesFitTheClient: with the default page size, a catalog of
+// more than a client's response limit is read whole by a client at that
+// limit.
+func TestDefaultPagesFitTheClient(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	for i := range 2 {
+		if _, err := h.svc.Publish(ctx, &registry.PublishRequest{Toolset: bulkyToolset(fmt.Sprintf("bulk%d", i), 3<<20), Revision: "r1", Endpoint: "http://127.0.0.1:1/"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, err := h.client.ListToolsets(ctx)
+	if err != nil || len(cat.Toolsets) != 2 {
+		t.Fatalf("list of a 6 MiB catalog: %v", err)
+	}
+}
+
 // TestChangeBetweenPages: a change between two pages of a read makes the
 // read start again, so the client returns one generation's catalog, never
 // a mix.
 func TestChangeBetweenPages(t *testing.T) {
-	svc, err := service.New(service.WithInsecure())
+	svc, err := service.New(service.WithInsecure(), service.WithMaxPageBytes(64<<10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	for i := range 6 {
-		if _, err := svc.Publish(ctx, &registry.PublishRequest{Toolset: bulkyToolset(fmt.Sprintf("bulk%d", i), 1<<20), Revision: "r1", Endpoint: "http://127.0.0.1:1/"}); err != nil {
+		if _, err := svc.Publish(ctx, &registry.PublishRequest{Toolset: bulkyToolset(fmt.Sprintf("bulk%d", i), 20<<10), Revision: "r1", Endpoint: "http://127.0.0.1:1/"}); err != nil {
 			t.Fatal(err)
 		}
 	}

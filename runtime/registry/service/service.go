@@ -315,7 +315,7 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 		etag:       fmt.Sprintf(`"%s-%d"`, s.instance, s.generation),
 		records:    records,
 	}
-	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0), cursor{instance: s.instance, generation: c.generation})
+	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
 	s.listJSON.Store(c)
 	return c, nil
 }
