@@ -2,14 +2,16 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,6 +24,24 @@ type registryFlags struct {
 	data      string
 	maxBody   int64
 	retention time.Duration
+	maxConns  int
+	allow     []string
+	auth      registryAuthFlags
+}
+
+// listFlag is a flag that may be given many times.
+type listFlag struct{ values *[]string }
+
+func (l listFlag) String() string {
+	if l.values == nil {
+		return ""
+	}
+	return strings.Join(*l.values, ",")
+}
+
+func (l listFlag) Set(v string) error {
+	*l.values = append(*l.values, v)
+	return nil
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -46,7 +66,7 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
 		return 2
 	}
-	if err := serveRegistry(ctx, f, stdout); err != nil {
+	if err := serveRegistry(ctx, f, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
 		return 1
 	}
@@ -56,7 +76,9 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION]")
+		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
+			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
+			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -74,6 +96,14 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
+	fs.Var(listFlag{&f.allow}, "allow-endpoint", "accept only provider endpoints under this URL prefix (repeatable; any endpoint when not given)")
+	fs.IntVar(&f.maxConns, "max-conns", service.DefaultServerLimits.MaxConns, "most connections served at once")
+	fs.StringVar(&f.auth.credentials, "credentials", "", "file of principals, credentials and scopes (mode 600); see package registry/access")
+	fs.StringVar(&f.auth.credentialsEnv, "credentials-env", "", "environment variable holding the credentials, lines separated by ';'")
+	fs.BoolVar(&f.auth.insecure, "insecure", false, "admit every request without credentials; only on a loopback address")
+	fs.StringVar(&f.auth.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate")
+	fs.StringVar(&f.auth.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fs.StringVar(&f.auth.clientCA, "client-ca", "", "verify client certificates against these PEM CA certificates (mutual TLS)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -90,6 +120,11 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--max-body must be positive, got %d", f.maxBody)
 	case f.retention < 0:
 		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
+	case f.maxConns <= 0:
+		return f, fmt.Errorf("--max-conns must be positive, got %d", f.maxConns)
+	}
+	if err := f.auth.check(f.addr); err != nil {
+		return f, err
 	}
 	return f, nil
 }
@@ -97,26 +132,54 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 // serveRegistry serves the registry until ctx ends, then stops accepting
 // requests, lets those in flight finish and waits for forwarded calls to
 // record their outcome.
-func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error {
-	opts := []service.Option{service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention)}
-	if f.data != "" {
-		opts = append(opts, service.WithDataDir(f.data))
-	}
-	svc, err := service.New(opts...)
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
+func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Writer) error {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	defer ln.Close()
+	opts := []service.Option{
+		service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention),
+		service.WithEndpointAllowlist(f.allow...), service.WithSelfAddress(ln.Addr().String()),
+		service.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+	}
+	if f.data != "" {
+		opts = append(opts, service.WithDataDir(f.data))
+	}
+	authOpts, err := f.auth.options()
+	if err != nil {
+		return err
+	}
+	tlsConfig, err := f.auth.tlsConfig()
+	if err != nil {
+		return err
+	}
+	svc, err := service.New(append(opts, authOpts...)...)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	limits := service.DefaultServerLimits
+	limits.MaxConns = f.maxConns
+	srv, err := svc.NewServer(limits)
+	if err != nil {
+		return err
+	}
+	ln = service.LimitListener(ln, limits.MaxConns)
+	scheme, admits := "http", "credentials required"
+	if tlsConfig != nil {
+		srv.TLSConfig = tlsConfig
+		ln = tls.NewListener(ln, tlsConfig)
+		scheme = "https"
+	}
+	if f.auth.insecure {
+		admits = "insecure: no credentials checked"
+	}
 	store := "in memory"
 	if f.data != "" {
 		store = "persisted to " + f.data
 	}
-	fmt.Fprintf(stdout, "registry serving http://%s (%s)\n", ln.Addr(), store)
+	fmt.Fprintf(stdout, "registry serving %s://%s (%s, %s)\n", scheme, ln.Addr(), store, admits)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -132,7 +132,7 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	url, stop := startRegistry(t, "--data", t.TempDir())
 	defer stop()
 	provider := refundProvider(t)
-	client, err := registry.NewClient(url)
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
 			ctx := context.Background()
 			url, stop := startRegistry(t)
 			defer stop()
-			client, err := registry.NewClient(url)
+			client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +276,7 @@ func TestExampleGeneratedToolsetsPublish(t *testing.T) {
 	ctx := context.Background()
 	url, stop := startRegistry(t)
 	defer stop()
-	client, err := registry.NewClient(url)
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
 	}

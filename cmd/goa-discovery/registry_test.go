@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -36,12 +41,25 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-var servingURL = regexp.MustCompile(`registry serving (http://\S+)`)
+var servingURL = regexp.MustCompile(`registry serving (https?://\S+)`)
+
+// cliTestToken is the bearer token of the principal that startRegistry's
+// credentials grant every scope.
+const cliTestToken = "cli-test-0123456789abcdef0123456789abcdef"
 
 // startRegistry runs "registry serve" on a free loopback port and returns
-// its URL and a function that stops it and returns its exit code.
+// its URL and a function that stops it and returns its exit code. Unless
+// args say how to authenticate, the registry requires credentials from a
+// file that gives cliTestToken every scope.
 func startRegistry(t *testing.T, args ...string) (string, func() int) {
 	t.Helper()
+	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--credentials") || a == "--insecure" }) {
+		path := filepath.Join(t.TempDir(), "credentials")
+		if err := os.WriteFile(path, []byte("tests token:"+cliTestToken+" publish:* consume call\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--credentials", path)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
@@ -80,7 +98,7 @@ func TestRegistryServeRestartWithData(t *testing.T) {
 	defer provider.Close()
 
 	url, stop := startRegistry(t, "--data", dir)
-	client, err := registry.NewClient(url)
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +129,7 @@ func TestRegistryServeRestartWithData(t *testing.T) {
 
 	url, stop = startRegistry(t, "--data", dir)
 	defer stop()
-	client, err = registry.NewClient(url)
+	client, err = registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,13 +152,83 @@ func TestRegistryServeRestartWithData(t *testing.T) {
 func TestRegistryServeInMemoryStartsEmpty(t *testing.T) {
 	url, stop := startRegistry(t)
 	defer stop()
-	client, err := registry.NewClient(url)
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat, err := client.ListToolsets(context.Background())
 	if err != nil || len(cat.Toolsets) != 0 {
 		t.Fatalf("in-memory registry lists %+v, %v", cat, err)
+	}
+}
+
+// TestRegistryServeRequiresCredentials: by default the served registry
+// refuses requests without a known bearer token, from a file or from the
+// environment, and admits those with one.
+func TestRegistryServeRequiresCredentials(t *testing.T) {
+	t.Setenv("GOA_DISCOVERY_TEST_CREDENTIALS", "reader token:"+cliTestToken+" consume;other token:"+strings.Repeat("z", 40)+" call")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"credentials file", nil},
+		{"credentials in the environment", []string{"--credentials-env", "GOA_DISCOVERY_TEST_CREDENTIALS"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, stop := startRegistry(t, tc.args...)
+			defer stop()
+			for _, c := range []struct {
+				token string
+				want  error
+			}{{"", registry.ErrUnauthenticated}, {strings.Repeat("y", 40), registry.ErrUnauthenticated}, {cliTestToken, nil}} {
+				var opts []registry.ClientOption
+				if c.token != "" {
+					opts = append(opts, registry.WithBearerToken(c.token))
+				}
+				client, err := registry.NewClient(url, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = client.ListToolsets(context.Background())
+				if (c.want == nil) != (err == nil) || (c.want != nil && !errors.Is(err, c.want)) {
+					t.Fatalf("list with token %q: %v, want %v", c.token, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestRegistryServeEndpointRules: --allow-endpoint limits the endpoints a
+// publisher may name, and the registry's own address is refused whatever
+// the allowlist.
+func TestRegistryServeEndpointRules(t *testing.T) {
+	provider := httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(context.Context, *registry.CallRequest) (json.RawMessage, error) {
+		return json.RawMessage(`{}`), nil
+	}), 0))
+	defer provider.Close()
+	url, stop := startRegistry(t, "--allow-endpoint", provider.URL+"/tools", "--allow-endpoint", "http://127.0.0.1:1")
+	defer stop()
+	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := strings.Replace(url, "127.0.0.1", "localhost", 1)
+	for i, tc := range []struct {
+		endpoint string
+		want     error
+	}{
+		{provider.URL + "/tools/notes", nil},
+		{provider.URL + "/admin", registry.ErrEndpointRefused},
+		{url + registry.PathCalls, registry.ErrEndpointRefused},
+		{self + registry.PathCalls, registry.ErrEndpointRefused},
+	} {
+		_, err := client.Publish(context.Background(), &registry.PublishRequest{
+			Toolset:  tools.ToolsetSchema{Name: "notes", Tools: []tools.ToolSchema{{Name: "notes.add", Description: "Add a note", Payload: json.RawMessage(`{"type":"object"}`)}}},
+			Revision: fmt.Sprintf("r%d", i), Endpoint: tc.endpoint,
+		})
+		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Errorf("publish to %s: %v, want %v", tc.endpoint, err, tc.want)
+		}
 	}
 }
 
@@ -158,8 +246,19 @@ func TestRegistryFlags(t *testing.T) {
 		{"extra argument", []string{"serve", "--addr", ":0", "x"}, 2, "unexpected arguments"},
 		{"bad max body", []string{"serve", "--addr", ":0", "--max-body", "0"}, 2, "--max-body must be positive"},
 		{"negative retention", []string{"serve", "--addr", ":0", "--call-retention", "-1h"}, 2, "--call-retention must not be negative"},
-		{"bad addr", []string{"serve", "--addr", "127.0.0.1:notaport"}, 1, "goa-discovery registry:"},
-		{"data is a file", []string{"serve", "--addr", "127.0.0.1:0", "--data", "registry_test.go"}, 1, "registry store"},
+		{"bad addr", []string{"serve", "--addr", "127.0.0.1:notaport", "--insecure"}, 1, "goa-discovery registry:"},
+		{"data is a file", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--data", "registry_test.go"}, 1, "registry store"},
+		{"no credentials", []string{"serve", "--addr", "127.0.0.1:0"}, 2, "credentials are required"},
+		{"insecure on every interface", []string{"serve", "--addr", ":0", "--insecure"}, 2, `--insecure is only for a trusted loopback address, not ":0"`},
+		{"insecure on a public address", []string{"serve", "--addr", "192.0.2.1:80", "--insecure"}, 2, "only for a trusted loopback"},
+		{"insecure with credentials", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--credentials", "x"}, 2, "cannot be given with --credentials"},
+		{"file and environment", []string{"serve", "--addr", "127.0.0.1:0", "--credentials", "x", "--credentials-env", "Y"}, 2, "not both"},
+		{"certificate without key", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
+		{"client CA without TLS", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--client-ca", "ca.pem"}, 2, "--client-ca needs --tls-cert"},
+		{"bad max conns", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "0"}, 2, "--max-conns must be positive"},
+		{"missing credentials file", []string{"serve", "--addr", "127.0.0.1:0", "--credentials", "no-such-file"}, 1, "credentials: stat no-such-file"},
+		{"bad allowed endpoint", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--allow-endpoint", "ftp://x"}, 1, "endpoint allowlist"},
+		{"empty credentials variable", []string{"serve", "--addr", "127.0.0.1:0", "--credentials-env", "GOA_DISCOVERY_TEST_UNSET_CREDENTIALS"}, 1, "the variable is empty or unset"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

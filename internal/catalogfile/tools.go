@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
@@ -213,16 +214,9 @@ func eachLine(data []byte, fn func(line int, text []byte) error) error {
 	return sc.Err()
 }
 
-// decodeStrict decodes exactly one JSON value into v, rejecting unknown
-// fields and trailing data.
+// decodeStrict decodes exactly one JSON value into v through the module's
+// strict decoder: unknown fields, keys differing from a field's name only in
+// case, duplicate keys and trailing data are all refused.
 func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the JSON value")
-	}
-	return nil
+	return strictjson.Decode(data, v)
 }

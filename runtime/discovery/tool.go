@@ -1,14 +1,13 @@
 package discovery
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // ToolName is the name of the discovery tool, the tool the model calls to
@@ -84,22 +83,14 @@ func ParseCall(call model.ToolCall) (model.DiscoveryCall, error) {
 	case len(call.Arguments) == 0:
 		return fail("arguments are not valid JSON")
 	}
-	// Canonicalize refuses duplicate keys, which encoding/json would
-	// silently resolve.
-	if _, err := tools.Canonicalize(call.Arguments); err != nil {
-		return fail("arguments: %v", err)
-	}
+	// The strict decoder refuses duplicate keys and case variants
+	// ("Query"), which encoding/json would silently resolve.
 	var args struct {
 		Query *string   `json:"query"`
 		Names *[]string `json:"names"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(call.Arguments))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&args); err != nil {
+	if err := strictjson.Decode(call.Arguments, &args); err != nil {
 		return fail("arguments: %v", err)
-	}
-	if dec.More() {
-		return fail("arguments: data after the JSON value")
 	}
 	var out model.DiscoveryCall
 	out.ID = call.ID

@@ -74,6 +74,8 @@ func TestParseCall(t *testing.T) {
 		{"null", call(`null`), model.DiscoveryCall{}, "neither"},
 		{"unknown field", call(`{"query":"q","limit":3}`), model.DiscoveryCall{}, "unknown field"},
 		{"duplicate key", call(`{"query":"a","query":"b"}`), model.DiscoveryCall{}, "duplicate"},
+		{"key in another case", call(`{"query":"a","Query":"b"}`), model.DiscoveryCall{}, `unknown field "Query"`},
+		{"names in another case", call(`{"Names":["a.b"]}`), model.DiscoveryCall{}, `the field is "names"`},
 		{"empty name", call(`{"names":["a",""]}`), model.DiscoveryCall{}, "names[1] is empty"},
 		{"names not strings", call(`{"names":[1]}`), model.DiscoveryCall{}, "cannot unmarshal"},
 		{"array", call(`["q"]`), model.DiscoveryCall{}, "cannot unmarshal"},

@@ -25,12 +25,12 @@ func TestPartUnmarshalRejects(t *testing.T) {
 		{"content mismatch", `{"kind":"text","text":"a","tool_result":{"call_id":"c","name":"n","content":""}}`, "text part also holds tool_result content"},
 		{"two payloads", `{"kind":"discovery_call","discovery_call":{"id":"d","query":"q"},"discovery_result":{"call_id":"d"}}`, "discovery_call part also holds discovery_result content"},
 		{"wrong type", `{"kind":"text","text":5}`, "cannot unmarshal number"},
-		{"key in another case", `{"kind":"text","text":"a","Text":"b"}`, `unknown field "Text" at ""`},
-		{"repeated key", `{"kind":"text","text":"a","text":"b"}`, `field "text" given twice at ""`},
+		{"key in another case", `{"kind":"text","text":"a","Text":"b"}`, `unknown field "Text" at the top level: the field is "text"`},
+		{"repeated key", `{"kind":"text","text":"a","text":"b"}`, `duplicate object key "text" at the top level`},
 		{"nested key in another case", `{"kind":"tool_call","tool_call":{"id":"c","name":"n","Arguments":{}}}`,
 			`unknown field "Arguments" at "/tool_call"`},
 		{"nested repeated key", `{"kind":"discovery_call","discovery_call":{"id":"d","query":"a","query":"b"}}`,
-			`field "query" given twice at "/discovery_call"`},
+			`duplicate object key "query" at "/discovery_call"`},
 		{"key in another case in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[` +
 			`{"name":"a","description":"","parameters":{"type":"object"}},{"name":"b","Name":"c","description":"","parameters":{}}]}}`,
 			`unknown field "Name" at "/discovery_result/tools/1"`},
@@ -41,8 +41,8 @@ func TestPartUnmarshalRejects(t *testing.T) {
 		{"unknown field in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","description":"","parameters":{},"strict_mode":true}]}}`,
 			`unknown field "strict_mode"`},
 		{"repeated key in a snapshot", `{"kind":"discovery_result","discovery_result":{"call_id":"d","tools":[{"name":"a","name":"b","description":"","parameters":{}}]}}`,
-			`field "name" given twice`},
-		{"list where an object belongs", `{"kind":"tool_call","tool_call":[]}`, `cannot unmarshal array at "/tool_call"`},
+			`duplicate object key "name" at "/discovery_result/tools/0"`},
+		{"list where an object belongs", `{"kind":"tool_call","tool_call":[]}`, `cannot unmarshal array into Go struct field partFields.tool_call`},
 		{"not an object", `[]`, "cannot unmarshal array"},
 		{"reasoning without content", `{"kind":"reasoning"}`, "reasoning part has no reasoning content"},
 		{"unknown reasoning field", `{"kind":"reasoning","reasoning":{"signature":"s"}}`, `unknown field "signature"`},
@@ -67,8 +67,8 @@ func TestMessageUnmarshalRejects(t *testing.T) {
 		{"unknown role", `{"role":"developer","parts":[]}`, `unknown role "developer"`},
 		{"unknown field", `{"role":"user","parts":[],"name":"x"}`, `unknown field "name"`},
 		{"bad part", `{"role":"user","parts":[{"kind":"video"}]}`, `unknown part kind "video"`},
-		{"role in another case", `{"role":"user","Role":"system","parts":[]}`, `unknown field "Role" at ""`},
-		{"repeated parts", `{"role":"user","parts":[{"kind":"text","text":"a"}],"parts":[]}`, `field "parts" given twice`},
+		{"role in another case", `{"role":"user","Role":"system","parts":[]}`, `unknown field "Role" at the top level`},
+		{"repeated parts", `{"role":"user","parts":[{"kind":"text","text":"a"}],"parts":[]}`, `duplicate object key "parts"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

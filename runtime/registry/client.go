@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 )
 
 // ErrUnreachable is matched by client errors where no answer came back: the
@@ -38,6 +40,7 @@ type Client struct {
 	base      string
 	http      *http.Client
 	maxBody   int64
+	token     string
 	retries   int
 	retryWait time.Duration
 }
@@ -54,8 +57,16 @@ type ClientOption func(*Client)
 // (http.DefaultClient otherwise).
 func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.http = hc } }
 
+// WithBearerToken makes the client present token ("Authorization: Bearer")
+// with every request; the registry's credentials give it its scopes (see
+// package registry/access). Send tokens only over https or to a loopback
+// address. For mutual TLS instead, give WithHTTPClient a client whose
+// transport's tls.Config holds the client certificate.
+func WithBearerToken(token string) ClientOption { return func(c *Client) { c.token = token } }
+
 // WithMaxResponseBytes bounds the responses the client reads
-// (DefaultMaxBodyBytes otherwise).
+// (DefaultMaxBodyBytes otherwise). It may not be less than
+// DefaultMaxBodyBytes: the registry sizes its answers to fit that.
 func WithMaxResponseBytes(n int64) ClientOption { return func(c *Client) { c.maxBody = n } }
 
 // WithCallRetries makes CallResolvedTool retry a call up to n more times
@@ -82,8 +93,11 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	for _, opt := range opts {
 		opt(c)
 	}
-	if c.maxBody <= 0 {
-		return nil, fmt.Errorf("registry client: response limit %d is not positive", c.maxBody)
+	if c.maxBody < DefaultMaxBodyBytes {
+		return nil, fmt.Errorf("registry client: response limit %d is below the %d bytes the registry's answers may take (DefaultMaxBodyBytes)", c.maxBody, DefaultMaxBodyBytes)
+	}
+	if strings.ContainsAny(c.token, " \t\r\n") {
+		return nil, errors.New("registry client: bearer token holds white space")
 	}
 	if c.retries < 0 || c.retryWait < 0 {
 		return nil, fmt.Errorf("registry client: negative retries %d or wait %v", c.retries, c.retryWait)
@@ -111,9 +125,25 @@ func (c *Client) Withdraw(ctx context.Context, req *WithdrawRequest) error {
 	return nil
 }
 
-// ListToolsets reads the whole registry. An empty registry is an empty
-// catalog, not an error.
+// maxReadRestarts bounds how often one catalog read starts again because
+// the registry changed between its pages.
+const maxReadRestarts = 3
+
+// ListToolsets reads the whole registry, every page of it (see
+// Catalog.Next). An empty registry is an empty catalog, not an error.
 func (c *Client) ListToolsets(ctx context.Context) (*Catalog, error) {
+	for restart := 0; ; restart++ {
+		cat, err := c.listOnce(ctx)
+		if !errors.Is(err, ErrCatalogChanged) || restart == maxReadRestarts {
+			if err != nil {
+				return nil, fmt.Errorf("list registry: %w", err)
+			}
+			return cat, nil
+		}
+	}
+}
+
+func (c *Client) listOnce(ctx context.Context) (*Catalog, error) {
 	last := c.lastList.Load()
 	var header http.Header
 	if last != nil {
@@ -121,19 +151,31 @@ func (c *Client) ListToolsets(ctx context.Context) (*Catalog, error) {
 	}
 	ans, err := c.send(ctx, http.MethodGet, PathToolsets, nil, header)
 	if err != nil {
-		return nil, fmt.Errorf("list registry: %w", err)
+		return nil, err
 	}
 	if ans.status == http.StatusNotModified {
 		if last == nil {
-			return nil, fmt.Errorf("list registry: %w: 304 Not Modified to a request without If-None-Match", ErrBadResponse)
+			return nil, fmt.Errorf("%w: 304 Not Modified to a request without If-None-Match", ErrBadResponse)
 		}
 		return cloneCatalog(last.catalog), nil
 	}
-	out, err := c.verified.decodeCatalog(ans.body, nil)
-	if err != nil {
-		return nil, fmt.Errorf("list registry: %w", err)
+	etag := ans.header.Get("ETag")
+	var read catalogRead
+	next, err := c.verified.decodePage(&read, ans.body)
+	for err == nil && next != "" {
+		ans, err = c.send(ctx, http.MethodGet, PathToolsets+"?cursor="+url.QueryEscape(next), nil, nil)
+		if err == nil {
+			next, err = c.verified.decodePage(&read, ans.body)
+		}
 	}
-	if etag := ans.header.Get("ETag"); etag != "" {
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.verified.finish(&read, nil)
+	if err != nil {
+		return nil, err
+	}
+	if etag != "" {
 		c.lastList.Store(&listSnapshot{etag: etag, catalog: cloneCatalog(out)})
 	} else {
 		c.lastList.Store(nil)
@@ -141,20 +183,37 @@ func (c *Client) ListToolsets(ctx context.Context) (*Catalog, error) {
 	return out, nil
 }
 
-// ResolveToolsets reads the named toolsets, all or none.
+// ResolveToolsets reads the named toolsets, all or none, every page of the
+// resolution.
 func (c *Client) ResolveToolsets(ctx context.Context, refs []ToolsetRef) (*Catalog, error) {
-	ans, err := c.send(ctx, http.MethodPost, PathResolve, &ResolveRequest{Toolsets: refs}, nil)
+	for restart := 0; ; restart++ {
+		cat, err := c.resolveOnce(ctx, refs)
+		if !errors.Is(err, ErrCatalogChanged) || restart == maxReadRestarts {
+			if err != nil {
+				return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
+			}
+			return cat, nil
+		}
+	}
+}
+
+func (c *Client) resolveOnce(ctx context.Context, refs []ToolsetRef) (*Catalog, error) {
+	var read catalogRead
+	next, err := "", error(nil)
+	for first := true; err == nil && (first || next != ""); first = false {
+		var ans *answer
+		ans, err = c.send(ctx, http.MethodPost, PathResolve, &ResolveRequest{Toolsets: refs, Cursor: next}, nil)
+		if err == nil {
+			next, err = c.verified.decodePage(&read, ans.body)
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
+		return nil, err
 	}
 	if refs == nil {
 		refs = []ToolsetRef{} // a resolution, even of nothing, is not a whole-registry read
 	}
-	out, err := c.verified.decodeCatalog(ans.body, refs)
-	if err != nil {
-		return nil, fmt.Errorf("resolve %s: %w", refNames(refs), err)
-	}
-	return out, nil
+	return c.verified.finish(&read, refs)
 }
 
 // CallResolvedTool runs a call under the token its tool was resolved under,
@@ -204,7 +263,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	if err != nil || out == nil {
 		return err
 	}
-	if err := json.Unmarshal(ans.body, out); err != nil {
+	if err := strictjson.Decode(ans.body, out); err != nil {
 		return fmt.Errorf("%w: status %d: %w", ErrBadResponse, ans.status, err)
 	}
 	return nil
@@ -239,6 +298,9 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
@@ -259,7 +321,7 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 
 func decodeErrorBody(resp *http.Response, data []byte) error {
 	var body ErrorBody
-	if err := json.Unmarshal(data, &body); err != nil || body.Error == nil || body.Error.Code == "" {
+	if err := strictjson.Decode(data, &body); err != nil || body.Error == nil || body.Error.Code == "" {
 		return fmt.Errorf("%w: status %d with body %q", ErrBadResponse, resp.StatusCode, truncate(string(data)))
 	}
 	e := body.Error

@@ -153,15 +153,20 @@ func TestClientWhenTheRegistryFails(t *testing.T) {
 	})
 	t.Run("oversized answer", func(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = w.Write([]byte(strings.Repeat(" ", 2048)))
+			_, _ = w.Write([]byte(strings.Repeat(" ", DefaultMaxBodyBytes+1)))
 		}))
 		defer srv.Close()
-		c, err := NewClient(srv.URL, WithMaxResponseBytes(1024))
+		c, err := NewClient(srv.URL)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.ListToolsets(ctx); !errors.Is(err, ErrBadResponse) || !strings.Contains(err.Error(), "exceeds 1024 bytes") {
+		if _, err := c.ListToolsets(ctx); !errors.Is(err, ErrBadResponse) || !strings.Contains(err.Error(), "exceeds 4194304 bytes") {
 			t.Fatalf("ListToolsets = %v, want ErrBadResponse for size", err)
+		}
+	})
+	t.Run("response limit below the registry's answers", func(t *testing.T) {
+		if _, err := NewClient("http://127.0.0.1:1", WithMaxResponseBytes(DefaultMaxBodyBytes-1)); err == nil || !strings.Contains(err.Error(), "DefaultMaxBodyBytes") {
+			t.Fatalf("NewClient with a small response limit: %v", err)
 		}
 	})
 }

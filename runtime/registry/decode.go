@@ -2,15 +2,16 @@ package registry
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // DefaultMaxBodyBytes is the default limit on a request body, and on the
-// responses a Client or the service's forwarder reads.
+// responses a Client or the service's forwarder reads. It is the one source
+// of the registry's answer sizes: see MaxAnswerRecordBytes.
 const DefaultMaxBodyBytes = 4 << 20
 
 // DecodeRequest reads one JSON object of at most limit bytes from body into
@@ -41,17 +42,12 @@ func decodeStrict(data []byte, v any) error {
 	if trimmed[0] != '{' {
 		return fmt.Errorf("%w: want a JSON object, got %q", tools.ErrInvalidJSON, firstToken(trimmed))
 	}
-	// Canonicalize refuses what encoding/json would quietly accept:
-	// duplicate keys (the last would win) and invalid UTF-8.
-	if _, err := tools.Canonicalize(data); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	return nil
+	// strictjson refuses what encoding/json would quietly accept:
+	// duplicate keys and keys differing from a field's name only in case
+	// (the last would win, so a request could name one tool or endpoint to
+	// the checks and another to the code that acts on it), and invalid
+	// UTF-8.
+	return strictjson.Decode(data, v)
 }
 
 func firstToken(b []byte) string {

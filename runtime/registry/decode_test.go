@@ -25,6 +25,8 @@ func TestDecodeRequest(t *testing.T) {
 		{"duplicate key", `{"call_id":"a","call_id":"b"}`, 1024, CodeInvalidRequest, `duplicate object key "call_id"`},
 		{"nested duplicate key", `{"payload":{"x":1,"x":2}}`, 1024, CodeInvalidRequest, `duplicate object key "x"`},
 		{"unknown field", `{"call_id":"a","tools":[]}`, 1024, CodeInvalidRequest, `unknown field "tools"`},
+		{"case-variant tool", `{"call_id":"c1","tool":"a.b","Tool":"x.y","token":"t","payload":{}}`, 1024, CodeInvalidRequest, `unknown field "Tool" at the top level: the field is "tool"`},
+		{"case-variant field alone", `{"CALL_ID":"c1"}`, 1024, CodeInvalidRequest, `unknown field "CALL_ID"`},
 		{"wrong type", `{"call_id":7}`, 1024, CodeInvalidRequest, "cannot unmarshal number"},
 		{"trailing data", `{"call_id":"a"} {}`, 1024, CodeInvalidRequest, "after the top-level value"},
 		{"invalid UTF-8", "{\"call_id\":\"\xff\"}", 1024, CodeInvalidRequest, "UTF-8"},

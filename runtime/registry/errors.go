@@ -16,6 +16,9 @@ const (
 	CodeInvalidRequest Code = "invalid_request"
 	// CodeInvalidSchema: a published tool schema is not acceptable.
 	CodeInvalidSchema Code = "invalid_schema"
+	// CodeSchemaLimit: a published toolset's schemas are over one of the
+	// registry's SchemaLimits; the message names the limit.
+	CodeSchemaLimit Code = "schema_limit"
 	// CodeInvalidPayload: a call's payload violates the tool's schema.
 	CodeInvalidPayload Code = "invalid_payload"
 	// CodeFingerprintMismatch: the declared fingerprint is not the
@@ -23,8 +26,24 @@ const (
 	CodeFingerprintMismatch Code = "fingerprint_mismatch"
 	// CodeBodyTooLarge: the request body exceeds the service's limit.
 	CodeBodyTooLarge Code = "body_too_large"
+	// CodeRecordTooLarge: a toolset or a call result would encode to more
+	// than MaxAnswerRecordBytes, more than an answer may carry.
+	CodeRecordTooLarge Code = "record_too_large"
+	// CodeCatalogChanged: a page cursor belongs to an earlier generation
+	// of the registry; read the catalog again from its first page.
+	CodeCatalogChanged Code = "catalog_changed"
 	// CodeUnsupportedMediaType: the request body is not JSON.
 	CodeUnsupportedMediaType Code = "unsupported_media_type"
+	// CodeUnauthenticated: the request carries no credential the registry
+	// knows.
+	CodeUnauthenticated Code = "unauthenticated"
+	// CodeForbidden: the caller's credential lacks the scope for the
+	// request.
+	CodeForbidden Code = "forbidden"
+	// CodeEndpointRefused: a provider endpoint breaks the registry's
+	// endpoint rules (its allowlist, or its own address), or a forwarded
+	// call reached a registry.
+	CodeEndpointRefused Code = "endpoint_refused"
 	// CodeNotFound: no such route.
 	CodeNotFound Code = "not_found"
 	// CodeMethodNotAllowed: the route does not accept the method.
@@ -65,17 +84,23 @@ const (
 // Status returns the HTTP status that carries the code.
 func (c Code) Status() int {
 	switch c {
-	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch:
+	case CodeInvalidRequest, CodeInvalidSchema, CodeInvalidPayload, CodeFingerprintMismatch, CodeEndpointRefused:
 		return http.StatusBadRequest
-	case CodeBodyTooLarge:
+	case CodeBodyTooLarge, CodeRecordTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case CodeSchemaLimit:
+		return http.StatusUnprocessableEntity
 	case CodeUnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case CodeUnauthenticated:
+		return http.StatusUnauthorized
+	case CodeForbidden:
+		return http.StatusForbidden
 	case CodeNotFound, CodeToolsetNotFound, CodeToolNotFound:
 		return http.StatusNotFound
 	case CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
+	case CodeCatalogChanged, CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
 		return http.StatusConflict
 	case CodeOverloaded:
 		return http.StatusServiceUnavailable
@@ -104,6 +129,12 @@ type Error struct {
 	// zero when the registry gave no hint. It travels as the Retry-After
 	// header.
 	RetryAfter time.Duration `json:"-"`
+	// Cause is the failure behind the error inside the registry's
+	// process, such as the file system error of a store that could not
+	// persist a change. It never travels: Message is what a client may
+	// read, Cause may name internal paths, addresses and URLs. Error
+	// leaves it out; errors.Is and errors.As reach it through Unwrap.
+	Cause error `json:"-"`
 }
 
 // Errorf returns an *Error with the given code and formatted message.
@@ -111,7 +142,10 @@ func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Error returns the code and the message.
+// Unwrap returns the Cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Error returns the code and the message, never the Cause.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return "registry: " + string(e.Code)
@@ -126,13 +160,25 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Message == "" && t.Code == e.Code
 }
 
+// Internal returns a CodeInternal *Error whose message says only what
+// failed (what) and whose Cause is err.
+func Internal(what string, err error) *Error {
+	return &Error{Code: CodeInternal, Message: what + ": internal failure; nothing was changed", Cause: err}
+}
+
 // Sentinels for errors.Is: each matches every *Error with its code.
 var (
 	ErrInvalidRequest       = &Error{Code: CodeInvalidRequest}
 	ErrInvalidSchema        = &Error{Code: CodeInvalidSchema}
 	ErrInvalidPayload       = &Error{Code: CodeInvalidPayload}
+	ErrSchemaLimit          = &Error{Code: CodeSchemaLimit}
 	ErrFingerprintMismatch  = &Error{Code: CodeFingerprintMismatch}
 	ErrBodyTooLarge         = &Error{Code: CodeBodyTooLarge}
+	ErrEndpointRefused      = &Error{Code: CodeEndpointRefused}
+	ErrRecordTooLarge       = &Error{Code: CodeRecordTooLarge}
+	ErrCatalogChanged       = &Error{Code: CodeCatalogChanged}
+	ErrUnauthenticated      = &Error{Code: CodeUnauthenticated}
+	ErrForbidden            = &Error{Code: CodeForbidden}
 	ErrToolsetNotFound      = &Error{Code: CodeToolsetNotFound}
 	ErrToolNotFound         = &Error{Code: CodeToolNotFound}
 	ErrVersionMismatch      = &Error{Code: CodeVersionMismatch}

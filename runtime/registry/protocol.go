@@ -12,9 +12,13 @@ import (
 // Routes of the registry's HTTP API. Every body is JSON.
 const (
 	// PathToolsets: POST publishes (PublishRequest -> PublishResult), GET
-	// lists the whole registry (-> Catalog).
+	// lists the whole registry (-> Catalog), a page at a time: the next
+	// page is GET with the query parameter cursor set to the previous
+	// page's Next.
 	PathToolsets = "/v1/toolsets"
-	// PathResolve: POST resolves named toolsets (ResolveRequest -> Catalog).
+	// PathResolve: POST resolves named toolsets (ResolveRequest ->
+	// Catalog), a page at a time: the next page is the same request with
+	// Cursor set to the previous page's Next.
 	PathResolve = "/v1/resolve"
 	// PathWithdraw: POST withdraws a toolset (WithdrawRequest -> 204).
 	PathWithdraw = "/v1/withdraw"
@@ -49,7 +53,7 @@ type Publisher interface {
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		WriteError(w, Errorf(CodeInternal, "encode response: %v", err))
+		WriteError(w, Internal("encode response", err))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -57,12 +61,13 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// WriteError writes err as an ErrorBody with its code's status. An error
-// that is not an *Error is reported as CodeInternal.
+// WriteError writes err as an ErrorBody with its code's status: its Code
+// and Message, never its Cause. An error that is not an *Error is reported
+// as CodeInternal without its text, which may name internal details.
 func WriteError(w http.ResponseWriter, err error) {
 	var e *Error
 	if !errors.As(err, &e) {
-		e = Errorf(CodeInternal, "%v", err)
+		e = Internal("request", err)
 	}
 	if e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + time.Second - 1) / time.Second)

@@ -57,6 +57,11 @@ func (r *ResolveRequest) Validate() error {
 	if len(r.Toolsets) > MaxResolve {
 		return Errorf(CodeInvalidRequest, "%d toolsets named, at most %d per resolution", len(r.Toolsets), MaxResolve)
 	}
+	if r.Cursor != "" {
+		if err := validateLabel("cursor", r.Cursor); err != nil {
+			return Errorf(CodeInvalidRequest, "%v", err)
+		}
+	}
 	seen := make(map[string]bool, len(r.Toolsets))
 	for i, ref := range r.Toolsets {
 		if err := tools.ValidateName(ref.Name); err != nil {

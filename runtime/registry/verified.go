@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 )
 
@@ -21,10 +22,11 @@ import (
 // starts over.
 const maxVerified = 4096
 
-// wireCatalog is a Catalog whose toolsets are still raw JSON.
+// wireCatalog is a Catalog page whose toolsets are still raw JSON.
 type wireCatalog struct {
 	Generation uint64            `json:"generation"`
 	Toolsets   []json.RawMessage `json:"toolsets"`
+	Next       string            `json:"next,omitempty"`
 }
 
 type digest = [sha256.Size]byte
@@ -35,38 +37,76 @@ type verifiedSet struct {
 	byDigest map[digest]ResolvedToolset
 }
 
-// decodeCatalog decodes and checks a catalog answer; see the file comment
-// and checkCatalog. A whole-registry read (refs nil) also forgets the
-// toolsets the registry no longer holds.
+// catalogRead gathers the pages of one catalog read.
+type catalogRead struct {
+	cat  *Catalog
+	seen map[digest]ResolvedToolset
+}
+
+// decodeCatalog decodes and checks a catalog answer of one page; see
+// decodePage and finish.
 func (v *verifiedSet) decodeCatalog(data []byte, refs []ToolsetRef) (*Catalog, error) {
-	var wire wireCatalog
-	if err := json.Unmarshal(data, &wire); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
+	var read catalogRead
+	next, err := v.decodePage(&read, data)
+	if err != nil {
+		return nil, err
 	}
-	out := &Catalog{Generation: wire.Generation, Toolsets: make([]ResolvedToolset, len(wire.Toolsets))}
-	seen := make(map[digest]ResolvedToolset, len(wire.Toolsets))
-	for i, raw := range wire.Toolsets {
+	if next != "" {
+		return nil, fmt.Errorf("%w: a one-page answer names a next page", ErrBadResponse)
+	}
+	return v.finish(&read, refs)
+}
+
+// decodePage decodes and checks one page of a catalog read into read and
+// returns the cursor of the next page, "" after the last. Every page of a
+// read must have the generation of the first.
+func (v *verifiedSet) decodePage(read *catalogRead, data []byte) (string, error) {
+	var wire wireCatalog
+	if err := strictjson.Decode(data, &wire); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
+	if read.cat == nil {
+		read.cat = &Catalog{Generation: wire.Generation}
+		read.seen = make(map[digest]ResolvedToolset, len(wire.Toolsets))
+	} else if wire.Generation != read.cat.Generation {
+		return "", fmt.Errorf("%w: page of generation %d in a read of generation %d", ErrBadResponse, wire.Generation, read.cat.Generation)
+	}
+	if wire.Next != "" && len(wire.Toolsets) == 0 {
+		return "", fmt.Errorf("%w: an empty page names a next page", ErrBadResponse)
+	}
+	for _, raw := range wire.Toolsets {
+		i := len(read.cat.Toolsets)
 		d := sha256.Sum256(raw)
 		if hit, ok := v.lookup(d); ok {
-			out.Toolsets[i] = cloneResolved(hit)
-			seen[d] = hit
+			read.cat.Toolsets = append(read.cat.Toolsets, cloneResolved(hit))
+			read.seen[d] = hit
 			continue
 		}
 		var ts ResolvedToolset
-		if err := json.Unmarshal(raw, &ts); err != nil {
-			return nil, fmt.Errorf("%w: toolset %d: %w", ErrBadResponse, i, err)
+		if err := strictjson.Decode(raw, &ts); err != nil {
+			return "", fmt.Errorf("%w: toolset %d: %w", ErrBadResponse, i, err)
 		}
 		if err := checkResolved(ts); err != nil {
-			return nil, err
+			return "", err
 		}
-		out.Toolsets[i] = ts
-		seen[d] = cloneResolved(ts)
+		read.cat.Toolsets = append(read.cat.Toolsets, ts)
+		read.seen[d] = cloneResolved(ts)
 	}
-	if err := checkOrder(out, refs); err != nil {
+	return wire.Next, nil
+}
+
+// finish checks the whole catalog of a read (see checkOrder) and
+// remembers its toolsets. A whole-registry read (refs nil) also forgets
+// the toolsets the registry no longer holds.
+func (v *verifiedSet) finish(read *catalogRead, refs []ToolsetRef) (*Catalog, error) {
+	if read.cat.Toolsets == nil {
+		read.cat.Toolsets = []ResolvedToolset{}
+	}
+	if err := checkOrder(read.cat, refs); err != nil {
 		return nil, err
 	}
-	v.remember(seen, refs == nil)
-	return out, nil
+	v.remember(read.seen, refs == nil)
+	return read.cat, nil
 }
 
 // lookup returns the remembered toolset with this digest; the caller must

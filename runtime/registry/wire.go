@@ -92,6 +92,10 @@ type ToolsetRef struct {
 type ResolveRequest struct {
 	// Toolsets are the toolsets to resolve, each named once.
 	Toolsets []ToolsetRef `json:"toolsets"`
+	// Cursor, when set, asks for the page of the resolution that the
+	// Next of the previous page names; the request must name the same
+	// toolsets.
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // ResolvedToolset is a registration as consumers see it.
@@ -114,6 +118,11 @@ type Catalog struct {
 	// Toolsets are the toolsets read, sorted by name for a whole-registry
 	// read and in request order for a resolution.
 	Toolsets []ResolvedToolset `json:"toolsets"`
+	// Next, in an answer over HTTP, is the cursor of the next page of the
+	// same read (the "cursor" query parameter of a list, the Cursor of a
+	// resolution); empty on the last page. A Client follows it and returns
+	// whole catalogs.
+	Next string `json:"next,omitempty"`
 }
 
 // CallRequest is a call to a resolved tool. The registry forwards the same

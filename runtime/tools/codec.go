@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 )
 
 // Codec encodes and decodes the JSON values of one tool payload or result,
@@ -83,13 +85,13 @@ func (c *RawCodec) Encode(v any) ([]byte, error) {
 // types.
 type TypedCodec[T any] struct {
 	schema   *Schema
-	keys     *keySet      // the JSON names T decodes from, spelled exactly
+	keys     reflect.Type // the type whose exact JSON names data must use
 	defaults defaultsHook // how a decoded T takes its defaults
 }
 
 // NewTypedCodec returns a codec for values of type T described by schema.
 func NewTypedCodec[T any](schema *Schema) *TypedCodec[T] {
-	return &TypedCodec[T]{schema: schema, keys: keySetOf(reflect.TypeFor[T]()), defaults: defaultsHookOf[T]()}
+	return &TypedCodec[T]{schema: schema, keys: reflect.TypeFor[T](), defaults: defaultsHookOf[T]()}
 }
 
 // Schema returns the codec's schema.
@@ -103,11 +105,11 @@ func (c *TypedCodec[T]) Schema() *Schema { return c.schema }
 // the schema never checked).
 func (c *TypedCodec[T]) DecodeValue(data []byte) (T, error) {
 	var v T
-	doc, err := c.schema.validate(data)
+	_, err := c.schema.validate(data)
 	if err != nil {
 		return v, err
 	}
-	if err := c.keys.check(doc, ""); err != nil {
+	if err := strictjson.Check(data, c.keys); err != nil {
 		return v, fmt.Errorf("%w: decode into %T: %w", ErrPayloadInvalid, v, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -44,18 +44,18 @@ func TestTypedCodecExactKeys(t *testing.T) {
 	}{
 		{"exact names", `{"id":"a","tenant":"t","owner":{"sku":"x"},"items":[{"sku":"y"}],"by_name":{"K":{"sku":"z"}},` +
 			`"next":{"id":"aa","next":{"id":"aaa"}},"when":"2026-01-02T03:04:05Z","raw":{"ID":1},"any":{"ID":1},"Untagged":"u"}`, ""},
-		{"case variant of a validated name", `{"id":"a","ID":"../etc"}`, `unknown field "ID" at ""`},
-		{"case variant alone", `{"Id":"zzz"}`, `unknown field "Id" at ""`},
-		{"case variant of a promoted name", `{"Tenant":"t"}`, `unknown field "Tenant" at ""`},
-		{"field name of a tagged field", `{"Owner":{"sku":"x"}}`, `unknown field "Owner" at ""`},
-		{"case variant of an untagged field", `{"untagged":"u"}`, `unknown field "untagged" at ""`},
-		{"skipped field", `{"Skipped":"s"}`, `unknown field "Skipped" at ""`},
-		{"unexported field", `{"hidden":"h"}`, `unknown field "hidden" at ""`},
+		{"case variant of a validated name", `{"id":"a","ID":"../etc"}`, `unknown field "ID" at the top level`},
+		{"case variant alone", `{"Id":"zzz"}`, `unknown field "Id" at the top level`},
+		{"case variant of a promoted name", `{"Tenant":"t"}`, `unknown field "Tenant" at the top level`},
+		{"field name of a tagged field", `{"Owner":{"sku":"x"}}`, `unknown field "Owner" at the top level`},
+		{"case variant of an untagged field", `{"untagged":"u"}`, `unknown field "untagged" at the top level`},
+		{"skipped field", `{"Skipped":"s"}`, `unknown field "Skipped" at the top level`},
+		{"unexported field", `{"hidden":"h"}`, `unknown field "hidden" at the top level`},
 		{"in a pointer", `{"owner":{"SKU":"x"}}`, `unknown field "SKU" at "/owner"`},
 		{"in a slice", `{"items":[{"sku":"x"},{"Sku":"y"}]}`, `unknown field "Sku" at "/items/1"`},
 		{"in a map value", `{"by_name":{"a/b":{"SKU":"x"}}}`, `unknown field "SKU" at "/by_name/a~1b"`},
 		{"in a recursion", `{"next":{"next":{"ID":"x"}}}`, `unknown field "ID" at "/next/next"`},
-		{"smallest key reported", `{"Z":1,"B":2,"id":"a"}`, `unknown field "B" at ""`},
+		{"first key reported", `{"Z":1,"B":2,"id":"a"}`, `unknown field "Z" at the top level`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

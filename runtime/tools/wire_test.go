@@ -16,12 +16,12 @@ func TestWireRecordsDecodeStrictly(t *testing.T) {
 	}{
 		{"unknown toolset field", `{"name":"records","tools":[],"owner":"x"}`, `decode toolset: unknown field "owner"`},
 		{"case mismatch", `{"Name":"records","tools":[]}`, `decode toolset: unknown field "Name"`},
-		{"duplicate field", `{"name":"a","name":"b","tools":[]}`, `duplicate field "name"`},
+		{"duplicate field", `{"name":"a","name":"b","tools":[]}`, `duplicate object key "name"`},
 		{"unknown tool field", `{"name":"records","tools":[{"name":"records.a","payload":{},"schema":{}}]}`, `decode tool: unknown field "schema"`},
 		{"unknown contract field", `{"name":"records.a","payload":{},"contract":{"labels":{}}}`, `decode contract: unknown field "labels"`},
 		{"unknown field meta field", `{"name":"records.a","payload":{},"contract":{"fields":[{"path":"/a","secret":true}]}}`, `decode field: unknown field "secret"`},
 		{"unknown confirmation field", `{"name":"records.a","payload":{},"contract":{"confirmation":{"template":"x","body":"y"}}}`, `decode confirmation: unknown field "body"`},
-		{"not an object", `[1]`, "want a JSON object"},
+		{"not an object", `[1]`, "cannot unmarshal array"},
 		{"wrong type", `{"name":5,"tools":[]}`, "cannot unmarshal number"},
 	}
 	for _, tc := range cases {

@@ -5,15 +5,18 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 )
@@ -83,12 +86,15 @@ func (a *accounts) ExecuteTool(_ context.Context, call *registry.CallRequest) (j
 }
 
 // companyRegistry is the registry service and the accounts provider, both
-// served on loopback ports.
+// served on loopback ports. The registry requires credentials even here:
+// each start generates two bearer tokens, one that lets the accounts
+// service publish its toolset and one that lets the assistant read the
+// registry and call that toolset's tools.
 type companyRegistry struct {
 	svc      *service.Service
 	servers  []*http.Server
 	url      string
-	client   *registry.Client
+	client   *registry.Client // the assistant's: consume, call:customers
 	endpoint string
 	// published is the registration of the customers toolset.
 	published registry.Registration
@@ -96,13 +102,25 @@ type companyRegistry struct {
 
 // serveLoopback serves h on a free 127.0.0.1 port and returns its URL.
 func serveLoopback(h http.Handler) (*http.Server, string, error) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	url, err := serveOn(srv, service.DefaultServerLimits.MaxConns)
+	return srv, url, err
+}
+
+// serveOn serves srv on a free 127.0.0.1 port, at most maxConns
+// connections at once, and returns its URL.
+func serveOn(srv *http.Server, maxConns int) (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return srv, "http://" + ln.Addr().String(), nil
+	go func() { _ = srv.Serve(service.LimitListener(ln, maxConns)) }()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// newToken returns a random bearer token.
+func newToken() string {
+	return rand.Text() + rand.Text()
 }
 
 // startCompanyRegistry starts the registry, starts the accounts provider
@@ -115,10 +133,23 @@ func startCompanyRegistry(ctx context.Context) (_ *companyRegistry, err error) {
 			err = errors.Join(err, c.close())
 		}
 	}()
-	if c.svc, err = service.New(); err != nil {
+	toolset := customers.Toolset() // its Tools are customers.ToolSchemas()
+	toolset.Version = "1.4.0"
+	publisherToken, assistantToken := newToken(), newToken()
+	creds, err := access.Parse(strings.NewReader(
+		"accounts token:" + publisherToken + " publish:" + toolset.Name + "\n" +
+			"assistant token:" + assistantToken + " consume call:" + toolset.Name + "\n"))
+	if err != nil {
+		return nil, fmt.Errorf("registry credentials: %w", err)
+	}
+	if c.svc, err = service.New(service.WithCredentials(creds)); err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
-	srv, url, err := serveLoopback(c.svc.Handler())
+	srv, err := c.svc.NewServer(service.DefaultServerLimits)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	url, err := serveOn(srv, service.DefaultServerLimits.MaxConns)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
@@ -128,17 +159,19 @@ func startCompanyRegistry(ctx context.Context) (_ *companyRegistry, err error) {
 		return nil, fmt.Errorf("accounts provider: %w", err)
 	}
 	c.servers = append(c.servers, srv)
-	if c.client, err = registry.NewClient(c.url); err != nil {
+	if c.client, err = registry.NewClient(c.url, registry.WithBearerToken(assistantToken)); err != nil {
+		return nil, fmt.Errorf("registry client: %w", err)
+	}
+	publisher, err := registry.NewClient(c.url, registry.WithBearerToken(publisherToken))
+	if err != nil {
 		return nil, fmt.Errorf("registry client: %w", err)
 	}
 
-	toolset := customers.Toolset() // its Tools are customers.ToolSchemas()
-	toolset.Version = "1.4.0"
 	fp, err := contract.Fingerprint(&toolset)
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint %s: %w", toolset.Name, err)
 	}
-	res, err := c.client.Publish(ctx, &registry.PublishRequest{
+	res, err := publisher.Publish(ctx, &registry.PublishRequest{
 		Toolset: toolset, Fingerprint: fp, Revision: accountsRevision, Endpoint: c.endpoint,
 	})
 	if err != nil {

@@ -79,3 +79,19 @@ func FuzzNativeRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestNativeRecordStrict: a stored record whose keys differ from the
+// record's field names only in case, or repeat, is refused, not read as
+// another block.
+func TestNativeRecordStrict(t *testing.T) {
+	for _, meta := range []string{
+		`{"server_tool_use":` + serverToolUse + `,"Server_Tool_Use":{}}`,
+		`{"SERVER_TOOL_USE":` + serverToolUse + `}`,
+		`{"server_tool_use":` + serverToolUse + `,"server_tool_use":{}}`,
+	} {
+		p := model.Part{Meta: map[string]json.RawMessage{Provider: json.RawMessage(meta)}}
+		if _, _, err := recordOf(&p); err == nil {
+			t.Errorf("recordOf accepted %s", meta)
+		}
+	}
+}

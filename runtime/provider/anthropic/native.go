@@ -1,12 +1,12 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -30,9 +30,7 @@ func recordOf(p *model.Part) (nativeRecord, bool, error) {
 		return nativeRecord{}, false, nil
 	}
 	var rec nativeRecord
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil || (len(rec.ServerToolUse) == 0 && len(rec.ToolSearchResult) == 0) {
+	if err := strictjson.Decode(raw, &rec); err != nil || (len(rec.ServerToolUse) == 0 && len(rec.ToolSearchResult) == 0) {
 		return nativeRecord{}, false, fmt.Errorf("anthropic record %s: not a hosted search record", raw)
 	}
 	return rec, true, nil

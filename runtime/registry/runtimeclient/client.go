@@ -31,6 +31,18 @@ var ErrToolFailed = errors.New("tool failed")
 // New returns a runtime registry client reading and calling through c.
 func New(c registry.Consumer) *Client { return &Client{consumer: c} }
 
+// NewHTTP returns a runtime registry client of the registry served at
+// baseURL, through a registry.Client built with opts; credentials go there
+// (registry.WithBearerToken, or registry.WithHTTPClient with a client
+// certificate).
+func NewHTTP(baseURL string, opts ...registry.ClientOption) (*Client, error) {
+	c, err := registry.NewClient(baseURL, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return New(c), nil
+}
+
 // ResolveToolset reads the current registration of one toolset. A missing
 // toolset matches registry.ErrToolsetNotFound.
 func (c *Client) ResolveToolset(ctx context.Context, toolset string) (*runtime.ResolvedToolset, error) {

@@ -1,9 +1,11 @@
 // Package runtimeclient connects a registry consumer (the HTTP
 // registry.Client, or an in-process registry service) to the agent runtime:
 //
-//	client, err := registry.NewClient(url, registry.WithCallRetries(2, time.Second))
+//	client, err := runtimeclient.NewHTTP(url,
+//		registry.WithBearerToken(os.Getenv("REGISTRY_TOKEN")), // scopes: consume call
+//		registry.WithCallRetries(2, time.Second))
 //	...
-//	err = rt.RegisterRegistry("company", runtimeclient.New(client))
+//	err = rt.RegisterRegistry("company", client)
 //
 // The runtime reads its registry sources once per planning step: a whole
 // registry through ListToolsets, and a step's named toolsets through

@@ -55,7 +55,7 @@ func TestOverloadedCallRetriesUnderItsToken(t *testing.T) {
 				return res.Registration
 			}
 			reg := publish("r1")
-			retrying, err := registry.NewClient(w.registry.URL, registry.WithCallRetries(2, time.Millisecond))
+			retrying, err := registry.NewClient(w.registry.URL, registry.WithBearerToken(worldToken), registry.WithCallRetries(2, time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
@@ -33,10 +34,18 @@ type world struct {
 	intercept atomic.Pointer[func(http.ResponseWriter, *http.Request) bool]
 }
 
+// worldToken is the bearer token of the world's one principal, which may
+// publish any toolset, consume and call.
+const worldToken = "world-0123456789abcdef0123456789abcdef"
+
 func newWorld(t *testing.T, opts ...runtime.Option) *world {
 	t.Helper()
 	w := &world{}
-	svc, err := service.New()
+	creds, err := access.Parse(strings.NewReader("world token:" + worldToken + " publish:* consume call"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := service.New(service.WithCredentials(creds))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +68,7 @@ func newWorld(t *testing.T, opts ...runtime.Option) *world {
 		return json.RawMessage(fmt.Sprintf(`{"name":"%s %s"}`, call.Tool, args.ID)), nil
 	}), 0))
 	t.Cleanup(w.provider.Close)
-	w.client, err = registry.NewClient(w.registry.URL)
+	w.client, err = registry.NewClient(w.registry.URL, registry.WithBearerToken(worldToken))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,5 +378,31 @@ func TestConcurrentRunsShareARegistry(t *testing.T) {
 	}
 	if n := w.executions.Load(); n != runs {
 		t.Fatalf("provider ran %d calls, want %d", n, runs)
+	}
+}
+
+// TestNewHTTPCredentials: the runtime client built with NewHTTP presents
+// the credentials it is given, and without them the registry refuses it.
+func TestNewHTTPCredentials(t *testing.T) {
+	w := newWorld(t)
+	w.publish(t, "records", "1.0.0", "r1")
+	for _, tc := range []struct {
+		opts []registry.ClientOption
+		want error
+	}{
+		{[]registry.ClientOption{registry.WithBearerToken(worldToken)}, nil},
+		{nil, registry.ErrUnauthenticated},
+	} {
+		c, err := runtimeclient.NewHTTP(w.registry.URL, tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.ListToolsets(context.Background())
+		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+			t.Fatalf("list: %v, want %v", err, tc.want)
+		}
+	}
+	if _, err := runtimeclient.NewHTTP("not a url"); err == nil {
+		t.Fatal("NewHTTP accepted a bad URL")
 	}
 }

@@ -49,7 +49,7 @@ func publishCatalog(b *testing.B, svc *service.Service, toolsets, toolsPer int) 
 }
 
 func BenchmarkListToolsets10k(b *testing.B) {
-	svc, err := service.New()
+	svc, err := service.New(service.WithInsecure())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func BenchmarkListToolsets10k(b *testing.B) {
 	srv := httptest.NewServer(svc.Handler())
 	defer srv.Close()
 	newClient := func(b *testing.B) *registry.Client {
-		client, err := registry.NewClient(srv.URL, registry.WithMaxResponseBytes(64<<20))
+		client, err := registry.NewClient(srv.URL)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func BenchmarkListToolsets10k(b *testing.B) {
 }
 
 func BenchmarkResolveOneOf100(b *testing.B) {
-	svc, err := service.New()
+	svc, err := service.New(service.WithInsecure())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func BenchmarkDurableCalls(b *testing.B) {
 // BenchmarkDurableCallsHTTP is BenchmarkDurableCalls through the registry
 // protocol on loopback, each caller a registry.Client.
 func BenchmarkDurableCallsHTTP(b *testing.B) {
-	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	svc, err := service.New(service.WithInsecure(), service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}

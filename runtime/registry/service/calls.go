@@ -72,7 +72,7 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
 	rec, err := s.store.Call(ctx, req.CallID)
 	if err != nil {
-		return nil, nil, storeError(fmt.Sprintf("read call %q", req.CallID), err)
+		return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
 	}
 	var spec *tools.ToolSpec
 	if rec == nil {
@@ -93,7 +93,7 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		// Forget expired calls before admitting: a failure to forget then
 		// refuses this call rather than leaving it admitted but unsent.
 		if err := s.sweep(ctx); err != nil {
-			return nil, nil, storeError("forget expired calls", err)
+			return nil, nil, s.storeError("forget expired calls", err)
 		}
 		stored, isNew, err := s.store.Admit(ctx, &CallRecord{
 			CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
@@ -103,7 +103,7 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		case errors.Is(err, ErrStale):
 			return nil, nil, notAdmitted(req, s.registration(req.Tool.Toolset()))
 		case err != nil:
-			return nil, nil, storeError(fmt.Sprintf("admit call %q", req.CallID), err)
+			return nil, nil, s.storeError(fmt.Sprintf("admit call %q", req.CallID), err)
 		}
 		rec = stored
 		if !isNew {
@@ -151,7 +151,7 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	cur, err := s.store.Call(ctx, req.CallID)
 	switch {
 	case err != nil:
-		return nil, nil, storeError(fmt.Sprintf("read call %q", req.CallID), err)
+		return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
 	case cur == nil:
 		return nil, nil, nil
 	case cur.Result != nil:
@@ -185,9 +185,16 @@ func (s *Service) registration(toolset string) *entry {
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
-	pr, err := s.opts.forwarder.Forward(ctx, endpoint, req)
-	cancel()
+	var pr *registry.ProviderResult
+	err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
+	if err != nil {
+		// Registered before the rules changed: refused, and not run.
+		err = registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
+		pr, err = s.opts.forwarder.Forward(ctx, endpoint, req)
+		cancel()
+	}
 	<-s.slots // the slot bounds forwarding; recording needs none
 	var res *registry.CallResult
 	if err == nil {
@@ -195,13 +202,17 @@ func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req
 	}
 	if err == nil {
 		if _, serr := s.store.Complete(context.Background(), req.CallID, res); serr != nil {
-			err = storeError(fmt.Sprintf("record result of call %q", req.CallID), serr)
+			err = s.storeError(fmt.Sprintf("record result of call %q", req.CallID), serr)
 		}
 	}
 	s.callMu.Lock()
 	defer s.callMu.Unlock()
 	if err != nil {
-		a.err = asRegistryError(err)
+		e := asRegistryError(req, err)
+		if s.opts.logger != nil && e.Cause != nil {
+			s.opts.logger.Warn("registry: call not completed", "call", req.CallID, "tool", req.Tool, "err", e.Message, "cause", e.Cause)
+		}
+		a.err = e
 	}
 	delete(s.running, req.CallID)
 	close(a.done)
@@ -228,6 +239,9 @@ func (s *Service) outcome(spec *tools.ToolSpec, req *registry.CallRequest, pr *r
 			return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with a result that is not JSON", req.Tool, req.CallID)
 		}
 		res.Result = bytes.Clone(pr.Result)
+	}
+	if b, err := json.Marshal(res); err != nil || len(b) > registry.MaxAnswerRecordBytes {
+		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q answered call %q with a result larger than the %d bytes an answer may carry", req.Tool, req.CallID, registry.MaxAnswerRecordBytes)
 	}
 	return res, nil
 }

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -136,7 +137,7 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord, error) {
 	for id, v := range values {
 		var rec CallRecord
-		if err := json.Unmarshal(v, &rec); err != nil || rec.CallID != id {
+		if err := strictjson.Decode(v, &rec); err != nil || rec.CallID != id {
 			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
 		}
 		snap.calls = append(snap.calls, rec)
@@ -345,7 +346,7 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("registry store: %w", err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := strictjson.Decode(data, v); err != nil {
 		return fmt.Errorf("registry store: %s: %w", path, err)
 	}
 	return nil

@@ -168,7 +168,7 @@ func TestFullDiskAtStartIsReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	fill(t, filepath.Join(mnt, "filler"))
-	svc, err = service.New(service.WithDataDir(dir))
+	svc, err = service.New(service.WithInsecure(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatalf("start on a full disk: %v", err)
 	}

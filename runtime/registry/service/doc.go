@@ -15,4 +15,11 @@
 // withdrawals keep working and other changes are refused with
 // registry.ErrStorageFull; a store that cannot be written when it opens
 // serves reads only. WithStore puts the state in another Store.
+//
+// Over HTTP, the Handler admits only requests with credentials
+// (WithCredentials) unless told WithInsecure, refuses endpoints that break
+// its rules (WithEndpointAllowlist, WithSelfAddress) and answers catalogs
+// in pages; NewServer and LimitListener give it the timeouts and the
+// connection limit that keep slow clients from holding it. Errors that
+// reach clients name what failed, never internal paths, URLs or addresses.
 package service

@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 // serveFaultChild serves a registry persisted in dir on a free loopback
 // port, announced on stdout, until the process is killed.
 func serveFaultChild(dir string) int {
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithInsecure(), service.WithDataDir(dir))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

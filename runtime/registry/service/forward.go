@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -32,24 +35,27 @@ type HTTPForwarder struct {
 	MaxBody int64
 }
 
-// Forward implements Forwarder.
+// Forward implements Forwarder. Its errors name the tool, never the
+// endpoint: the provider's URL (its query string included) and the
+// network's view of it stay in the error's Cause.
 func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *registry.CallRequest) (*registry.ProviderResult, error) {
 	body, err := json.Marshal(call)
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeInternal, "encode call %q: %v", call.CallID, err)
+		return nil, registry.Internal(fmt.Sprintf("encode call %q", call.CallID), err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: %v", call.Tool, err)
+		return nil, unavailable(call, "its endpoint is not a valid request URL", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(ForwardedHeader, "1")
 	client := f.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: %v", call.Tool, err)
+		return nil, unavailable(call, reachFailure(ctx, err), err)
 	}
 	defer resp.Body.Close()
 	limit := f.MaxBody
@@ -58,10 +64,10 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: read answer: %v", call.Tool, err)
+		return nil, unavailable(call, "its answer was cut off", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: answer exceeds %d bytes", call.Tool, limit)
+		return nil, unavailable(call, fmt.Sprintf("its answer exceeds %d bytes", limit), nil)
 	}
 	switch {
 	case resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusTooManyRequests:
@@ -72,34 +78,54 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 		}
 		return nil, e
 	case resp.StatusCode != http.StatusOK:
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q answered status %d: %s", call.Tool, resp.StatusCode, errorMessage(data))
+		return nil, unavailable(call, fmt.Sprintf("it answered status %d%s", resp.StatusCode, errorCode(data)), nil)
 	}
 	var out registry.ProviderResult
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, registry.Errorf(registry.CodeProviderUnavailable, "endpoint of %q: answer is not a provider result: %v", call.Tool, err)
+	if err := strictjson.Decode(data, &out); err != nil {
+		return nil, unavailable(call, "its answer is not a provider result", err)
 	}
 	return &out, nil
 }
 
-// errorMessage extracts the message of an error body, or a prefix of the
-// raw body.
-func errorMessage(data []byte) string {
-	var body registry.ErrorBody
-	if json.Unmarshal(data, &body) == nil && body.Error != nil {
-		return body.Error.Error()
-	}
-	if len(data) > 200 {
-		data = data[:200]
-	}
-	return strconv.Quote(string(data))
+// unavailable is a CodeProviderUnavailable error naming the tool and why,
+// with the detail in its Cause.
+func unavailable(call *registry.CallRequest, why string, cause error) *registry.Error {
+	e := registry.Errorf(registry.CodeProviderUnavailable, "provider of %q could not run call %q: %s", call.Tool, call.CallID, why)
+	e.Cause = cause
+	return e
 }
 
-// asRegistryError returns err as an *registry.Error, classifying an error
-// that is not one as the provider being unavailable.
-func asRegistryError(err error) *registry.Error {
+// reachFailure says, without addresses, why a request got no answer.
+func reachFailure(ctx context.Context, err error) string {
+	var ne net.Error
+	switch {
+	case ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()):
+		return "it did not answer in time"
+	case errors.Is(err, errSelfAddress):
+		return "its endpoint is the registry's own address"
+	default:
+		return "it could not be reached"
+	}
+}
+
+// errorCode returns ", code X" for a provider's error body with a
+// registry error code, else "". The provider's message stays out: it may
+// describe the provider's internals.
+func errorCode(data []byte) string {
+	var body registry.ErrorBody
+	if strictjson.Decode(data, &body) == nil && body.Error != nil && body.Error.Code != "" {
+		return fmt.Sprintf(", code %s", strconv.Quote(string(body.Error.Code)))
+	}
+	return ""
+}
+
+// asRegistryError returns err as an *registry.Error; an error that is not
+// one (from a Forwarder of the application's) becomes the provider being
+// unavailable, its text kept in the Cause since it may name addresses.
+func asRegistryError(call *registry.CallRequest, err error) *registry.Error {
 	var e *registry.Error
 	if errors.As(err, &e) {
 		return e
 	}
-	return registry.Errorf(registry.CodeProviderUnavailable, "%v", err)
+	return unavailable(call, "the forwarder failed", err)
 }

@@ -6,12 +6,18 @@ import (
 	"net/http"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 )
 
 // Handler serves the registry protocol (see the registry.Path* routes).
-// Request bodies are JSON of at most the service's body limit, decoded
-// strictly (registry.DecodeRequest); every failure is an error body with a
-// precise message, and a rejected request changes nothing.
+// Requests are authenticated first (WithCredentials; every request is
+// refused unless credentials are configured or WithInsecure is given), then
+// request bodies are JSON of at most the service's body limit, decoded
+// strictly (registry.DecodeRequest), then authorized against the toolset
+// they name: publishing and withdrawing need the toolset's publish scope,
+// listing and resolving the consume scope, calling the toolset's call
+// scope. Every failure is an error body with a precise message, and a
+// rejected request changes nothing.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+registry.PathToolsets, s.handlePublish)
@@ -30,7 +36,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, registry.Errorf(registry.CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
-	return mux
+	return refuseForwarded(s.authenticate(mux))
 }
 
 func methodNotAllowed(allow string) http.HandlerFunc {
@@ -63,7 +69,7 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 
 func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 	var req registry.PublishRequest
-	if !s.decode(w, r, &req) {
+	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Publish, req.Toolset.Name) {
 		return
 	}
 	res, err := s.Publish(r.Context(), &req)
@@ -78,28 +84,45 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 	registry.WriteJSON(w, status, res)
 }
 
-// handleList answers a whole-registry read. The entity tag names the
-// service instance and generation, so a client that holds the catalog of
-// the current generation gets 304 Not Modified instead of the catalog.
+// handleList answers a whole-registry read, a page at a time (see
+// pages.go). The entity tag names the service instance and generation, so
+// a client that holds the catalog of the current generation gets 304 Not
+// Modified instead of its first page.
 func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
+	if !s.authorize(w, r, access.Consume, "") {
+		return
+	}
 	c, err := s.catalogJSON()
 	if err != nil {
 		registry.WriteError(w, err)
 		return
 	}
-	w.Header().Set("ETag", c.etag)
-	if r.Header.Get("If-None-Match") == c.etag {
+	body := c.first
+	if text := r.URL.Query().Get("cursor"); text != "" {
+		start, err := s.parseCursor(text, "", c.generation)
+		if err == nil && start >= len(c.records) {
+			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the catalog", text)
+		}
+		if err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
+	} else if r.Header.Get("If-None-Match") == c.etag {
+		w.Header().Set("ETag", c.etag)
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	w.Header().Set("ETag", c.etag)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(c.body)
+	_, _ = w.Write(body)
 }
 
+// handleResolve answers a resolution a page at a time (see pages.go).
 func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 	var req registry.ResolveRequest
-	if !s.decode(w, r, &req) {
+	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Consume, "") {
 		return
 	}
 	cat, err := s.ResolveToolsets(r.Context(), req.Toolsets)
@@ -107,12 +130,30 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, err)
 		return
 	}
-	registry.WriteJSON(w, http.StatusOK, cat)
+	records, err := encodeRecords(cat.Toolsets)
+	if err != nil {
+		registry.WriteError(w, s.internal("encode resolution", err))
+		return
+	}
+	refs := refsDigest(req.Toolsets)
+	start := 0
+	if req.Cursor != "" {
+		if start, err = s.parseCursor(req.Cursor, refs, cat.Generation); err == nil && start >= len(records) {
+			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the resolution", req.Cursor)
+		}
+		if err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
 }
 
 func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 	var req registry.WithdrawRequest
-	if !s.decode(w, r, &req) {
+	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Publish, req.Toolset) {
 		return
 	}
 	if err := s.Withdraw(r.Context(), &req); err != nil {
@@ -124,7 +165,7 @@ func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 
 func (s *Service) handleCall(w http.ResponseWriter, r *http.Request) {
 	var req registry.CallRequest
-	if !s.decode(w, r, &req) {
+	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Call, req.Tool.Toolset()) {
 		return
 	}
 	res, err := s.CallResolvedTool(r.Context(), &req)

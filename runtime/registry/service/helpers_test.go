@@ -43,9 +43,11 @@ type harness struct {
 	client *registry.Client
 }
 
+// newHarness serves the registry without credentials (WithInsecure), with
+// a client that presents none; auth_test.go covers credentials.
 func newHarness(t *testing.T, opts ...service.Option) *harness {
 	t.Helper()
-	svc, err := service.New(opts...)
+	svc, err := service.New(append([]service.Option{service.WithInsecure()}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

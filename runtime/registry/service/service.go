@@ -50,10 +50,13 @@ type Service struct {
 	listJSON atomic.Pointer[encodedCatalog]
 }
 
+// encodedCatalog is the whole-registry catalog of one generation as the
+// HTTP API answers it: each record encoded, and the first page's body.
 type encodedCatalog struct {
 	generation uint64
 	etag       string
-	body       []byte
+	records    [][]byte
+	first      []byte
 }
 
 var (
@@ -127,7 +130,7 @@ func (s *Service) restore() error {
 func (s *Service) refresh(ctx context.Context, fresh *entry) error {
 	gen, regs, err := s.store.Registrations(ctx)
 	if err != nil {
-		return storeError("read the registrations", err)
+		return s.storeError("read the registrations", err)
 	}
 	s.mu.RLock()
 	cur, stale := s.toolsets, !s.loaded || gen > s.generation
@@ -144,7 +147,7 @@ func (s *Service) refresh(ctx context.Context, fresh *entry) error {
 		case fresh != nil && sameRegistration(&fresh.reg, &reg):
 			next[name] = fresh
 		default:
-			e, err := compileEntry(reg)
+			e, err := compileEntry(reg, s.opts.schemaLimits)
 			if err != nil {
 				return err
 			}
@@ -165,8 +168,8 @@ func sameRegistration(a, b *registry.Registration) bool {
 
 // compileEntry checks a registration's fingerprint and token against its
 // content and compiles its tools.
-func compileEntry(reg registry.Registration) (*entry, error) {
-	fp, specs, err := compileToolset(&reg.Toolset)
+func compileEntry(reg registry.Registration, limits registry.SchemaLimits) (*entry, error) {
+	fp, specs, err := compileToolset(&reg.Toolset, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -176,8 +179,12 @@ func compileEntry(reg registry.Registration) (*entry, error) {
 	return &entry{reg: reg, specs: specs}, nil
 }
 
-// compileToolset fingerprints a toolset and compiles its tools.
-func compileToolset(ts *tools.ToolsetSchema) (tools.Fingerprint, map[tools.Ident]*tools.ToolSpec, error) {
+// compileToolset fingerprints a toolset and compiles its tools, once its
+// schemas are known to be within the limits.
+func compileToolset(ts *tools.ToolsetSchema, limits registry.SchemaLimits) (tools.Fingerprint, map[tools.Ident]*tools.ToolSpec, error) {
+	if err := limits.Check(ts); err != nil {
+		return "", nil, err
+	}
 	fp, err := contract.Fingerprint(ts)
 	if err != nil {
 		return "", nil, registry.Errorf(registry.CodeInvalidSchema, "%v", err)
@@ -191,6 +198,17 @@ func compileToolset(ts *tools.ToolsetSchema) (tools.Fingerprint, map[tools.Ident
 		specs[spec.Name] = spec
 	}
 	return fp, specs, nil
+}
+
+// internal returns the CodeInternal error of a failure inside the
+// registry: a message naming what failed, the cause kept for in-process
+// callers and the log, never sent to a client.
+func (s *Service) internal(what string, err error) *registry.Error {
+	e := registry.Internal(what, err)
+	if s.opts.logger != nil {
+		s.opts.logger.Error("registry: "+what, "err", err)
+	}
+	return e
 }
 
 // Close waits for the calls being forwarded to finish and record their
@@ -213,8 +231,11 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	if err := s.opts.rules.check(req.Toolset.Name, req.Endpoint); err != nil {
+		return nil, err
+	}
 	ts := contract.CloneToolset(&req.Toolset)
-	fp, specs, err := compileToolset(&ts)
+	fp, specs, err := compileToolset(&ts, s.opts.schemaLimits)
 	if err != nil {
 		return nil, err
 	}
@@ -222,13 +243,16 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
+	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint}); err != nil {
+		return nil, err
+	}
 	for {
 		cur := s.registration(ts.Name)
 		status, prev := registry.Published, registry.Token("")
 		if cur != nil {
 			if cur.reg.Token == token {
 				if cur.reg.Endpoint != req.Endpoint {
-					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with endpoint %q, not %q; publish a new revision to move it", ts.Name, req.Revision, cur.reg.Endpoint, req.Endpoint)
+					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with another endpoint; publish a new revision to move it", ts.Name, req.Revision)
 				}
 				return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
 			}
@@ -248,13 +272,30 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 			continue
 		}
 		if err != nil {
-			return nil, storeError(fmt.Sprintf("publish toolset %q", ts.Name), err)
+			return nil, s.storeError(fmt.Sprintf("publish toolset %q", ts.Name), err)
 		}
 		if err := s.refresh(ctx, e); err != nil {
 			return nil, err
 		}
 		return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
 	}
+}
+
+// registeredAtBytes is room for the registration time, which is set once
+// the record's size has been checked.
+const registeredAtBytes = 64
+
+// checkRecordSize refuses a registration whose encoding an answer could
+// not carry; see registry.MaxAnswerRecordBytes.
+func checkRecordSize(reg *registry.Registration) error {
+	b, err := json.Marshal(reg)
+	if err != nil {
+		return registry.Errorf(registry.CodeInvalidSchema, "toolset %q: %v", reg.Toolset.Name, err)
+	}
+	if n := len(b) + registeredAtBytes; n > registry.MaxAnswerRecordBytes {
+		return registry.Errorf(registry.CodeRecordTooLarge, "toolset %q: its registration encodes to %d bytes, over the %d bytes an answer may carry (registry.MaxAnswerRecordBytes)", reg.Toolset.Name, n, registry.MaxAnswerRecordBytes)
+	}
+	return nil
 }
 
 // Withdraw removes a toolset's current registration. Calls admitted under
@@ -281,21 +322,31 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 			continue
 		}
 		if err != nil {
-			return storeError(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
+			return s.storeError(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
 		}
 		return s.refresh(ctx, nil)
 	}
 }
 
-// storeError is the registry error of a failed store operation.
-func storeError(what string, err error) error {
+// storeError is the registry error of a failed store operation: what
+// failed and, on a full store, what to do; never the store's own error,
+// which may name internal paths. That error is the Cause, kept for
+// in-process callers and the log.
+func (s *Service) storeError(what string, err error) error {
+	var e *registry.Error
 	switch {
 	case errors.Is(err, ErrReadOnly):
-		return registry.Errorf(registry.CodeStorageFull, "%s: the registry is read-only: its store had no space when it started; free space and restart it", what)
+		e = registry.Errorf(registry.CodeStorageFull, "%s: the registry is read-only: its store had no space when it started; free space and restart it", what)
 	case errors.Is(err, ErrStorageFull):
-		return registry.Errorf(registry.CodeStorageFull, "%s: the registry's store has no space left; withdraw toolsets or free space, then retry", what)
+		e = registry.Errorf(registry.CodeStorageFull, "%s: the registry's store has no space left; withdraw toolsets or free space, then retry", what)
+	default:
+		return s.internal(what, err)
 	}
-	return registry.Errorf(registry.CodeInternal, "%s: %v", what, err)
+	e.Cause = err
+	if s.opts.logger != nil {
+		s.opts.logger.Error("registry: "+what, "err", err)
+	}
+	return e
 }
 
 // ListToolsets reads every registered toolset, sorted by name.
@@ -328,15 +379,16 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 	if c := s.listJSON.Load(); c != nil && c.generation == s.generation {
 		return c, nil
 	}
-	body, err := json.Marshal(s.catalogLocked())
+	records, err := encodeRecords(s.catalogLocked().Toolsets)
 	if err != nil {
-		return nil, registry.Errorf(registry.CodeInternal, "encode catalog: %v", err)
+		return nil, s.internal("encode catalog", err)
 	}
 	c := &encodedCatalog{
 		generation: s.generation,
 		etag:       fmt.Sprintf(`"%s-%d"`, s.instance, s.generation),
-		body:       append(body, '\n'),
+		records:    records,
 	}
+	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
 	s.listJSON.Store(c)
 	return c, nil
 }
