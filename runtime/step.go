@@ -11,7 +11,7 @@ import (
 // calls, admit and execute tool calls, record. It returns a stop reason when
 // the run stops.
 func (r *run) step(ctx context.Context) (StopReason, error) {
-	cat, err := r.rt.stepCatalog(ctx, r.agent, r.policy.labels)
+	cat, err := r.observedCatalog(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.ended(ctx)
@@ -24,7 +24,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if err != nil {
 		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 	}
-	resp, err := r.agent.reg.Planner.Plan(ctx, &PlanInput{
+	resp, err := r.plan(ctx, &PlanInput{
 		Messages: r.messages[:len(r.messages):len(r.messages)],
 		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
 	})
@@ -63,7 +63,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
 		results := make([]model.DiscoveryResult, len(dcs))
 		for i, dc := range dcs {
-			res, err := r.answer(cat, dc)
+			res, err := r.observedAnswer(ctx, cat, dc)
 			if err != nil {
 				return "", fmt.Errorf("run %q step %d: discovery call %q: %w", r.id, number, dc.ID, err)
 			}
@@ -90,7 +90,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 				stop = StopMaxDepth
 				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
 			default:
-				res, ran, err := r.execute(ctx, a)
+				res, ran, err := r.observedExecute(ctx, a)
 				if err != nil {
 					return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, a.call.ID, err)
 				}
