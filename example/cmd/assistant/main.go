@@ -44,6 +44,8 @@ type config struct {
 	question string
 	// maxTokens caps each response.
 	maxTokens int
+	// export, when set, names the file the run is written to as JSON.
+	export string
 	// getenv reads the environment (os.Getenv outside tests).
 	getenv func(string) string
 }
@@ -91,8 +93,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.model, "model", "", "model ID (default: the provider's default model)")
 	fs.StringVar(&cfg.question, "q", defaultQuestion, "the question the agent answers")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 2048, "most output tokens of each response")
+	fs.StringVar(&cfg.export, "export", "", "write the recorded run to this file as JSON (for goa-discovery report)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION]")
+		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION] [-export FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
