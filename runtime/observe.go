@@ -35,40 +35,51 @@ import (
 // InstrumentationName names the tracer and meter of the runtime.
 const InstrumentationName = "github.com/goa-discovery/goa-discovery/runtime"
 
-// Attribute keys of this toolkit, for the facts the GenAI conventions do not
-// name.
+// attribute keys of this toolkit, for the facts the GenAI conventions do not
+// name (README: Observability lists them).
 const (
-	AttrRunParentID        = attribute.Key("goa_discovery.run.parent_id")
-	AttrRunStop            = attribute.Key("goa_discovery.run.stop")
-	AttrRunSteps           = attribute.Key("goa_discovery.run.steps")
-	AttrRunToolCalls       = attribute.Key("goa_discovery.run.tool_calls")
-	AttrStep               = attribute.Key("goa_discovery.step")
-	AttrCatalogTools       = attribute.Key("goa_discovery.catalog.tools")
-	AttrRegistry           = attribute.Key("goa_discovery.registry.name")
-	AttrRegistrySources    = attribute.Key("goa_discovery.registry.sources")
-	AttrRegistryToolsets   = attribute.Key("goa_discovery.registry.toolsets")
-	AttrDeclaredTools      = attribute.Key("goa_discovery.request.tools")
-	AttrDeclaredBytes      = attribute.Key("goa_discovery.request.tool_bytes")
-	AttrDiscoveryMode      = attribute.Key("goa_discovery.discovery.mode")
-	AttrDiscoveryQuery     = attribute.Key("goa_discovery.discovery.query")
-	AttrDiscoveryRequested = attribute.Key("goa_discovery.discovery.names_requested")
-	AttrDiscoveryResults   = attribute.Key("goa_discovery.discovery.results")
-	AttrDiscoveryEmpty     = attribute.Key("goa_discovery.discovery.empty")
-	AttrDiscoveryFound     = attribute.Key("goa_discovery.discovery.found")
-	AttrToolSource         = attribute.Key("goa_discovery.tool.source")
-	AttrToolRan            = attribute.Key("goa_discovery.tool.ran")
+	attrRunParentID        = attribute.Key("goa_discovery.run.parent_id")
+	attrRunStop            = attribute.Key("goa_discovery.run.stop")
+	attrRunSteps           = attribute.Key("goa_discovery.run.steps")
+	attrRunToolCalls       = attribute.Key("goa_discovery.run.tool_calls")
+	attrStep               = attribute.Key("goa_discovery.step")
+	attrCatalogTools       = attribute.Key("goa_discovery.catalog.tools")
+	attrRegistry           = attribute.Key("goa_discovery.registry.name")
+	attrRegistrySources    = attribute.Key("goa_discovery.registry.sources")
+	attrRegistryToolsets   = attribute.Key("goa_discovery.registry.toolsets")
+	attrDeclaredTools      = attribute.Key("goa_discovery.request.tools")
+	attrDeclaredBytes      = attribute.Key("goa_discovery.request.tool_bytes")
+	attrDiscoveryMode      = attribute.Key("goa_discovery.discovery.mode")
+	attrDiscoveryQuery     = attribute.Key("goa_discovery.discovery.query")
+	attrDiscoveryRequested = attribute.Key("goa_discovery.discovery.names_requested")
+	attrDiscoveryResults   = attribute.Key("goa_discovery.discovery.results")
+	attrDiscoveryEmpty     = attribute.Key("goa_discovery.discovery.empty")
+	attrDiscoveryFound     = attribute.Key("goa_discovery.discovery.found")
+	attrToolSource         = attribute.Key("goa_discovery.tool.source")
+	attrToolRan            = attribute.Key("goa_discovery.tool.ran")
 )
 
-// Metric names of the runtime.
+// Metric names of the runtime. Every metric carries gen_ai.agent.name.
 const (
-	MetricDiscoveryCalls   = "goa_discovery.discovery.calls"
-	MetricDiscoveryEmpty   = "goa_discovery.discovery.empty_results"
+	// MetricDiscoveryCalls counts discovery calls answered, by mode.
+	MetricDiscoveryCalls = "goa_discovery.discovery.calls"
+	// MetricDiscoveryEmpty counts discovery calls that found no tool.
+	MetricDiscoveryEmpty = "goa_discovery.discovery.empty_results"
+	// MetricDiscoveryLatency records the seconds a discovery call took.
 	MetricDiscoveryLatency = "goa_discovery.discovery.duration"
-	MetricDeclaredTools    = "goa_discovery.request.tools"
-	MetricDeclaredBytes    = "goa_discovery.request.tool_bytes"
-	MetricToolErrors       = "goa_discovery.tool.errors"
+	// MetricDeclaredTools records the tools each planner request declares.
+	MetricDeclaredTools = "goa_discovery.request.tools"
+	// MetricDeclaredBytes records the bytes of the tool definitions each
+	// planner request declares: names, descriptions and parameter schemas.
+	MetricDeclaredBytes = "goa_discovery.request.tool_bytes"
+	// MetricToolErrors counts executed tool calls that failed, by tool.
+	MetricToolErrors = "goa_discovery.tool.errors"
+	// MetricRegistryFailures counts failed reads of a registry or MCP
+	// source, by registry.
 	MetricRegistryFailures = "goa_discovery.registry.failures"
-	MetricTokenUsage       = "gen_ai.client.token.usage"
+	// MetricTokenUsage records the planner's tokens per call, by
+	// gen_ai.token.type, as the GenAI conventions name it.
+	MetricTokenUsage = "gen_ai.client.token.usage"
 )
 
 // WithTracerProvider makes the runtime's spans with tp. The default is the
@@ -186,7 +197,7 @@ func (r *run) observeRun(ctx context.Context) (context.Context, runObservation) 
 		semconv.GenAIConversationID(r.id),
 	}
 	if r.parent != "" {
-		attrs = append(attrs, AttrRunParentID.String(r.parent))
+		attrs = append(attrs, attrRunParentID.String(r.parent))
 	}
 	ctx, span := o.tracer.Start(ctx, "invoke_agent "+r.agent.reg.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	o.log.LogAttrs(ctx, slog.LevelInfo, "run started", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name), slog.String("parent", r.parent))
@@ -196,7 +207,7 @@ func (r *run) observeRun(ctx context.Context) (context.Context, runObservation) 
 // end ends the run's span with its outcome.
 func (ro runObservation) end(stop StopReason, err error) {
 	r, o := ro.r, ro.r.rt.observer()
-	ro.span.SetAttributes(AttrRunStop.String(string(stop)), AttrRunSteps.Int(r.steps), AttrRunToolCalls.Int(r.executed),
+	ro.span.SetAttributes(attrRunStop.String(string(stop)), attrRunSteps.Int(r.steps), attrRunToolCalls.Int(r.executed),
 		semconv.GenAIUsageInputTokens(r.usage.InputTokens), semconv.GenAIUsageOutputTokens(r.usage.OutputTokens))
 	level := slog.LevelInfo
 	logAttrs := []slog.Attr{slog.String("run", r.id), slog.String("agent", r.agent.reg.Name), slog.String("stop", string(stop)), slog.Int("steps", r.steps), slog.Int("tool_calls", r.executed)}
@@ -213,14 +224,14 @@ func (ro runObservation) end(stop StopReason, err error) {
 // observedStep runs one planning step in its span.
 func (r *run) observedStep(ctx context.Context) (StopReason, error) {
 	number := r.state.Steps + r.steps + 1
-	ctx, span := r.rt.observer().tracer.Start(ctx, "step", trace.WithAttributes(semconv.GenAIAgentName(r.agent.reg.Name), AttrStep.Int(number)))
+	ctx, span := r.rt.observer().tracer.Start(ctx, "step", trace.WithAttributes(semconv.GenAIAgentName(r.agent.reg.Name), attrStep.Int(number)))
 	defer span.End()
 	stop, err := r.step(ctx)
 	if err != nil {
 		span.SetStatus(codes.Error, "step failed")
 	}
 	if stop != "" {
-		span.SetAttributes(AttrRunStop.String(string(stop)))
+		span.SetAttributes(attrRunStop.String(string(stop)))
 	}
 	return stop, err
 }
@@ -234,13 +245,13 @@ func (r *run) observedCatalog(ctx context.Context) (*catalog, error) {
 		span.SetStatus(codes.Error, "catalog resolution failed")
 		return nil, err
 	}
-	span.SetAttributes(AttrCatalogTools.Int(len(cat.byName)))
+	span.SetAttributes(attrCatalogTools.Int(len(cat.byName)))
 	return cat, nil
 }
 
-// plan calls the agent's planner in a span named as the GenAI conventions
+// observedPlan calls the agent's planner in a span named as the GenAI conventions
 // name a chat call, with the step's declarations measured.
-func (r *run) plan(ctx context.Context, in *PlanInput) (*model.Response, error) {
+func (r *run) observedPlan(ctx context.Context, in *PlanInput) (*model.Response, error) {
 	o := r.rt.observer()
 	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
 	var declared []model.ToolDefinition
@@ -252,7 +263,7 @@ func (r *run) plan(ctx context.Context, in *PlanInput) (*model.Response, error) 
 		size += len(d.Name) + len(d.Description) + len(d.Parameters)
 	}
 	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, agentAttr, semconv.GenAIConversationID(r.id),
-		AttrDeclaredTools.Int(len(declared)), AttrDeclaredBytes.Int(size)}
+		attrDeclaredTools.Int(len(declared)), attrDeclaredBytes.Int(size)}
 	name := "chat"
 	if mn, ok := r.agent.reg.Planner.(modelNamer); ok && mn.Model() != "" {
 		attrs = append(attrs, semconv.GenAIRequestModel(mn.Model()))
@@ -283,8 +294,8 @@ func (r *run) observedAnswer(ctx context.Context, cat *catalog, dc model.Discove
 	o := r.rt.observer()
 	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
 	mode := discoveryMode(dc)
-	ctx, span := o.tracer.Start(ctx, "discover tools", trace.WithAttributes(agentAttr, AttrDiscoveryMode.String(mode),
-		AttrDiscoveryQuery.String(dc.Query), AttrDiscoveryRequested.Int(len(dc.Names))))
+	ctx, span := o.tracer.Start(ctx, "discover tools", trace.WithAttributes(agentAttr, attrDiscoveryMode.String(mode),
+		attrDiscoveryQuery.String(dc.Query), attrDiscoveryRequested.Int(len(dc.Names))))
 	defer span.End()
 	start := time.Now()
 	res, err := r.answer(cat, dc)
@@ -300,8 +311,8 @@ func (r *run) observedAnswer(ctx context.Context, cat *catalog, dc model.Discove
 		found[i] = t.Name
 	}
 	empty := len(found) == 0
-	span.SetAttributes(AttrDiscoveryResults.Int(len(found)), AttrDiscoveryEmpty.Bool(empty), AttrDiscoveryFound.StringSlice(found))
-	mattrs := metric.WithAttributes(agentAttr, AttrDiscoveryMode.String(mode))
+	span.SetAttributes(attrDiscoveryResults.Int(len(found)), attrDiscoveryEmpty.Bool(empty), attrDiscoveryFound.StringSlice(found))
+	mattrs := metric.WithAttributes(agentAttr, attrDiscoveryMode.String(mode))
 	o.discoveryCalls.Add(ctx, 1, mattrs)
 	o.discoveryLatency.Record(ctx, elapsed, mattrs)
 	if empty {
@@ -331,10 +342,10 @@ func (r *run) observedExecute(ctx context.Context, a *admission) (model.ToolResu
 	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
 	toolAttr := semconv.GenAIToolName(a.call.Name)
 	ctx, span := o.tracer.Start(ctx, "execute_tool "+a.call.Name, trace.WithAttributes(semconv.GenAIOperationNameExecuteTool,
-		agentAttr, toolAttr, semconv.GenAIToolCallID(a.call.ID), semconv.GenAIToolType("function"), AttrToolSource.String(string(a.tool.source.Kind))))
+		agentAttr, toolAttr, semconv.GenAIToolCallID(a.call.ID), semconv.GenAIToolType("function"), attrToolSource.String(string(a.tool.source.Kind))))
 	defer span.End()
 	res, ran, err := r.execute(ctx, a)
-	span.SetAttributes(AttrToolRan.Bool(ran))
+	span.SetAttributes(attrToolRan.Bool(ran))
 	failed := err != nil || (ran && res.IsError)
 	if failed {
 		span.SetStatus(codes.Error, "tool call failed")
@@ -355,8 +366,8 @@ func (rt *Runtime) observedReadRegistry(ctx context.Context, sources []RegistryS
 	for k, i := range idx {
 		names[k] = sources[i].String()
 	}
-	regAttr := AttrRegistry.String(name)
-	ctx, span := o.tracer.Start(ctx, "resolve registry "+name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(regAttr, AttrRegistrySources.StringSlice(names)))
+	regAttr := attrRegistry.String(name)
+	ctx, span := o.tracer.Start(ctx, "resolve registry "+name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(regAttr, attrRegistrySources.StringSlice(names)))
 	defer span.End()
 	if err := rt.readRegistry(ctx, sources, idx, got); err != nil {
 		span.SetStatus(codes.Error, "registry read failed")
@@ -369,6 +380,6 @@ func (rt *Runtime) observedReadRegistry(ctx context.Context, sources []RegistryS
 	for _, i := range idx {
 		n += len(got[i])
 	}
-	span.SetAttributes(AttrRegistryToolsets.Int(n))
+	span.SetAttributes(attrRegistryToolsets.Int(n))
 	return nil
 }

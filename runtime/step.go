@@ -24,7 +24,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if err != nil {
 		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 	}
-	resp, err := r.plan(ctx, &PlanInput{
+	resp, err := r.observedPlan(ctx, &PlanInput{
 		Messages: r.messages[:len(r.messages):len(r.messages)],
 		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
 	})
