@@ -180,6 +180,10 @@ func newObserver(tp trace.TracerProvider, mp metric.MeterProvider, logger *slog.
 	return o
 }
 
+// Without a provider or logger installed, the hooks below cost little: span
+// attributes are set only on recording spans, measurements only on enabled
+// instruments, log attributes only for an enabled level.
+
 // runObservation is the span of one invocation of a run.
 type runObservation struct {
 	r    *run
@@ -191,46 +195,58 @@ type runObservation struct {
 // child of the tool execution that started it.
 func (r *run) observeRun(ctx context.Context) (context.Context, runObservation) {
 	o := r.rt.observer()
-	attrs := []attribute.KeyValue{
-		semconv.GenAIOperationNameInvokeAgent,
-		semconv.GenAIAgentName(r.agent.reg.Name),
-		semconv.GenAIConversationID(r.id),
+	ctx, span := o.tracer.Start(ctx, "invoke_agent "+r.agent.reg.Name)
+	if span.IsRecording() {
+		span.SetAttributes(semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentName(r.agent.reg.Name), semconv.GenAIConversationID(r.id))
+		if r.parent != "" {
+			span.SetAttributes(attrRunParentID.String(r.parent))
+		}
 	}
-	if r.parent != "" {
-		attrs = append(attrs, attrRunParentID.String(r.parent))
+	if o.log.Enabled(ctx, slog.LevelInfo) {
+		o.log.LogAttrs(ctx, slog.LevelInfo, "run started", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name), slog.String("parent", r.parent))
 	}
-	ctx, span := o.tracer.Start(ctx, "invoke_agent "+r.agent.reg.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	o.log.LogAttrs(ctx, slog.LevelInfo, "run started", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name), slog.String("parent", r.parent))
 	return ctx, runObservation{r: r, ctx: ctx, span: span}
 }
 
 // end ends the run's span with its outcome.
 func (ro runObservation) end(stop StopReason, err error) {
 	r, o := ro.r, ro.r.rt.observer()
-	ro.span.SetAttributes(attrRunStop.String(string(stop)), attrRunSteps.Int(r.steps), attrRunToolCalls.Int(r.executed),
-		semconv.GenAIUsageInputTokens(r.usage.InputTokens), semconv.GenAIUsageOutputTokens(r.usage.OutputTokens))
+	defer ro.span.End()
+	if ro.span.IsRecording() {
+		ro.span.SetAttributes(attrRunStop.String(string(stop)), attrRunSteps.Int(r.steps), attrRunToolCalls.Int(r.executed),
+			semconv.GenAIUsageInputTokens(r.usage.InputTokens), semconv.GenAIUsageOutputTokens(r.usage.OutputTokens))
+		if err != nil {
+			ro.span.SetStatus(codes.Error, "run failed")
+			ro.span.SetAttributes(semconv.ErrorTypeOther)
+		}
+	}
 	level := slog.LevelInfo
+	if err != nil {
+		level = slog.LevelError
+	}
+	if !o.log.Enabled(ro.ctx, level) {
+		return
+	}
 	logAttrs := []slog.Attr{slog.String("run", r.id), slog.String("agent", r.agent.reg.Name), slog.String("stop", string(stop)), slog.Int("steps", r.steps), slog.Int("tool_calls", r.executed)}
 	if err != nil {
-		ro.span.SetStatus(codes.Error, "run failed")
-		ro.span.SetAttributes(semconv.ErrorTypeOther)
-		level = slog.LevelError
 		logAttrs = append(logAttrs, slog.String("error", err.Error()))
 	}
 	o.log.LogAttrs(ro.ctx, level, "run ended", logAttrs...)
-	ro.span.End()
 }
 
 // observedStep runs one planning step in its span.
 func (r *run) observedStep(ctx context.Context) (StopReason, error) {
-	number := r.state.Steps + r.steps + 1
-	ctx, span := r.rt.observer().tracer.Start(ctx, "step", trace.WithAttributes(semconv.GenAIAgentName(r.agent.reg.Name), attrStep.Int(number)))
+	ctx, span := r.rt.observer().tracer.Start(ctx, "step")
 	defer span.End()
+	rec := span.IsRecording()
+	if rec {
+		span.SetAttributes(semconv.GenAIAgentName(r.agent.reg.Name), attrStep.Int(r.state.Steps+r.steps+1))
+	}
 	stop, err := r.step(ctx)
-	if err != nil {
+	if rec && err != nil {
 		span.SetStatus(codes.Error, "step failed")
 	}
-	if stop != "" {
+	if rec && stop != "" {
 		span.SetAttributes(attrRunStop.String(string(stop)))
 	}
 	return stop, err
@@ -238,51 +254,75 @@ func (r *run) observedStep(ctx context.Context) (StopReason, error) {
 
 // observedCatalog resolves the step's catalog in its span.
 func (r *run) observedCatalog(ctx context.Context) (*catalog, error) {
-	ctx, span := r.rt.observer().tracer.Start(ctx, "resolve catalog", trace.WithAttributes(semconv.GenAIAgentName(r.agent.reg.Name)))
+	ctx, span := r.rt.observer().tracer.Start(ctx, "resolve catalog")
 	defer span.End()
 	cat, err := r.rt.stepCatalog(ctx, r.agent, r.policy.labels)
-	if err != nil {
-		span.SetStatus(codes.Error, "catalog resolution failed")
-		return nil, err
+	if span.IsRecording() {
+		span.SetAttributes(semconv.GenAIAgentName(r.agent.reg.Name))
+		if err != nil {
+			span.SetStatus(codes.Error, "catalog resolution failed")
+		} else {
+			span.SetAttributes(attrCatalogTools.Int(len(cat.byName)))
+		}
 	}
-	span.SetAttributes(attrCatalogTools.Int(len(cat.byName)))
-	return cat, nil
+	return cat, err
 }
 
-// observedPlan calls the agent's planner in a span named as the GenAI conventions
-// name a chat call, with the step's declarations measured.
+// observedPlan calls the agent's planner in a span named as the GenAI
+// conventions name a chat call, with the step's declarations measured.
 func (r *run) observedPlan(ctx context.Context, in *PlanInput) (*model.Response, error) {
 	o := r.rt.observer()
-	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
-	var declared []model.ToolDefinition
-	if sc, ok := in.Agent.(*stepContext); ok {
-		declared = sc.tools
+	modelName := ""
+	if mn, ok := r.agent.reg.Planner.(modelNamer); ok {
+		modelName = mn.Model()
 	}
-	size := 0
-	for _, d := range declared {
-		size += len(d.Name) + len(d.Description) + len(d.Parameters)
-	}
-	attrs := []attribute.KeyValue{semconv.GenAIOperationNameChat, agentAttr, semconv.GenAIConversationID(r.id),
-		attrDeclaredTools.Int(len(declared)), attrDeclaredBytes.Int(size)}
 	name := "chat"
-	if mn, ok := r.agent.reg.Planner.(modelNamer); ok && mn.Model() != "" {
-		attrs = append(attrs, semconv.GenAIRequestModel(mn.Model()))
-		name += " " + mn.Model()
+	if modelName != "" {
+		name = "chat " + modelName
 	}
-	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient))
 	defer span.End()
-	o.declaredTools.Record(ctx, int64(len(declared)), metric.WithAttributes(agentAttr))
-	o.declaredBytes.Record(ctx, int64(size), metric.WithAttributes(agentAttr))
+	rec := span.IsRecording()
+	measure := o.declaredTools.Enabled(ctx) || o.declaredBytes.Enabled(ctx)
+	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
+	if rec || measure {
+		var declared []model.ToolDefinition
+		if sc, ok := in.Agent.(*stepContext); ok {
+			declared = sc.tools
+		}
+		size := 0
+		for _, d := range declared {
+			size += len(d.Name) + len(d.Description) + len(d.Parameters)
+		}
+		if rec {
+			span.SetAttributes(semconv.GenAIOperationNameChat, agentAttr, semconv.GenAIConversationID(r.id),
+				attrDeclaredTools.Int(len(declared)), attrDeclaredBytes.Int(size))
+			if modelName != "" {
+				span.SetAttributes(semconv.GenAIRequestModel(modelName))
+			}
+		}
+		if measure {
+			o.declaredTools.Record(ctx, int64(len(declared)), metric.WithAttributes(agentAttr))
+			o.declaredBytes.Record(ctx, int64(size), metric.WithAttributes(agentAttr))
+		}
+	}
 	resp, err := r.agent.reg.Planner.Plan(ctx, in)
 	if err != nil {
-		span.SetStatus(codes.Error, "planner failed")
-		span.SetAttributes(semconv.ErrorTypeOther)
+		if rec {
+			span.SetStatus(codes.Error, "planner failed")
+			span.SetAttributes(semconv.ErrorTypeOther)
+		}
 		return resp, err
 	}
-	if resp != nil {
-		u := resp.Usage
+	if resp == nil {
+		return resp, err
+	}
+	u := resp.Usage
+	if rec {
 		span.SetAttributes(semconv.GenAIResponseFinishReasons(string(resp.FinishReason)),
 			semconv.GenAIUsageInputTokens(u.InputTokens), semconv.GenAIUsageOutputTokens(u.OutputTokens))
+	}
+	if o.tokenUsage.Enabled(ctx) {
 		o.tokenUsage.Record(ctx, int64(u.InputTokens), metric.WithAttributes(agentAttr, semconv.GenAIOperationNameChat, semconv.GenAITokenTypeInput))
 		o.tokenUsage.Record(ctx, int64(u.OutputTokens), metric.WithAttributes(agentAttr, semconv.GenAIOperationNameChat, semconv.GenAITokenTypeOutput))
 	}
@@ -292,17 +332,32 @@ func (r *run) observedPlan(ctx context.Context, in *PlanInput) (*model.Response,
 // observedAnswer answers a discovery call in its span and counts it.
 func (r *run) observedAnswer(ctx context.Context, cat *catalog, dc model.DiscoveryCall) (model.DiscoveryResult, error) {
 	o := r.rt.observer()
-	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
-	mode := discoveryMode(dc)
-	ctx, span := o.tracer.Start(ctx, "discover tools", trace.WithAttributes(agentAttr, attrDiscoveryMode.String(mode),
-		attrDiscoveryQuery.String(dc.Query), attrDiscoveryRequested.Int(len(dc.Names))))
+	ctx, span := o.tracer.Start(ctx, "discover tools")
 	defer span.End()
 	start := time.Now()
 	res, err := r.answer(cat, dc)
 	elapsed := time.Since(start).Seconds()
+	rec := span.IsRecording()
 	if err != nil {
-		span.SetStatus(codes.Error, "discovery failed")
+		if rec {
+			span.SetStatus(codes.Error, "discovery failed")
+		}
 		return res, err
+	}
+	mode := discoveryMode(dc)
+	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
+	empty := len(res.Tools) == 0
+	if o.discoveryCalls.Enabled(ctx) || o.discoveryLatency.Enabled(ctx) || o.discoveryEmpty.Enabled(ctx) {
+		mattrs := metric.WithAttributes(agentAttr, attrDiscoveryMode.String(mode))
+		o.discoveryCalls.Add(ctx, 1, mattrs)
+		o.discoveryLatency.Record(ctx, elapsed, mattrs)
+		if empty {
+			o.discoveryEmpty.Add(ctx, 1, mattrs)
+		}
+	}
+	logs := o.log.Enabled(ctx, slog.LevelInfo)
+	if !rec && !logs {
+		return res, nil
 	}
 	// The found tools come from the permitted catalog: naming them tells
 	// nothing about tools the run may not use.
@@ -310,17 +365,15 @@ func (r *run) observedAnswer(ctx context.Context, cat *catalog, dc model.Discove
 	for i, t := range res.Tools {
 		found[i] = t.Name
 	}
-	empty := len(found) == 0
-	span.SetAttributes(attrDiscoveryResults.Int(len(found)), attrDiscoveryEmpty.Bool(empty), attrDiscoveryFound.StringSlice(found))
-	mattrs := metric.WithAttributes(agentAttr, attrDiscoveryMode.String(mode))
-	o.discoveryCalls.Add(ctx, 1, mattrs)
-	o.discoveryLatency.Record(ctx, elapsed, mattrs)
-	if empty {
-		o.discoveryEmpty.Add(ctx, 1, mattrs)
+	if rec {
+		span.SetAttributes(agentAttr, attrDiscoveryMode.String(mode), attrDiscoveryQuery.String(dc.Query), attrDiscoveryRequested.Int(len(dc.Names)),
+			attrDiscoveryResults.Int(len(found)), attrDiscoveryEmpty.Bool(empty), attrDiscoveryFound.StringSlice(found))
 	}
-	o.log.LogAttrs(ctx, slog.LevelInfo, "discovery", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name),
-		slog.String("mode", mode), slog.String("query", dc.Query), slog.Int("names_requested", len(dc.Names)),
-		slog.Any("found", found), slog.Bool("empty", empty))
+	if logs {
+		o.log.LogAttrs(ctx, slog.LevelInfo, "discovery", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name),
+			slog.String("mode", mode), slog.String("query", dc.Query), slog.Int("names_requested", len(dc.Names)),
+			slog.Any("found", found), slog.Bool("empty", empty))
+	}
 	return res, nil
 }
 
@@ -339,21 +392,31 @@ func discoveryMode(dc model.DiscoveryCall) string {
 // conventions name a tool execution; a child run nests under it.
 func (r *run) observedExecute(ctx context.Context, a *admission) (model.ToolResult, bool, error) {
 	o := r.rt.observer()
+	ctx, span := o.tracer.Start(ctx, "execute_tool "+a.call.Name)
+	defer span.End()
+	rec := span.IsRecording()
 	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)
 	toolAttr := semconv.GenAIToolName(a.call.Name)
-	ctx, span := o.tracer.Start(ctx, "execute_tool "+a.call.Name, trace.WithAttributes(semconv.GenAIOperationNameExecuteTool,
-		agentAttr, toolAttr, semconv.GenAIToolCallID(a.call.ID), semconv.GenAIToolType("function"), attrToolSource.String(string(a.tool.source.Kind))))
-	defer span.End()
+	if rec {
+		span.SetAttributes(semconv.GenAIOperationNameExecuteTool, agentAttr, toolAttr, semconv.GenAIToolCallID(a.call.ID),
+			semconv.GenAIToolType("function"), attrToolSource.String(string(a.tool.source.Kind)))
+	}
 	res, ran, err := r.execute(ctx, a)
-	span.SetAttributes(attrToolRan.Bool(ran))
 	failed := err != nil || (ran && res.IsError)
-	if failed {
-		span.SetStatus(codes.Error, "tool call failed")
-		span.SetAttributes(semconv.ErrorTypeOther)
+	if rec {
+		span.SetAttributes(attrToolRan.Bool(ran))
+		if failed {
+			span.SetStatus(codes.Error, "tool call failed")
+			span.SetAttributes(semconv.ErrorTypeOther)
+		}
+	}
+	if failed && o.toolErrors.Enabled(ctx) {
 		o.toolErrors.Add(ctx, 1, metric.WithAttributes(agentAttr, toolAttr))
 	}
-	o.log.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name),
-		slog.String("tool", a.call.Name), slog.String("call", a.call.ID), slog.Bool("ran", ran), slog.Bool("failed", failed))
+	if o.log.Enabled(ctx, slog.LevelInfo) {
+		o.log.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("run", r.id), slog.String("agent", r.agent.reg.Name),
+			slog.String("tool", a.call.Name), slog.String("call", a.call.ID), slog.Bool("ran", ran), slog.Bool("failed", failed))
+	}
 	return res, ran, err
 }
 
@@ -362,24 +425,32 @@ func (r *run) observedExecute(ctx context.Context, a *admission) (model.ToolResu
 func (rt *Runtime) observedReadRegistry(ctx context.Context, sources []RegistrySource, idx []int, got [][]resolvedSource) error {
 	o := rt.observer()
 	name := sources[idx[0]].Registry
-	names := make([]string, len(idx))
-	for k, i := range idx {
-		names[k] = sources[i].String()
-	}
-	regAttr := attrRegistry.String(name)
-	ctx, span := o.tracer.Start(ctx, "resolve registry "+name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(regAttr, attrRegistrySources.StringSlice(names)))
+	ctx, span := o.tracer.Start(ctx, "resolve registry "+name, trace.WithSpanKind(trace.SpanKindClient))
 	defer span.End()
+	rec := span.IsRecording()
+	regAttr := attrRegistry.String(name)
+	if rec {
+		names := make([]string, len(idx))
+		for k, i := range idx {
+			names[k] = sources[i].String()
+		}
+		span.SetAttributes(regAttr, attrRegistrySources.StringSlice(names))
+	}
 	if err := rt.readRegistry(ctx, sources, idx, got); err != nil {
-		span.SetStatus(codes.Error, "registry read failed")
-		span.SetAttributes(semconv.ErrorTypeOther)
+		if rec {
+			span.SetStatus(codes.Error, "registry read failed")
+			span.SetAttributes(semconv.ErrorTypeOther)
+		}
 		o.registryFailures.Add(ctx, 1, metric.WithAttributes(regAttr))
 		o.log.LogAttrs(ctx, slog.LevelError, "registry read failed", slog.String("registry", name), slog.String("error", err.Error()))
 		return err
 	}
-	n := 0
-	for _, i := range idx {
-		n += len(got[i])
+	if rec {
+		n := 0
+		for _, i := range idx {
+			n += len(got[i])
+		}
+		span.SetAttributes(attrRegistryToolsets.Int(n))
 	}
-	span.SetAttributes(attrRegistryToolsets.Int(n))
 	return nil
 }
