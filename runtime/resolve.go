@@ -82,7 +82,7 @@ func (rt *Runtime) readSources(ctx context.Context, sources []RegistrySource) ([
 				idx, done[j] = append(idx, j), true
 			}
 		}
-		if err := rt.readRegistry(ctx, sources, idx, got); err != nil {
+		if err := rt.observedReadRegistry(ctx, sources, idx, got); err != nil {
 			return nil, err
 		}
 	}

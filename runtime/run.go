@@ -321,6 +321,7 @@ type run struct {
 
 // loop plans and executes steps until the run stops.
 func (r *run) loop(parent context.Context) (*RunOutput, error) {
+	parent, observation := r.observeRun(parent)
 	ctx, cancel := context.WithTimeoutCause(parent, r.caps.MaxDuration, errTimeBudget)
 	defer cancel()
 	var stop StopReason
@@ -332,7 +333,7 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 		case r.steps >= r.caps.MaxSteps:
 			stop = StopMaxSteps
 		default:
-			stop, err = r.step(ctx)
+			stop, err = r.observedStep(ctx)
 		}
 	}
 	status := RunStopped
@@ -343,6 +344,7 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 	if perr := r.persist(ctx, nil, nil, status, stop); perr != nil && err == nil {
 		err = perr
 	}
+	observation.end(stop, err)
 	out := r.output(stop)
 	if err != nil {
 		return out, err

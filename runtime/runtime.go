@@ -15,6 +15,7 @@ import (
 type Runtime struct {
 	engine    Engine
 	confirmer Confirmer
+	telemetry telemetry // spans, metrics and logs (observe.go)
 
 	mu sync.RWMutex
 	// generation counts registrations; a cached local catalog built at

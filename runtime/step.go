@@ -11,7 +11,7 @@ import (
 // calls, admit and execute tool calls, record. It returns a stop reason when
 // the run stops.
 func (r *run) step(ctx context.Context) (StopReason, error) {
-	cat, err := r.rt.stepCatalog(ctx, r.agent, r.policy.labels)
+	cat, err := r.observedCatalog(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.ended(ctx)
@@ -24,7 +24,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if err != nil {
 		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 	}
-	resp, err := r.agent.reg.Planner.Plan(ctx, &PlanInput{
+	resp, err := r.observedPlan(ctx, &PlanInput{
 		Messages: r.messages[:len(r.messages):len(r.messages)],
 		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
 	})
@@ -48,7 +48,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		// same message) are answered too, so the history records what the
 		// provider found; they do not make the run go on.
 		if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
-			results, err := r.answerAll(cat, dcs, number)
+			results, err := r.answerAll(ctx, cat, dcs, number)
 			if err != nil {
 				return "", err
 			}
@@ -71,7 +71,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	}
 
 	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
-		results, err := r.answerAll(cat, dcs, number)
+		results, err := r.answerAll(ctx, cat, dcs, number)
 		if err != nil {
 			return "", err
 		}
@@ -96,7 +96,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 				stop = StopMaxDepth
 				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
 			default:
-				res, ran, err := r.execute(ctx, a)
+				res, ran, err := r.observedExecute(ctx, a)
 				if err != nil {
 					return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, a.call.ID, err)
 				}
@@ -128,10 +128,10 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 }
 
 // answerAll answers the discovery calls of step number's message.
-func (r *run) answerAll(cat *catalog, dcs []model.DiscoveryCall, number int) ([]model.DiscoveryResult, error) {
+func (r *run) answerAll(ctx context.Context, cat *catalog, dcs []model.DiscoveryCall, number int) ([]model.DiscoveryResult, error) {
 	results := make([]model.DiscoveryResult, len(dcs))
 	for i, dc := range dcs {
-		res, err := r.answer(cat, dc)
+		res, err := r.observedAnswer(ctx, cat, dc)
 		if err != nil {
 			return nil, fmt.Errorf("run %q step %d: discovery call %q: %w", r.id, number, dc.ID, err)
 		}

@@ -1,6 +1,6 @@
 // Command goa-discovery generates typed tool-discovery packages from a Goa-style
-// design, ranks and evaluates tool search on a catalog, and serves a tool
-// registry.
+// design, ranks and evaluates tool search on a catalog, serves a tool
+// registry, and reports how stored runs discovered and called tools.
 //
 // Usage:
 //
@@ -9,4 +9,5 @@
 //	goa-discovery search --tools FILE --queries FILE [--json]
 //	goa-discovery search (--mcp-command "CMD ARGS" | --mcp-url URL) [--queries FILE] ...
 //	goa-discovery registry serve --addr ADDR [--data DIR]
+//	goa-discovery report [--json] RUN_FILE_OR_DIR...
 package main

@@ -45,6 +45,10 @@ func New(client model.Client, modelName string, opts ...Option) *Planner {
 	return p
 }
 
+// Model returns the id of the model the planner asks; the runtime's spans
+// of its calls carry it as gen_ai.request.model.
+func (p *Planner) Model() string { return p.model }
+
 // Plan sends the step's request and returns the model's response. A step
 // that needs discovery on a model whose client supports none fails with
 // model.ErrToolSearchUnsupported.

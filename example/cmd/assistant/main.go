@@ -47,6 +47,8 @@ type config struct {
 	// check runs one discovery round trip per rendering instead of the
 	// quickstart.
 	check bool
+	// export, when set, names the file the run is written to as JSON.
+	export string
 	// getenv reads the environment (os.Getenv outside tests).
 	getenv func(string) string
 }
@@ -99,8 +101,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.question, "q", defaultQuestion, "the question the agent answers")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 2048, "most output tokens of each response")
 	fs.BoolVar(&cfg.check, "check", false, "run one discovery round trip per rendering (native and emulated) and report what the provider answered")
+	fs.StringVar(&cfg.export, "export", "", "write the recorded run to this file as JSON (for goa-discovery report)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION] [-check]")
+		fmt.Fprintln(stderr, "usage: assistant [-provider replay|anthropic|openai|openai-chat] [-replay-provider P] [-model ID] [-q QUESTION] [-check] [-export FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -87,6 +87,11 @@ func run(ctx context.Context, cfg config, w io.Writer) (err error) {
 	if out != nil {
 		tr.finish(out)
 	}
+	if out != nil && cfg.export != "" {
+		if err := exportRun(ctx, rt, out.RunID, cfg.export); err != nil {
+			return errors.Join(runErr, err)
+		}
+	}
 	if runErr != nil {
 		return fmt.Errorf("run: %w", runErr)
 	}
