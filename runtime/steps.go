@@ -61,7 +61,7 @@ type RunSpec struct {
 	Input []model.Message `json:"input,omitempty"`
 	// Create says the run is new.
 	Create bool `json:"create,omitempty"`
-	// Caps are the invocation's caps, defaults filled.
+	// Caps are the invocation's caps; zero fields take the agent's.
 	Caps Caps `json:"caps"`
 	// Policy is the invocation's run policy (WithPolicy); a child run
 	// keeps its parent's.
@@ -70,7 +70,7 @@ type RunSpec struct {
 	// policies hold for it.
 	Above []string `json:"above,omitempty"`
 	// Depth counts the runs above; MaxDepth is the deepest a child run of
-	// this one may be.
+	// this one may be, Depth plus Caps.MaxDepth when zero.
 	Depth    int `json:"depth"`
 	MaxDepth int `json:"max_depth"`
 	// Deadline, when set, is the time the run above has left: the
@@ -204,6 +204,10 @@ func (rt *Runtime) Drive(ctx context.Context, steps Steps, spec *RunSpec) (*RunO
 	if err != nil {
 		return nil, err
 	}
+	caps, err := spec.Caps.over(a.caps)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	}
 	runPol, err := spec.Policy.compile()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
@@ -214,8 +218,11 @@ func (rt *Runtime) Drive(ctx context.Context, steps Steps, spec *RunSpec) (*RunO
 	}
 	state := spec.State.clone()
 	state.Status = RunActive
-	r := rt.newRun(a, state, invocation{caps: spec.Caps, runPolicy: runPol, policy: spec.Policy, above: above, aboveNames: spec.Above, depth: spec.Depth})
-	r.driver, r.maxDepth = steps, spec.MaxDepth
+	r := rt.newRun(a, state, invocation{caps: caps, runPolicy: runPol, policy: spec.Policy, above: above, aboveNames: spec.Above, depth: spec.Depth})
+	r.driver = steps
+	if spec.MaxDepth > 0 {
+		r.maxDepth = spec.MaxDepth
+	}
 	return r.begin(ctx, spec.Input, spec.Create)
 }
 
