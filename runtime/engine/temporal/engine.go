@@ -87,10 +87,10 @@ var (
 // (runtime.ErrRunActive).
 func (e *Engine) Launch(ctx context.Context, spec *runtime.RunSpec) (*runtime.RunOutput, error) {
 	opts := client.StartWorkflowOptions{
-		ID:                       spec.State.ID,
-		TaskQueue:                e.opts.TaskQueue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		ID:                                       spec.State.ID,
+		TaskQueue:                                e.opts.TaskQueue,
+		WorkflowIDConflictPolicy:                 enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 	}
 	if spec.Create {
@@ -123,9 +123,9 @@ func startError(spec *runtime.RunSpec, err error) error {
 // continued.
 func (e *Engine) CreateRun(ctx context.Context, state *runtime.RunState) error {
 	opts := client.StartWorkflowOptions{
-		ID:                    state.ID,
-		TaskQueue:             e.opts.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		ID:                                       state.ID,
+		TaskQueue:                                e.opts.TaskQueue,
+		WorkflowIDReusePolicy:                    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 	}
 	run, err := e.client.ExecuteWorkflow(ctx, opts, ImportWorkflow, state)

@@ -443,4 +443,3 @@ func TestContinueFromRecordedState(t *testing.T) {
 		}
 	}
 }
-
