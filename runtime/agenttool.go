@@ -171,6 +171,27 @@ func childRequest(a *admission) (string, error) {
 	return req.Request, nil
 }
 
+// childInput returns the user message of an admitted agent tool call
+// whose tool may not be at hand (an admission that a step elsewhere made):
+// its toolset is looked up by the call's record.
+func (rt *Runtime) childInput(a *admission) (string, error) {
+	if a.tool != nil {
+		return childRequest(a)
+	}
+	ts, ok := rt.toolsetOf(a.record.Tool)
+	if !ok {
+		return "", fmt.Errorf("toolset %q is not registered", a.record.Tool.Toolset())
+	}
+	if !ts.agentRequests {
+		return string(a.record.Arguments), nil
+	}
+	var req AgentToolRequest
+	if err := json.Unmarshal(a.record.Arguments, &req); err != nil {
+		return "", fmt.Errorf("agent tool %q: %w", a.record.Tool, err)
+	}
+	return req.Request, nil
+}
+
 // childRun runs the agent behind an agent tool and returns its final text.
 func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
 	request, err := childRequest(a)
@@ -185,14 +206,7 @@ func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
 	a.record.ChildRunID = id
 	state := &RunState{ID: id, Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive}
 	out, err := r.rt.start(ctx, child, state, []model.Message{model.UserMessage(request)}, invocation{caps: child.caps, parent: r}, true)
-	if err != nil {
-		var capErr *CapError
-		if errors.As(err, &capErr) {
-			return "", fmt.Errorf("agent %q stopped before answering: %s", child.reg.Name, capErr.Reason)
-		}
-		return "", &childFailure{agent: child.reg.Name, err: err}
-	}
-	return out.Final.Text(), nil
+	return childContent(child.reg.Name, out, err)
 }
 
 // childRunID returns the id of the child run started by a parent run's call:

@@ -126,6 +126,7 @@ func (r *run) executeLocal(ctx context.Context, a *admission) (string, error) {
 	v, err := ts.executor.Execute(ctx, &ToolInvocation{
 		RunID:     r.id,
 		CallID:    a.call.ID,
+		Step:      a.record.Step,
 		Tool:      a.tool.id,
 		Arguments: a.call.Arguments,
 		Payload:   a.payload,

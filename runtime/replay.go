@@ -61,7 +61,7 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord, opt
 	if err != nil {
 		return refuse(err)
 	}
-	above, _, err := rt.policiesAbove(ctx, state)
+	_, above, err := rt.policiesAbove(ctx, state)
 	if err != nil {
 		return refuse(err)
 	}
@@ -157,28 +157,30 @@ func sameSchema(a, b *tools.ToolSchema) bool {
 }
 
 // policiesAbove returns the policies of the agents of the runs above a
-// recorded child run, from its parent up, and how many runs are above it.
+// recorded child run, from its parent up, with the names of their agents.
 // A run above that is not recorded, whose agent is not registered, or that
 // is its own ancestor fails: the policies in force for the child run would
 // be unknown.
-func (rt *Runtime) policiesAbove(ctx context.Context, state *RunState) ([]*compiledPolicy, int, error) {
+func (rt *Runtime) policiesAbove(ctx context.Context, state *RunState) ([]string, []*compiledPolicy, error) {
+	var names []string
 	var policies []*compiledPolicy
 	seen := map[string]bool{state.ID: true}
 	for id := state.ParentID; id != ""; {
 		if seen[id] {
-			return nil, 0, fmt.Errorf("run %q: the runs above it loop at %q", state.ID, id)
+			return nil, nil, fmt.Errorf("run %q: the runs above it loop at %q", state.ID, id)
 		}
 		seen[id] = true
 		parent, err := rt.engine.LoadRun(ctx, id)
 		if err != nil {
-			return nil, 0, fmt.Errorf("run %q: the run above it: %w", state.ID, err)
+			return nil, nil, fmt.Errorf("run %q: the run above it: %w", state.ID, err)
 		}
 		a, err := rt.agentNamed(parent.Agent)
 		if err != nil {
-			return nil, 0, fmt.Errorf("run %q: the run above it, %q: %w", state.ID, id, err)
+			return nil, nil, fmt.Errorf("run %q: the run above it, %q: %w", state.ID, id, err)
 		}
 		policies = append(policies, a.policy)
+		names = append(names, a.reg.Name)
 		id = parent.ParentID
 	}
-	return policies, len(seen) - 1, nil
+	return names, policies, nil
 }

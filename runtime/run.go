@@ -98,7 +98,10 @@ func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ..
 		id = newRunID()
 	}
 	state := &RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}
-	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol}, true)
+	if l, ok := c.rt.engine.(Launcher); ok {
+		return l.Launch(ctx, &RunSpec{State: *state, Input: messages, Create: true, Caps: caps, Policy: o.policy, MaxDepth: caps.MaxDepth})
+	}
+	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, policy: o.policy}, true)
 }
 
 // Continue appends messages to a recorded run and runs it on. One
@@ -129,9 +132,17 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, recorded.Agent, a.reg.Name)
 	}
 	// A child run continued by a client stays below the runs above it.
-	above, depth, err := c.rt.policiesAbove(ctx, recorded)
+	aboveNames, above, err := c.rt.policiesAbove(ctx, recorded)
 	if err != nil {
 		return nil, fmt.Errorf("continue run: %w", err)
+	}
+	depth := len(aboveNames)
+	if l, ok := c.rt.engine.(Launcher); ok {
+		// The engine holds one invocation of a run at a time.
+		if o.hasLabels {
+			recorded.Labels = o.labels
+		}
+		return l.Launch(ctx, &RunSpec{State: *recorded, Input: messages, Caps: caps, Policy: o.policy, Above: aboveNames, Depth: depth, MaxDepth: depth + caps.MaxDepth})
 	}
 	state, err := c.rt.engine.ResumeRun(ctx, runID)
 	if err != nil {
@@ -140,7 +151,7 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	if o.hasLabels {
 		state.Labels = o.labels
 	}
-	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, above: above, depth: depth}, false)
+	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, policy: o.policy, above: above, aboveNames: aboveNames, depth: depth}, false)
 }
 
 // LoadRun returns a recorded run.
@@ -234,41 +245,60 @@ func (o *runOptions) settings(a *agent) (Caps, *compiledPolicy, error) {
 type invocation struct {
 	caps      Caps
 	runPolicy *compiledPolicy
+	policy    Policy // runPolicy before it was compiled
 	// parent is the run whose agent tool call starts this one, nil for an
 	// invocation by a client.
 	parent *run
 	// above holds, for a child run continued by a client, the policies of
-	// the agents of the runs above it; depth counts those runs.
-	above []*compiledPolicy
-	depth int
+	// the agents of the runs above it, aboveNames those agents; depth
+	// counts those runs.
+	above      []*compiledPolicy
+	aboveNames []string
+	depth      int
 }
 
-// start records the input and runs the loop.
+// start records the input and runs the loop where the caller runs.
 func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input []model.Message, inv invocation, create bool) (*RunOutput, error) {
-	r := &run{
-		rt:       rt,
-		agent:    a,
-		id:       state.ID,
-		parent:   state.ParentID,
-		policy:   newRunPolicy(maps.Clone(state.Labels), append([]*compiledPolicy{a.policy, inv.runPolicy}, inv.above...)...),
-		caps:     inv.caps,
-		depth:    inv.depth,
-		maxDepth: inv.depth + inv.caps.MaxDepth,
-		state:    state,
-	}
+	r := rt.newRun(a, state, inv)
 	if p := inv.parent; p != nil {
 		r.policy = p.policy.child(a)
+		r.runPolicy = p.runPolicy
+		r.aboveNames = append([]string{p.agent.reg.Name}, p.aboveNames...)
 		r.depth = p.depth + 1
 		r.maxDepth = min(p.maxDepth, r.depth+inv.caps.MaxDepth)
 	}
-	r.ledger = rt.declarer.NewLedger()
+	return r.begin(ctx, input, create)
+}
+
+// newRun returns the run of an invocation, driven by the engine's steps.
+func (rt *Runtime) newRun(a *agent, state *RunState, inv invocation) *run {
+	return &run{
+		rt:         rt,
+		agent:      a,
+		id:         state.ID,
+		parent:     state.ParentID,
+		policy:     newRunPolicy(maps.Clone(state.Labels), append([]*compiledPolicy{a.policy, inv.runPolicy}, inv.above...)...),
+		runPolicy:  inv.policy,
+		aboveNames: inv.aboveNames,
+		caps:       inv.caps,
+		depth:      inv.depth,
+		maxDepth:   inv.depth + inv.caps.MaxDepth,
+		state:      state,
+		driver:     memorySteps{engine: rt.engine},
+	}
+}
+
+// begin records the input and runs the loop.
+func (r *run) begin(ctx context.Context, input []model.Message, create bool) (*RunOutput, error) {
+	state := r.state
+	r.ledger = r.rt.declarer.NewLedger()
 	if err := r.ledger.Append(state.Messages...); err != nil {
 		err = fmt.Errorf("run %q: recorded history: %w", r.id, err)
 		if !create {
 			// The run was resumed: record that this invocation failed, so
 			// that the run is not left active.
 			failed := RunUpdate{Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunFailed, Error: err.Error()}
-			if perr := rt.engine.AppendRun(context.WithoutCancel(ctx), r.id, failed); perr != nil {
+			if perr := r.driver.AppendRun(context.WithoutCancel(ctx), r.id, failed); perr != nil {
 				err = errors.Join(err, fmt.Errorf("record the failure: %w", perr))
 			}
 		}
@@ -281,11 +311,11 @@ func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input [
 	update := RunUpdate{Messages: input, Labels: state.Labels, Steps: state.Steps, ToolCalls: state.ToolCalls, Status: RunActive}
 	if create {
 		state.Messages = nil
-		if err := rt.engine.CreateRun(ctx, state); err != nil {
+		if err := r.driver.CreateRun(ctx, state); err != nil {
 			return nil, fmt.Errorf("start run: %w", err)
 		}
 	}
-	if err := rt.engine.AppendRun(ctx, r.id, update); err != nil {
+	if err := r.driver.AppendRun(ctx, r.id, update); err != nil {
 		return nil, fmt.Errorf("run %q: %w", r.id, err)
 	}
 	return r.loop(ctx)
@@ -300,6 +330,12 @@ type run struct {
 	policy *runPolicy
 	caps   Caps
 	state  *RunState // as loaded; counters of earlier invocations
+	driver Steps     // the engine's side of each step
+	// runPolicy is the invocation's run policy (a child run's: its
+	// parent's) and aboveNames the agents of the runs above, for steps
+	// that run elsewhere.
+	runPolicy  Policy
+	aboveNames []string
 	// depth counts the agent tool calls from the run a client started to
 	// this one; maxDepth is the deepest a child run of this one may be.
 	depth, maxDepth int
@@ -322,7 +358,7 @@ type run struct {
 // loop plans and executes steps until the run stops.
 func (r *run) loop(parent context.Context) (*RunOutput, error) {
 	parent, observation := r.observeRun(parent)
-	ctx, cancel := context.WithTimeoutCause(parent, r.caps.MaxDuration, errTimeBudget)
+	ctx, cancel := r.driver.Bound(parent, r.caps.MaxDuration)
 	defer cancel()
 	var stop StopReason
 	var err error
@@ -380,7 +416,7 @@ func (r *run) limit(stop StopReason) string {
 
 // persist records a step's messages and calls with the run's counters.
 func (r *run) persist(ctx context.Context, msgs []model.Message, calls []CallRecord, status RunStatus, stop StopReason) error {
-	err := r.rt.engine.AppendRun(context.WithoutCancel(ctx), r.id, RunUpdate{
+	err := r.driver.AppendRun(context.WithoutCancel(ctx), r.id, RunUpdate{
 		Messages:  msgs,
 		Calls:     calls,
 		Steps:     r.state.Steps + r.steps,

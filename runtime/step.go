@@ -7,81 +7,64 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// step runs one planning step: resolve the catalog, plan, answer discovery
-// calls, admit and execute tool calls, record. It returns a stop reason when
-// the run stops.
+// step runs one planning step: plan (resolve the catalog, plan, admit the
+// tool calls, answer discovery calls), execute, record. It returns a stop
+// reason when the run stops.
 func (r *run) step(ctx context.Context) (StopReason, error) {
-	cat, err := r.observedCatalog(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return r.ended(ctx)
-		}
-		return "", fmt.Errorf("run %q step %d: %w", r.id, r.state.Steps+r.steps+1, err)
-	}
-	r.steps++
-	number := r.state.Steps + r.steps
-	decl, err := r.declarations(cat, capabilities(r.agent.reg.Planner))
-	if err != nil {
-		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
-	}
-	resp, err := r.observedPlan(ctx, &PlanInput{
-		Messages: r.messages[:len(r.messages):len(r.messages)],
-		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
+	number := r.state.Steps + r.steps + 1
+	var counted bool
+	plan, err := r.driver.PlanStep(ctx, r.stepRequest(number), func(ctx context.Context) (*StepPlan, error) {
+		return r.plan(ctx, number, &counted)
 	})
+	if counted || plan != nil {
+		r.steps++
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return r.ended(ctx)
 		}
-		return "", fmt.Errorf("%w: run %q step %d: %w", ErrPlanner, r.id, number, err)
+		return "", err
 	}
-	if resp == nil {
-		return "", fmt.Errorf("%w: run %q step %d: no response", ErrPlanner, r.id, number)
-	}
-	if err := resp.Validate(); err != nil {
-		return "", fmt.Errorf("%w: run %q step %d: %w", ErrPlanner, r.id, number, err)
-	}
-	r.usage = r.usage.Add(resp.Usage)
-	msg := resp.Message
+	r.usage = r.usage.Add(plan.Response.Usage)
+	msg := plan.Response.Message
 	added := []model.Message{msg}
 	if !msg.HasPendingCalls() {
 		// Hosted discovery calls (the provider searched and answered in the
 		// same message) are answered too, so the history records what the
 		// provider found; they do not make the run go on.
-		if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
-			results, err := r.answerAll(ctx, cat, dcs, number)
-			if err != nil {
-				return "", err
-			}
-			added = append(added, model.DiscoveryMessage(results...))
+		if len(plan.Discovery) > 0 {
+			added = append(added, model.DiscoveryMessage(plan.Discovery...))
 		}
 		if err := r.extend(added...); err != nil {
 			return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 		}
 		return StopCompleted, r.persist(ctx, added, nil, RunStopped, StopCompleted)
 	}
-
-	// Admission sees only what earlier steps discovered: a tool discovered
-	// by this very message cannot be called by it.
-	toolCalls := msg.ToolCalls()
-	admissions := make([]admission, len(toolCalls))
-	for i, c := range toolCalls {
-		if admissions[i], err = r.admit(cat, c, number); err != nil {
-			return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, c.ID, err)
+	admissions := plan.admissions
+	if admissions == nil {
+		// The step ran elsewhere: its decisions come as records.
+		toolCalls := msg.ToolCalls()
+		if len(plan.Calls) != len(toolCalls) {
+			return "", fmt.Errorf("run %q step %d: %d admissions for %d tool calls", r.id, number, len(plan.Calls), len(toolCalls))
+		}
+		admissions = make([]admission, len(toolCalls))
+		for i, c := range toolCalls {
+			admissions[i] = admission{call: c, refusal: plan.Calls[i].Refusal}
+			if rec := plan.Calls[i].Record; rec != nil && admissions[i].refusal == "" {
+				admissions[i].record = *rec
+			} else if admissions[i].refusal == "" {
+				return "", fmt.Errorf("run %q step %d: call %q neither admitted nor refused", r.id, number, c.ID)
+			}
 		}
 	}
-
-	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
-		results, err := r.answerAll(ctx, cat, dcs, number)
-		if err != nil {
-			return "", err
-		}
-		added = append(added, model.DiscoveryMessage(results...))
+	if len(plan.Discovery) > 0 {
+		added = append(added, model.DiscoveryMessage(plan.Discovery...))
 	}
 
 	var stop StopReason
 	var executed []CallRecord
-	if len(toolCalls) > 0 {
-		results := make([]model.ToolResult, len(toolCalls))
+	if len(admissions) > 0 {
+		results := make([]model.ToolResult, len(admissions))
 		for i := range admissions {
 			a := &admissions[i]
 			switch {
@@ -92,18 +75,22 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 			case r.executed >= r.caps.MaxToolCalls:
 				stop = StopMaxToolCalls
 				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: the run's limit of %d tool calls is reached.", r.caps.MaxToolCalls))
-			case a.tool.source.Kind == SourceAgent && r.depth >= r.maxDepth:
+			case a.record.Source.Kind == SourceAgent && r.depth >= r.maxDepth:
 				stop = StopMaxDepth
 				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
 			default:
-				res, ran, err := r.observedExecute(ctx, a)
+				req, err := r.callRequest(ctx, a)
 				if err != nil {
 					return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, a.call.ID, err)
 				}
-				results[i] = res
-				if ran {
+				res, err := r.driver.ExecuteCall(ctx, req, func(ctx context.Context) (*CallResult, error) { return r.executeStep(ctx, a) })
+				if err != nil {
+					return "", fmt.Errorf("run %q step %d: call %q: %w", r.id, number, a.call.ID, err)
+				}
+				results[i] = res.Result
+				if res.Ran {
 					r.executed++
-					executed = append(executed, a.record)
+					executed = append(executed, res.Record)
 				}
 			}
 		}
@@ -125,6 +112,71 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		status = RunStopped
 	}
 	return stop, r.persist(ctx, added, executed, status, stop)
+}
+
+// plan runs the side effects of planning step number and the decisions
+// that need its catalog: resolve the catalog, declare, plan, admit the tool
+// calls, answer the discovery calls. counted is set once the step counts
+// (its catalog resolved).
+func (r *run) plan(ctx context.Context, number int, counted *bool) (*StepPlan, error) {
+	cat, err := r.observedCatalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("run %q step %d: %w", r.id, number, err)
+	}
+	*counted = true
+	decl, err := r.declarations(cat, capabilities(r.agent.reg.Planner))
+	if err != nil {
+		return nil, fmt.Errorf("run %q step %d: %w", r.id, number, err)
+	}
+	resp, err := r.observedPlan(ctx, &PlanInput{
+		Messages: r.messages[:len(r.messages):len(r.messages)],
+		Agent:    &stepContext{run: r, cat: cat, step: number, tools: decl.Tools},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: run %q step %d: %w", ErrPlanner, r.id, number, err)
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("%w: run %q step %d: no response", ErrPlanner, r.id, number)
+	}
+	if err := resp.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: run %q step %d: %w", ErrPlanner, r.id, number, err)
+	}
+	plan := &StepPlan{Response: *resp}
+	msg := resp.Message
+	if !msg.HasPendingCalls() {
+		// Hosted discovery calls (the provider searched and answered in the
+		// same message) are answered too, so the history records what the
+		// provider found; they do not make the run go on.
+		if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
+			if plan.Discovery, err = r.answerAll(ctx, cat, dcs, number); err != nil {
+				return nil, err
+			}
+		}
+		return plan, nil
+	}
+
+	// Admission sees only what earlier steps discovered: a tool discovered
+	// by this very message cannot be called by it.
+	toolCalls := msg.ToolCalls()
+	plan.admissions = make([]admission, len(toolCalls))
+	plan.Calls = make([]PlannedCall, len(toolCalls))
+	for i, c := range toolCalls {
+		a, err := r.admit(cat, c, number)
+		if err != nil {
+			return nil, fmt.Errorf("run %q step %d: call %q: %w", r.id, number, c.ID, err)
+		}
+		plan.admissions[i], plan.Calls[i].Refusal = a, a.refusal
+		if a.refusal == "" {
+			plan.Calls[i].Record = &plan.admissions[i].record
+		}
+	}
+
+	if dcs := msg.DiscoveryCalls(); len(dcs) > 0 {
+		if plan.Discovery, err = r.answerAll(ctx, cat, dcs, number); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
 }
 
 // answerAll answers the discovery calls of step number's message.

@@ -46,6 +46,10 @@ type ToolInvocation struct {
 	RunID string
 	// CallID is the model's id of the call.
 	CallID string
+	// Step is the planning step that admitted the call: with RunID and
+	// CallID it identifies the call, so an executor can recognise a call
+	// an engine retries.
+	Step int
 	// Tool is the called tool.
 	Tool tools.Ident
 	// Arguments are the validated arguments, verbatim.
