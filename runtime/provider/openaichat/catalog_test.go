@@ -2,8 +2,8 @@ package openaichat
 
 import (
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
