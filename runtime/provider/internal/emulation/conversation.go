@@ -58,7 +58,10 @@ type Conversation struct {
 	// calls in place of calls of discovered tools and catalog messages in
 	// place, and the fixed declarations.
 	Request *model.Request
-	// catalog holds the names of the discovered tools req declared.
+	// catalog holds the names of the discovered tools req declared and of
+	// every tool a catalog message of the history showed: a discovery
+	// result lists them, so that a tool withheld later leaves the earlier
+	// results as they were (its removal is a catalog message of its own).
 	catalog map[string]bool
 	pending json.RawMessage
 }
@@ -105,6 +108,9 @@ func Rewrite(req *model.Request) (*Conversation, error) {
 			}
 			out.Messages = append(out.Messages, model.UserMessage(rec.Text))
 			known.apply(rec)
+			for _, e := range rec.Tools {
+				c.catalog[e.Name] = true
+			}
 		}
 		out.Messages = append(out.Messages, dispatched(m, app))
 	}
@@ -143,8 +149,9 @@ func dispatched(m model.Message, app map[string]bool) model.Message {
 }
 
 // ResultText is the package's ResultText for this request: a discovered
-// tool is listed when the catalog holds it, under its own name, to be
-// called through the dispatcher.
+// tool is listed, under its own name, to be called through the dispatcher,
+// when the request declares it or a catalog message of the history showed
+// it.
 func (c *Conversation) ResultText(r model.DiscoveryResult) string {
 	return resultText(r, func(n string) (string, bool) { return n, c.catalog[n] }, catalogPhrases)
 }
