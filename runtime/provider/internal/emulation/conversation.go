@@ -114,6 +114,11 @@ func Rewrite(req *model.Request) (*Conversation, error) {
 		}
 		out.Messages = append(out.Messages, dispatched(m, app))
 	}
+	// A structured-output request declares no discovered tools for that
+	// request only: the catalog the model knows stays as it was.
+	if req.ResponseFormat != nil {
+		return c, nil
+	}
 	if rec, ok := known.change(current); ok {
 		out.Messages = append(out.Messages, model.UserMessage(rec.Text))
 		raw, err := json.Marshal(rec)

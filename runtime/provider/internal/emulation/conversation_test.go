@@ -110,6 +110,25 @@ func TestDispatchedCalls(t *testing.T) {
 	}
 }
 
+// TestStructuredOutputKeepsCatalog checks that a structured-output request,
+// which declares no discovered tools, announces no removal.
+func TestStructuredOutputKeepsCatalog(t *testing.T) {
+	first, err := Rewrite(&model.Request{Messages: []model.Message{model.UserMessage("go")}, Tools: []model.ToolDefinition{discovered("a", "A")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := &model.Response{Message: model.AssistantMessage(model.TextPart("ok"))}
+	first.Finish(resp)
+	history := []model.Message{model.UserMessage("go"), resp.Message, model.UserMessage("answer as JSON")}
+	conv, err := Rewrite(&model.Request{Messages: history, ResponseFormat: &model.ResponseFormat{Name: "f", Schema: json.RawMessage(`{"type":"object"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conv.pending != nil || len(conv.Request.Messages) != len(history)+1 {
+		t.Errorf("a structured-output request changed the catalog: %s", conv.pending)
+	}
+}
+
 func TestRewriteRefusesBrokenRecord(t *testing.T) {
 	for _, raw := range []string{`{"text":""}`, `[1]`, `{"text":"x","tools":"no"}`} {
 		_, err := Rewrite(&model.Request{Messages: []model.Message{model.UserMessage("go"),
