@@ -214,7 +214,7 @@ func TestModelNameRules(t *testing.T) {
 				Tool("regex", "Match tools") // ERR regex
 			})
 		}, []wantErr{
-			{`tool "search" of toolset "tool": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, tool_search_tool_bm25, tool_search_tool_regex)`, "tool-search"},
+			{`tool "search" of toolset "tool": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, call_tool, tool_search_tool_bm25, tool_search_tool_regex)`, "tool-search"},
 			{`tool "tool_bm25" of toolset "tool_search": the model knows this tool as "tool_search_tool_bm25", a name reserved`, "bm25"},
 			{`tool "regex" of toolset "tool_search_tool": the model knows this tool as "tool_search_tool_regex", a name reserved`, "regex"},
 		}},

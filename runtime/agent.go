@@ -35,6 +35,12 @@ type AgentRegistration struct {
 	Planner Planner
 	// DiscoveryDescription is appended to the discovery tool's description.
 	DiscoveryDescription string
+	// ConversationCatalog asks for conversation catalog mode on every
+	// request of the agent (model.Discovery.ConversationCatalog): adapters
+	// that emulate discovery then keep the declarations fixed and append
+	// discovered tools to the conversation as catalog messages, so the
+	// prompt cache keeps the whole history.
+	ConversationCatalog bool
 	// DiscoveryLimit caps the tools a discovery query returns; 0 means
 	// DefaultDiscoveryLimit.
 	DiscoveryLimit int

@@ -90,5 +90,6 @@ func (r *run) callable(cat *catalog, name string, snap model.ToolSnapshot) *cata
 
 // discoverySettings returns the request's discovery settings.
 func (r *run) discoverySettings() model.Discovery {
-	return model.Discovery{Enabled: r.agent.hasDeferred(), Description: r.agent.reg.DiscoveryDescription}
+	return model.Discovery{Enabled: r.agent.hasDeferred(), Description: r.agent.reg.DiscoveryDescription,
+		ConversationCatalog: r.agent.reg.ConversationCatalog}
 }

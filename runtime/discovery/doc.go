@@ -23,6 +23,12 @@
 // discovered tools are checked against the snapshot's JSON Schema before
 // they run (CheckArguments); an invalid call becomes an error result.
 //
+// In conversation catalog mode an emulating adapter declares the dispatcher
+// (Dispatcher, named DispatcherName) in place of the discovered tools:
+// ParseDispatch and DispatchArguments turn its calls into calls of the
+// tools they name and back, and Dispatch checks such a call against the
+// tools discovered.
+//
 // Names the model sees must be portable (ValidateName): PortableName maps
 // any other name to one, and NewNameMap detects two names converging on one.
 package discovery

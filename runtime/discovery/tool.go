@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -15,10 +16,11 @@ import (
 const ToolName = "tool_search"
 
 // reservedNames are the names application tools, deferred tools and
-// snapshots may not use: the discovery tool's and those of the providers'
+// snapshots may not use: the discovery tool's, the dispatcher's and those of the providers'
 // hosted search tools, which adapters declare next to the application's.
 var reservedNames = [...]string{
 	ToolName,
+	DispatcherName,
 	"tool_search_tool_bm25",
 	"tool_search_tool_regex",
 }
@@ -37,8 +39,14 @@ func ReservedNames() []string {
 // follows it.
 const toolDescription = "Search for more tools. Only some tools are declared up front; " +
 	"the others load on demand. Call this tool with keywords describing the task in \"query\", " +
-	"with the exact tool names you need in \"names\", or both. The tools it returns are declared " +
-	"from then on and can be called like any other tool."
+	"with the exact tool names you need in \"names\", or both. " + declaredSentence
+
+// declaredSentence and catalogSentence end the discovery tool's
+// description: how found tools are called in each rendering.
+const (
+	declaredSentence = "The tools it returns are declared from then on and can be called like any other tool."
+	catalogSentence  = "The tools it returns are listed in the tool catalog of the conversation and are called through " + DispatcherName + "."
+)
 
 // toolParameters is the discovery tool's parameter schema. It is a constant
 // so that the declaration renders the same bytes on every request.
@@ -51,7 +59,17 @@ const toolParameters = `{"type":"object","properties":{` +
 // discovery; appText, the application's own guidance, is appended after a
 // blank line when not empty.
 func Tool(appText string) model.ToolDefinition {
-	desc := toolDescription
+	return tool(toolDescription, appText)
+}
+
+// CatalogTool is Tool for conversation catalog mode, whose description says
+// that found tools are listed in the catalog and called through the
+// dispatcher.
+func CatalogTool(appText string) model.ToolDefinition {
+	return tool(strings.TrimSuffix(toolDescription, declaredSentence)+catalogSentence, appText)
+}
+
+func tool(desc, appText string) model.ToolDefinition {
 	if appText != "" {
 		desc += "\n\n" + appText
 	}

@@ -38,6 +38,15 @@ type Discovery struct {
 	// adapters whose provider declares deferred tools up front (native
 	// deferred loading). Adapters that emulate discovery ignore it.
 	Deferred []ToolDefinition `json:"deferred,omitempty"`
+	// ConversationCatalog asks an adapter that emulates discovery for
+	// conversation catalog mode: the declared tools never change during the
+	// conversation (the application's tools, the discovery tool and one
+	// dispatcher that calls a discovered tool by name), and discovered tools
+	// reach the model as catalog messages appended to the conversation, so
+	// the provider's prompt cache keeps the prefix. Adapters rendering
+	// discovery natively ignore it; each adapter also has an option that
+	// turns the mode on for every request.
+	ConversationCatalog bool `json:"conversation_catalog,omitempty"`
 }
 
 // ToolChoiceMode says how the model must use tools.

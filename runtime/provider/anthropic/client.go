@@ -50,8 +50,16 @@ type Client struct {
 	sdk     anthropic.Client
 	sdkOpts []option.RequestOption
 	emulate bool
+	catalog bool
 	hosted  HostedSearch
 }
+
+// WithConversationCatalog renders emulated discovery in conversation
+// catalog mode on every request (model.Discovery.ConversationCatalog):
+// fixed declarations with a dispatcher, discovered tools in catalog
+// messages. Native discovery is not affected; with WithEmulation it applies
+// to every model.
+func WithConversationCatalog() Option { return func(c *Client) { c.catalog = true } }
 
 var _ model.Client = (*Client)(nil)
 
@@ -115,7 +123,7 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 			return nil, err
 		}
 		if done {
-			return r.decoder().response(msg)
+			return r.finish(r.decoder().response(msg))
 		}
 	}
 }
@@ -132,5 +140,9 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 	open := func(turn *pausedTurn) *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion] {
 		return c.sdk.Beta.Messages.NewStreaming(ctx, turn.params(r.params), r.opts...)
 	}
-	return newStream(open, r.decoder()), nil
+	s := newStream(open, r.decoder())
+	if r.conv != nil {
+		return r.conv.Stream(s), nil
+	}
+	return s, nil
 }

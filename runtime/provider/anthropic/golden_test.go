@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,8 @@ var renderings = []struct {
 	{"native_hosted_bm25", nativeModel, []Option{WithHostedSearch(SearchBM25)}},
 	{"emulated", emulatedModel, nil},
 	{"forced_emulation", nativeModel, []Option{WithEmulation()}},
+	{"emulated_catalog", emulatedModel, []Option{WithConversationCatalog()}},
+	{"forced_emulation_catalog", nativeModel, []Option{WithEmulation(), WithConversationCatalog()}},
 }
 
 // TestGoldenRequests sends the discover -> call -> answer history after
@@ -48,6 +51,7 @@ func TestGoldenRequests(t *testing.T) {
 				if err != nil {
 					t.Fatalf("step %d: %v", i+1, err)
 				}
+				carry(hs, i, resp)
 				if got := resp.Message.Text(); got != "Done." {
 					t.Fatalf("step %d: text %q", i+1, got)
 				}
@@ -97,12 +101,16 @@ func TestPromptCacheStability(t *testing.T) {
 			c := api.client(rc.opts...)
 			var shapes []requestShape
 			for i, h := range hs {
-				if _, err := c.Complete(context.Background(), request(t, c, rc.model, h)); err != nil {
+				resp, err := c.Complete(context.Background(), request(t, c, rc.model, h))
+				if err != nil {
 					t.Fatalf("step %d: %v", i+1, err)
 				}
+				carry(hs, i, resp)
 				shapes = append(shapes, shapeOf(t, api.body(i)))
 			}
-			native := rc.name == "native_client" || rc.name == "native_hosted_bm25"
+			// Conversation catalogs keep the declarations as native
+			// rendering does.
+			native := rc.name == "native_client" || rc.name == "native_hosted_bm25" || strings.HasSuffix(rc.name, "_catalog")
 			for i := 1; i < len(shapes); i++ {
 				prev, cur := shapes[i-1], shapes[i]
 				if !bytes.Equal(prev.System, cur.System) {
@@ -131,6 +139,18 @@ func TestPromptCacheStability(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// carry gives the assistant message that answers step i in the later
+// histories the metadata of the response to step i, as a run appending the
+// response would: a catalog record travels there.
+func carry(hs [][]model.Message, i int, resp *model.Response) {
+	if resp.Message.Meta == nil {
+		return
+	}
+	for k := i + 1; k < len(hs); k++ {
+		hs[k][len(hs[i])].Meta = resp.Message.Meta
 	}
 }
 

@@ -28,6 +28,8 @@ type historyRenderer struct {
 	// client search with the discovery tool declared, so the referenced
 	// tools are declared deferred.
 	toolReferences bool
+	// conv is the conversation catalog rendering, nil in the others.
+	conv *emulation.Conversation
 	// results are the history's discovery results by call id.
 	results map[string]*model.DiscoveryResult
 }
@@ -256,6 +258,9 @@ func (h *historyRenderer) discoveryResult(r *model.DiscoveryResult) *anthropic.B
 		return b
 	}
 	text := emulation.ResultText(*r, h.names.declared)
+	if h.conv != nil {
+		text = h.conv.ResultText(*r)
+	}
 	b.Content = []anthropic.BetaToolResultBlockParamContentUnion{{OfText: &anthropic.BetaTextBlockParam{Text: text}}}
 	return b
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/emulation"
 )
 
 // Rules this package checks before sending a request, besides those of
@@ -62,6 +63,16 @@ type rendered struct {
 	// discoveryTool is the declared discovery tool's name, "" when none is
 	// declared as an ordinary tool.
 	discoveryTool string
+	// conv is the conversation catalog rendering, nil in the others.
+	conv *emulation.Conversation
+}
+
+// finish completes a decoded response (conversation catalog mode).
+func (r *rendered) finish(resp *model.Response, err error) (*model.Response, error) {
+	if err == nil && r.conv != nil {
+		r.conv.Finish(resp)
+	}
+	return resp, err
 }
 
 func (r *rendered) decoder() *blockDecoder {
@@ -94,6 +105,13 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 			r.mode = modeHostedSearch
 		}
 	}
+	if r.mode == modeEmulated && (c.catalog || req.Discovery.ConversationCatalog) {
+		conv, err := emulation.Rewrite(req)
+		if err != nil {
+			return nil, err
+		}
+		r.conv, req = conv, conv.Request
+	}
 	decl := classify(req)
 	var err error
 	if r.names, err = newNames(decl.names(r.mode)); err != nil {
@@ -106,7 +124,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := historyRenderer{names: r.names, mode: r.mode, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
+	h := historyRenderer{names: r.names, mode: r.mode, conv: r.conv, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {
 		return nil, err

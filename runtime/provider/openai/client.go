@@ -23,9 +23,17 @@ type Client struct {
 	namespaces map[string]string
 	// store is the explicit store setting; nil leaves the API's default
 	// (store the response).
-	store  *bool
-	effort shared.ReasoningEffort
+	store   *bool
+	effort  shared.ReasoningEffort
+	catalog bool
 }
+
+// WithConversationCatalog renders emulated discovery in conversation
+// catalog mode on every request (model.Discovery.ConversationCatalog):
+// fixed declarations with a dispatcher, discovered tools in catalog
+// messages. Native discovery is not affected; with WithEmulation it applies
+// to every model.
+func WithConversationCatalog() Option { return func(c *Client) { c.catalog = true } }
 
 var _ model.Client = (*Client)(nil)
 
@@ -120,7 +128,7 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, fmt.Errorf("openai: %w", openaiwire.ProviderError(err))
 	}
-	return w.decodeResponse(resp)
+	return w.finish(w.decodeResponse(resp))
 }
 
 // render checks req and renders it for the model's discovery mode.
@@ -133,5 +141,5 @@ func (c *Client) render(req *model.Request) (*wire, responses.ResponseNewParams,
 
 // settings returns what the client adds to every request.
 func (c *Client) settings() settings {
-	return settings{namespaces: c.namespaces, store: c.store, effort: c.effort}
+	return settings{namespaces: c.namespaces, store: c.store, effort: c.effort, catalog: c.catalog}
 }

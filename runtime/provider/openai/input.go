@@ -253,6 +253,9 @@ func (w *wire) renderDiscoveryResult(r *model.DiscoveryResult) (responses.Respon
 		}
 		return w.flat.Provider(n)
 	})
+	if w.conv != nil {
+		text = w.conv.ResultText(*r)
+	}
 	return responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
 		CallID: sdk.String(r.CallID),
 		Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: sdk.String(text)},

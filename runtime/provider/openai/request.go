@@ -9,6 +9,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/emulation"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
 )
 
@@ -30,6 +31,7 @@ type settings struct {
 	namespaces map[string]string
 	store      *bool
 	effort     shared.ReasoningEffort
+	catalog    bool
 }
 
 // renderRequest checks req (discovery.Check, the output token limit, the
@@ -51,6 +53,13 @@ func renderRequest(req *model.Request, caps model.Capabilities, set settings) (*
 	w := newWire(caps.Discovery == model.DiscoveryNative)
 	w.namespaceText = set.namespaces
 	w.store = set.store == nil || *set.store
+	if !w.native && (set.catalog || req.Discovery.ConversationCatalog) {
+		conv, err := emulation.Rewrite(req)
+		if err != nil {
+			return nil, params, err
+		}
+		w.conv, req = conv, conv.Request
+	}
 	tools, err := w.renderTools(req.Tools, req.Discovery.Description)
 	if err != nil {
 		return nil, params, err

@@ -17,7 +17,11 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 	if err != nil {
 		return nil, err
 	}
-	return &stream{Receiver: openaiwire.Receiver[responses.ResponseStreamEventUnion]{SDK: c.sdk.Responses.NewStreaming(ctx, params)}, w: w}, nil
+	s := &stream{Receiver: openaiwire.Receiver[responses.ResponseStreamEventUnion]{SDK: c.sdk.Responses.NewStreaming(ctx, params)}, w: w}
+	if w.conv != nil {
+		return w.conv.Stream(s), nil
+	}
+	return s, nil
 }
 
 // stream adapts the SDK's server-sent events to model.Stream.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/emulation"
 	"github.com/goa-discovery/goa-discovery/runtime/provider/internal/openaiwire"
 )
 
@@ -32,6 +33,16 @@ type wire struct {
 	loaded map[string]bool
 	// namespaceText describes namespaces by toolset (WithNamespaceDescriptions).
 	namespaceText map[string]string
+	// conv is the conversation catalog rendering, nil in the others.
+	conv *emulation.Conversation
+}
+
+// finish completes a decoded response (conversation catalog mode).
+func (w *wire) finish(resp *model.Response, err error) (*model.Response, error) {
+	if err == nil && w.conv != nil {
+		w.conv.Finish(resp)
+	}
+	return resp, err
 }
 
 func newWire(native bool) *wire {

@@ -21,6 +21,15 @@ type Client struct {
 	noStrict     bool
 	legacyTokens bool
 	effort       shared.ReasoningEffort
+	catalog      bool
+}
+
+// WithConversationCatalog renders every request in conversation catalog
+// mode (model.Discovery.ConversationCatalog): fixed declarations with a
+// dispatcher, discovered tools in catalog messages, so the endpoint's
+// prompt cache keeps the whole history.
+func WithConversationCatalog() Option {
+	return func(c *Client) { c.catalog = true }
 }
 
 // WithReasoningEffort sets reasoning_effort on every request, for
@@ -108,5 +117,12 @@ func (c *Client) Complete(ctx context.Context, req *model.Request) (*model.Respo
 	if err != nil {
 		return nil, fmt.Errorf("openaichat: %w", openaiwire.ProviderError(err))
 	}
-	return w.decodeCompletion(resp)
+	out, err := w.decodeCompletion(resp)
+	if err != nil {
+		return nil, err
+	}
+	if w.conv != nil {
+		w.conv.Finish(out)
+	}
+	return out, nil
 }

@@ -22,6 +22,8 @@ type wire struct {
 	names *openaiwire.NameMap
 	// discovered holds the discovered tools the request declares.
 	discovered map[string]bool
+	// conv is the conversation catalog rendering, nil in the default one.
+	conv *emulation.Conversation
 }
 
 // name records and returns the wire name of a tool.
@@ -55,6 +57,13 @@ func (c *Client) render(req *model.Request) (*wire, sdk.ChatCompletionNewParams,
 			Detail: fmt.Sprintf("the endpoint has no function calling but the request declares %d tools", len(req.Tools))}
 	}
 	w := &wire{names: openaiwire.NewNameMap("request"), discovered: map[string]bool{}}
+	if c.catalog || req.Discovery.ConversationCatalog {
+		conv, err := emulation.Rewrite(req)
+		if err != nil {
+			return nil, params, err
+		}
+		w.conv, req = conv, conv.Request
+	}
 	tools, err := w.renderTools(req.Tools)
 	if err != nil {
 		return nil, params, err
@@ -140,6 +149,10 @@ func (w *wire) renderMessages(msgs []model.Message) ([]sdk.ChatCompletionMessage
 			}
 		case model.RoleDiscovery:
 			for _, p := range m.Parts {
+				if w.conv != nil {
+					out = append(out, sdk.ToolMessage(w.conv.ResultText(*p.DiscoveryResult), p.DiscoveryResult.CallID))
+					continue
+				}
 				text := emulation.ResultText(*p.DiscoveryResult, func(n string) (string, bool) {
 					if !w.discovered[n] {
 						return "", false

@@ -21,7 +21,11 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 		return nil, err
 	}
 	params.StreamOptions.IncludeUsage = sdk.Bool(true)
-	return &stream{Receiver: openaiwire.Receiver[sdk.ChatCompletionChunk]{SDK: c.sdk.Chat.Completions.NewStreaming(ctx, params)}, w: w}, nil
+	s := &stream{Receiver: openaiwire.Receiver[sdk.ChatCompletionChunk]{SDK: c.sdk.Chat.Completions.NewStreaming(ctx, params)}, w: w}
+	if w.conv != nil {
+		return w.conv.Stream(s), nil
+	}
+	return s, nil
 }
 
 // partialCall is a function call being streamed.

@@ -47,6 +47,12 @@ func TestAdapterRequests(t *testing.T) {
 		{"openai native", OpenAIResponses, "/responses", "gpt-5.4", recording("openai", "1-search.json"), openaiClient()},
 		{"openai native without storage", OpenAIResponses, "/responses", "gpt-5.4", recording("openai", "1-search.json"), openaiClient(openai.WithStore(false))},
 		{"openai emulated", OpenAIResponses, "/responses", "gpt-4.1", recording("openai", "1-search.json"), openaiClient()},
+		{"anthropic forced emulation conversation catalog", Anthropic, "/v1/messages", "claude-sonnet-4-5", recording("anthropic", "1-search.json"), anthropicClient(anthropic.WithEmulation(), anthropic.WithConversationCatalog())},
+		{"openai emulated conversation catalog", OpenAIResponses, "/responses", "gpt-4.1", recording("openai", "1-search.json"), openaiClient(openai.WithConversationCatalog())},
+		{"openai forced emulation conversation catalog", OpenAIResponses, "/responses", "gpt-5.4", recording("openai", "1-search.json"), openaiClient(openai.WithEmulation(), openai.WithConversationCatalog())},
+		{"openai chat conversation catalog", OpenAIChat, "/chat/completions", "gpt-4.1", recording("openai-chat", "1-search.json"), func(url string) model.Client {
+			return openaichat.New(openaichat.WithBaseURL(url), openaichat.WithAPIKey("test-key"), openaichat.WithConversationCatalog())
+		}},
 		{"openai chat", OpenAIChat, "/chat/completions", "gpt-4.1", recording("openai-chat", "1-search.json"), func(url string) model.Client {
 			return openaichat.New(openaichat.WithBaseURL(url), openaichat.WithAPIKey("test-key"))
 		}},

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -17,6 +18,24 @@ import (
 // its name and the first line of its description; without tools it is the
 // result's note (which explains why), or says that none were found.
 func ResultText(r model.DiscoveryResult, declared func(name string) (string, bool)) string {
+	return resultText(r, declared, declaredPhrases)
+}
+
+// phrases open a result listing one tool and several tools.
+type phrases struct{ one, many string }
+
+var (
+	declaredPhrases = phrases{
+		one:  "Found 1 tool; it is declared from the next step on and can be called by its name:",
+		many: " tools; they are declared from the next step on and can be called by their names:",
+	}
+	catalogPhrases = phrases{
+		one:  "Found 1 tool; the tool catalog lists its definition and it is called through " + discovery.DispatcherName + ":",
+		many: " tools; the tool catalog lists their definitions and they are called through " + discovery.DispatcherName + ":",
+	}
+)
+
+func resultText(r model.DiscoveryResult, declared func(name string) (string, bool), ph phrases) string {
 	var lines []string
 	for _, s := range r.Tools {
 		name, ok := declared(s.Name)
@@ -38,11 +57,11 @@ func ResultText(r model.DiscoveryResult, declared func(name string) (string, boo
 	case len(lines) == 0:
 		b.WriteString("No tools found.")
 	case len(lines) == 1:
-		b.WriteString("Found 1 tool; it is declared from the next step on and can be called by its name:")
+		b.WriteString(ph.one)
 	default:
 		b.WriteString("Found ")
 		b.WriteString(strconv.Itoa(len(lines)))
-		b.WriteString(" tools; they are declared from the next step on and can be called by their names:")
+		b.WriteString(ph.many)
 	}
 	for _, l := range lines {
 		b.WriteString("\n")
