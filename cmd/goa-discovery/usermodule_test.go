@@ -208,7 +208,7 @@ func (u *user) goaGen() string {
 // URL.
 func (u *user) serveRegistry() string {
 	u.t.Helper()
-	cmd := exec.Command("go", "tool", "goa-discovery", "registry", "serve", "--addr", "127.0.0.1:0", "--data", "registry-data")
+	cmd := exec.Command("go", "tool", "goa-discovery", "registry", "serve", "--addr", "127.0.0.1:0", "--data", "registry-data", "--insecure")
 	cmd.Dir = u.dir
 	cmd.Env = userEnv()
 	cmd.Stderr = os.Stderr
@@ -231,7 +231,7 @@ func (u *user) serveRegistry() string {
 	if err != nil {
 		u.t.Fatalf("registry serve printed %q: %v", line, err)
 	}
-	u.t.Logf("$ go tool goa-discovery registry serve --addr 127.0.0.1:0 --data registry-data\n%s", line)
+	u.t.Logf("$ go tool goa-discovery registry serve --addr 127.0.0.1:0 --data registry-data --insecure\n%s", line)
 	fields := strings.Fields(line)
 	if len(fields) < 3 || !strings.HasPrefix(fields[2], "http://127.0.0.1:") {
 		u.t.Fatalf("registry serve printed %q, want its URL", line)
