@@ -76,6 +76,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 	}
 	var spec *tools.ToolSpec
 	if rec == nil {
+		if err := s.current(ctx); err != nil {
+			return nil, nil, err
+		}
 		e := s.registration(req.Tool.Toolset())
 		switch {
 		case e == nil:
@@ -117,6 +120,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		if rec.Result != nil {
 			return nil, rec.Result, nil
 		}
+		if err := s.current(ctx); err != nil {
+			return nil, nil, err
+		}
 		e := s.registration(rec.Tool.Toolset())
 		switch {
 		case e == nil:
@@ -157,9 +163,13 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	case cur.Result != nil:
 		return nil, cur.Result, nil
 	}
+	if mine, other, err := s.claim(ctx, req.CallID); err != nil || !mine {
+		return other, nil, err
+	}
 	select {
 	case s.slots <- struct{}{}:
 	default:
+		s.unclaim(req.CallID)
 		e := registry.Errorf(registry.CodeOverloaded, "call %q is admitted, but %d calls are already being forwarded; retry it", req.CallID, cap(s.slots))
 		e.RetryAfter = DefaultRetryAfter
 		return nil, nil, e
@@ -185,6 +195,13 @@ func (s *Service) registration(toolset string) *entry {
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
+	held := make(chan struct{})
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		s.holdClaim(req.CallID, held)
+	}()
+	defer func() { close(held); <-released }()
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
 	pr, err := s.opts.forwarder.Forward(ctx, endpoint, req)
 	cancel()

@@ -82,6 +82,10 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 // service instance and generation, so a client that holds the catalog of
 // the current generation gets 304 Not Modified instead of the catalog.
 func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
+	if err := s.current(r.Context()); err != nil {
+		registry.WriteError(w, err)
+		return
+	}
 	c, err := s.catalogJSON()
 	if err != nil {
 		registry.WriteError(w, err)

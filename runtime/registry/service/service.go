@@ -222,6 +222,9 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
+	if err := s.current(ctx); err != nil {
+		return nil, err
+	}
 	for {
 		cur := s.registration(ts.Name)
 		status, prev := registry.Published, registry.Token("")
@@ -265,6 +268,9 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 	if err := req.Validate(); err != nil {
 		return err
 	}
+	if err := s.current(ctx); err != nil {
+		return err
+	}
 	for {
 		cur := s.registration(req.Toolset)
 		if cur == nil {
@@ -290,6 +296,8 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 // storeError is the registry error of a failed store operation.
 func storeError(what string, err error) error {
 	switch {
+	case errors.Is(err, ErrUnavailable):
+		return unavailableError(what, err)
 	case errors.Is(err, ErrReadOnly):
 		return registry.Errorf(registry.CodeStorageFull, "%s: the registry is read-only: its store had no space when it started; free space and restart it", what)
 	case errors.Is(err, ErrStorageFull):
@@ -299,7 +307,10 @@ func storeError(what string, err error) error {
 }
 
 // ListToolsets reads every registered toolset, sorted by name.
-func (s *Service) ListToolsets(context.Context) (*registry.Catalog, error) {
+func (s *Service) ListToolsets(ctx context.Context) (*registry.Catalog, error) {
+	if err := s.current(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := s.catalogLocked()
@@ -342,9 +353,12 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 }
 
 // ResolveToolsets reads the named toolsets in request order, all or none.
-func (s *Service) ResolveToolsets(_ context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
+func (s *Service) ResolveToolsets(ctx context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
 	req := registry.ResolveRequest{Toolsets: refs}
 	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.current(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
