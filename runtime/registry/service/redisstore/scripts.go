@@ -32,7 +32,7 @@ return {1, redis.call('INCR', KEYS[3])}
 
 // admitScript: KEYS call, result, tokens, calls; ARGV toolset, token,
 // record JSON, last-event score, call ID. Returns {1} for a new admission,
-// {0, record, result or ''} when the call has a record, or {2, current
+// {0, record, result or the empty string} when the call has a record, or {2, current
 // token} when the token is not current.
 var admitScript = redis.NewScript(`
 local rec = redis.call('GET', KEYS[1])
