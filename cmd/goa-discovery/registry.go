@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
 )
 
 // registryFlags are the arguments of "registry serve".
@@ -22,6 +23,8 @@ type registryFlags struct {
 	data      string
 	maxBody   int64
 	retention time.Duration
+	redis     string
+	name      string
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -56,7 +59,7 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION]")
+		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION] [--redis URL --name NAME]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -74,6 +77,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
+	fs.StringVar(&f.redis, "redis", "", "keep the registry in the Redis at this URL (redis://host:port/db), shared by every node given the same --name")
+	fs.StringVar(&f.name, "name", "", "with --redis, the name of the registry the nodes serve")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -90,6 +95,10 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--max-body must be positive, got %d", f.maxBody)
 	case f.retention < 0:
 		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
+	case f.redis != "" && f.data != "":
+		return f, errors.New("--redis and --data exclude each other")
+	case (f.redis == "") != (f.name == ""):
+		return f, errors.New("--redis and --name go together")
 	}
 	return f, nil
 }
@@ -101,6 +110,14 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error
 	opts := []service.Option{service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention)}
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
+	}
+	if f.redis != "" {
+		st, err := redisstore.Open(ctx, f.redis, f.name)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opts = append(opts, service.WithStore(st))
 	}
 	svc, err := service.New(opts...)
 	if err != nil {
@@ -115,6 +132,9 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error
 	store := "in memory"
 	if f.data != "" {
 		store = "persisted to " + f.data
+	}
+	if f.redis != "" {
+		store = fmt.Sprintf("registry %q in Redis", f.name)
 	}
 	fmt.Fprintf(stdout, "registry serving http://%s (%s)\n", ln.Addr(), store)
 	served := make(chan error, 1)
