@@ -25,6 +25,7 @@ type registryFlags struct {
 	retention time.Duration
 	redis     string
 	name      string
+	lease     time.Duration
 }
 
 // shutdownGrace bounds how long a stopping registry waits for requests in
@@ -59,7 +60,7 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION] [--redis URL --name NAME]")
+		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR [--data DIR] [--max-body BYTES] [--call-retention DURATION] [--redis URL --name NAME [--provider-lease DURATION]]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -79,6 +80,7 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
 	fs.StringVar(&f.redis, "redis", "", "keep the registry in the Redis at this URL (redis://host:port/db), shared by every node given the same --name")
 	fs.StringVar(&f.name, "name", "", "with --redis, the name of the registry the nodes serve")
+	fs.DurationVar(&f.lease, "provider-lease", 0, "with --redis, providers renew their registration within this long or their tools are reported lease_expired (0: no leases)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -99,6 +101,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, errors.New("--redis and --data exclude each other")
 	case (f.redis == "") != (f.name == ""):
 		return f, errors.New("--redis and --name go together")
+	case f.lease < 0 || (f.lease > 0 && f.redis == ""):
+		return f, fmt.Errorf("--provider-lease must not be negative and needs --redis, got %v", f.lease)
 	}
 	return f, nil
 }
@@ -117,7 +121,7 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout io.Writer) error
 			return err
 		}
 		defer st.Close()
-		opts = append(opts, service.WithStore(st))
+		opts = append(opts, service.WithStore(st), service.WithProviderLease(f.lease))
 	}
 	svc, err := service.New(opts...)
 	if err != nil {

@@ -22,6 +22,8 @@ func TestRegistryClusterFlags(t *testing.T) {
 		{"redis without name", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1"}, 2, "--redis and --name go together"},
 		{"name without redis", []string{"serve", "--addr", ":0", "--name", "r"}, 2, "--redis and --name go together"},
 		{"redis and data", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1", "--name", "r", "--data", "d"}, 2, "--redis and --data exclude each other"},
+		{"lease without redis", []string{"serve", "--addr", ":0", "--provider-lease", "1s"}, 2, "--provider-lease must not be negative and needs --redis"},
+		{"negative lease", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1", "--name", "r", "--provider-lease", "-1s"}, 2, "--provider-lease must not be negative"},
 		{"bad redis URL", []string{"serve", "--addr", "127.0.0.1:0", "--redis", "http://x", "--name", "r"}, 1, "registry store redis: URL"},
 		{"bad name", []string{"serve", "--addr", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1", "--name", "{r}"}, 1, "registry name"},
 	}

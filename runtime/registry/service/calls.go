@@ -90,6 +90,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		if spec == nil {
 			return nil, nil, registry.Errorf(registry.CodeToolNotFound, "call %q: toolset %q (revision %q) has no tool %q", req.CallID, req.Tool.Toolset(), e.reg.Revision, req.Tool)
 		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, nil, err
+		}
 		if _, err := spec.Payload.Decode(req.Payload); err != nil {
 			return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err)
 		}
@@ -129,6 +132,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, rec.Token, rec.Tool.Toolset())
 		case e.reg.Token != rec.Token:
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s (revision %q), since replaced by revision %q", req.CallID, rec.Token, rec.Revision, e.reg.Revision)
+		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, nil, err
 		}
 		spec = e.specs[rec.Tool]
 	}

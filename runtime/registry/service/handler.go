@@ -19,11 +19,13 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("POST "+registry.PathResolve, s.handleResolve)
 	mux.HandleFunc("POST "+registry.PathWithdraw, s.handleWithdraw)
 	mux.HandleFunc("POST "+registry.PathCalls, s.handleCall)
+	mux.HandleFunc("POST "+registry.PathRenew, s.handleRenew)
 	for path, allow := range map[string]string{
 		registry.PathToolsets: "GET, POST",
 		registry.PathResolve:  "POST",
 		registry.PathWithdraw: "POST",
 		registry.PathCalls:    "POST",
+		registry.PathRenew:    "POST",
 	} {
 		mux.HandleFunc(path, methodNotAllowed(allow))
 	}

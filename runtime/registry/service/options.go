@@ -30,6 +30,7 @@ type options struct {
 	callRetention  time.Duration
 	now            func() time.Time
 	store          Store
+	providerLease  time.Duration
 }
 
 // WithDataDir persists the store in dir, created when missing, and loads

@@ -48,6 +48,8 @@ type Service struct {
 	// listJSON is the encoded whole-registry catalog of one generation,
 	// which every list request of that generation is answered with.
 	listJSON atomic.Pointer[encodedCatalog]
+
+	leases leaseCache
 }
 
 type encodedCatalog struct {
@@ -89,6 +91,9 @@ func New(opts ...Option) (*Service, error) {
 		slots:    make(chan struct{}, o.maxInFlight),
 		toolsets: make(map[string]*entry),
 		running:  make(map[string]*attempt),
+	}
+	if err := s.checkLeases(); err != nil {
+		return nil, err
 	}
 	if s.store == nil {
 		st, err := openEmbeddedStore(o.dataDir)
@@ -371,6 +376,9 @@ func (s *Service) ResolveToolsets(ctx context.Context, refs []registry.ToolsetRe
 		}
 		if ref.Version != "" && ref.Version != e.reg.Toolset.Version {
 			return nil, registry.Errorf(registry.CodeVersionMismatch, "toolset %q: pinned version %q, the registered version is %s", ref.Name, ref.Version, versionText(e.reg.Toolset.Version))
+		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, err
 		}
 		out.Toolsets = append(out.Toolsets, resolved(&e.reg))
 	}
