@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
@@ -14,11 +16,12 @@ import (
 // Two services on one miniredis are two nodes of one registry: a change
 // acknowledged by one is what the other answers with next, without a
 // retry, and a call is admitted and run once whichever node it reaches.
-func TestNodesServeOneRegistry(t *testing.T) {
+func TestNodesServeOneRegistry(t *testing.T) { eachRedis(t, testNodesServeOneRegistry) }
+
+func testNodesServeOneRegistry(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
-	_, rdb := newMini(t)
 	p := newProvider(t)
-	a, b := newNode(t, rdb, "reg"), newNode(t, rdb, "reg")
+	a, b := newNode(t, rdb, name), newNode(t, rdb, name)
 
 	r1 := publish(t, a, p, "notes", "1.0.0", "r1")
 	cat, err := b.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: "notes"}})
@@ -71,13 +74,14 @@ func TestNodesServeOneRegistry(t *testing.T) {
 
 // A call pending on one node (its provider has not answered) that reaches
 // another node waits there for the result rather than running again.
-func TestPendingCallOnAnotherNode(t *testing.T) {
+func TestPendingCallOnAnotherNode(t *testing.T) { eachRedis(t, testPendingCallOnAnotherNode) }
+
+func testPendingCallOnAnotherNode(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
-	_, rdb := newMini(t)
 	p := newProvider(t)
 	gate := make(chan struct{})
 	p.gate = gate
-	a, b := newNode(t, rdb, "reg"), newNode(t, rdb, "reg")
+	a, b := newNode(t, rdb, name), newNode(t, rdb, name)
 	r := publish(t, a, p, "notes", "1.0.0", "r1")
 
 	results := make([]*registry.CallResult, 2)

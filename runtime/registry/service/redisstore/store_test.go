@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
@@ -16,10 +18,11 @@ func reg(name string, token registry.Token) *registry.Registration {
 	return &registry.Registration{Toolset: notesToolset(name, "1"), Revision: string(token), Token: token, Endpoint: "http://127.0.0.1:1/"}
 }
 
-func TestRegistrationRules(t *testing.T) {
+func TestRegistrationRules(t *testing.T) { eachRedis(t, testRegistrationRules) }
+
+func testRegistrationRules(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
-	_, rdb := newMini(t)
-	st, err := redisstore.New(rdb, "r")
+	st, err := redisstore.New(rdb, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,10 +57,11 @@ func TestRegistrationRules(t *testing.T) {
 	}
 }
 
-func TestCallRules(t *testing.T) {
+func TestCallRules(t *testing.T) { eachRedis(t, testCallRules) }
+
+func testCallRules(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
-	_, rdb := newMini(t)
-	st, _ := redisstore.New(rdb, "r")
+	st, _ := redisstore.New(rdb, name)
 	if _, err := st.PutRegistration(ctx, reg("a", "t1"), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +99,11 @@ func TestCallRules(t *testing.T) {
 	}
 }
 
-func TestForget(t *testing.T) {
+func TestForget(t *testing.T) { eachRedis(t, testForget) }
+
+func testForget(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
-	_, rdb := newMini(t)
-	st, _ := redisstore.New(rdb, "r")
+	st, _ := redisstore.New(rdb, name)
 	if _, err := st.PutRegistration(ctx, reg("a", "t1"), ""); err != nil {
 		t.Fatal(err)
 	}
