@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -21,6 +22,17 @@ type Store struct {
 	rdb    redis.UniversalClient
 	own    bool // the store opened rdb and closes it
 	prefix string
+
+	// decoded caches the registrations read, by toolset, with the bytes
+	// they were decoded from: a read decodes only those whose bytes
+	// changed. The Registrations returned share it, and are only read.
+	mu      sync.Mutex
+	decoded map[string]decodedRegistration
+}
+
+type decodedRegistration struct {
+	data string
+	reg  registry.Registration
 }
 
 var (
@@ -53,7 +65,7 @@ func New(rdb redis.UniversalClient, name string) (*Store, error) {
 	if name == "" || strings.ContainsAny(name, "{}") {
 		return nil, fmt.Errorf("registry store redis: registry name %q is empty or has braces", name)
 	}
-	return &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:"}, nil
+	return &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", decoded: make(map[string]decodedRegistration)}, nil
 }
 
 // Close closes the connection Open made.
@@ -97,15 +109,36 @@ func (s *Store) Registrations(ctx context.Context) (uint64, []registry.Registrat
 			return 0, nil, fmt.Errorf("registry store redis: generation: %w", err)
 		}
 	}
-	out := make([]registry.Registration, 0, len(regs.Val()))
-	for name, data := range regs.Val() {
-		var reg registry.Registration
-		if err := json.Unmarshal([]byte(data), &reg); err != nil {
-			return 0, nil, fmt.Errorf("registry store redis: registration of %q: %w", name, err)
-		}
-		out = append(out, reg)
+	out, err := s.decode(regs.Val())
+	if err != nil {
+		return 0, nil, err
 	}
 	return g, out, nil
+}
+
+// decode returns the registrations of raw, from toolset to JSON, decoding
+// those not decoded before, and forgets the decoded ones not in raw.
+func (s *Store) decode(raw map[string]string) ([]registry.Registration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]registry.Registration, 0, len(raw))
+	for name, data := range raw {
+		d, ok := s.decoded[name]
+		if !ok || d.data != data {
+			d = decodedRegistration{data: data}
+			if err := json.Unmarshal([]byte(data), &d.reg); err != nil {
+				return nil, fmt.Errorf("registry store redis: registration of %q: %w", name, err)
+			}
+			s.decoded[name] = d
+		}
+		out = append(out, d.reg)
+	}
+	for name := range s.decoded {
+		if _, ok := raw[name]; !ok {
+			delete(s.decoded, name)
+		}
+	}
+	return out, nil
 }
 
 // PutRegistration implements service.Store.
