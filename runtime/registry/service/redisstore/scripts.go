@@ -44,9 +44,11 @@ redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
 return {1}
 `)
 
-// completeScript: KEYS call, result, calls; ARGV result JSON, last-event
-// score, call ID. Returns {0} for a call with no admission, or {1, record,
-// result}: the result recorded now or earlier.
+// completeScript: KEYS call, result, calls, claim; ARGV result JSON,
+// last-event score, call ID. Returns {0} for a call with no admission, or
+// {1, record, result}: the result recorded now or earlier. A recorded
+// result ends the call's claim, whoever holds it: every later arrival gets
+// the result, and the forwarder's release then writes nothing.
 var completeScript = redis.NewScript(`
 local rec = redis.call('GET', KEYS[1])
 if not rec then return {0} end
@@ -54,6 +56,7 @@ local res = redis.call('GET', KEYS[2])
 if res then return {1, rec, res} end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
+redis.call('DEL', KEYS[4])
 return {1, rec, ARGV[1]}
 `)
 

@@ -219,7 +219,7 @@ func (s *Store) Complete(ctx context.Context, callID string, result *registry.Ca
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
-	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls")}
+	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID)}
 	res, err := completeScript.Run(ctx, s.rdb, keys, data, score(result.CompletedAt), callID).Slice()
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)

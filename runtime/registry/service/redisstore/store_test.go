@@ -80,12 +80,19 @@ func testCallRules(t *testing.T, rdb redis.UniversalClient, name string) {
 	if _, err := st.Complete(ctx, "nope", &registry.CallResult{CallID: "nope"}); !errors.Is(err, service.ErrNotAdmitted) {
 		t.Fatalf("result of a call never admitted: %v, want ErrNotAdmitted", err)
 	}
+	if ok, err := st.Claim(ctx, "c1", "node-a", time.Minute); !ok || err != nil {
+		t.Fatalf("claim = %v, %v", ok, err)
+	}
 	first := &registry.CallResult{CallID: "c1", ToolError: "first", CompletedAt: epoch.Add(time.Minute)}
 	for _, res := range []*registry.CallResult{first, {CallID: "c1", ToolError: "second", CompletedAt: epoch.Add(2 * time.Minute)}} {
 		got, err := st.Complete(ctx, "c1", res)
 		if err != nil || got.Result == nil || got.Result.ToolError != "first" {
 			t.Fatalf("complete = %+v, %v; want the first result", got, err)
 		}
+	}
+	// The recorded result ended the claim.
+	if held, err := st.Claimed(ctx, "c1"); held || err != nil {
+		t.Fatalf("claimed after the result = %v, %v; want not", held, err)
 	}
 	// Withdrawn: a new call is fenced, the admitted one keeps its record.
 	if _, err := st.DeleteRegistration(ctx, "a", "t1"); err != nil {
