@@ -154,23 +154,41 @@ func notAdmitted(req *registry.CallRequest, e *entry) error {
 // record is read again once no attempt runs: one that ended since rec was
 // read has recorded its result. It returns no attempt and no result when
 // the record was forgotten meanwhile.
+//
+// The attempt is registered before the store is read, so that the same
+// call arriving meanwhile waits for it, and s.callMu is not held while the
+// store answers.
 func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSpec, req *registry.CallRequest) (*attempt, *registry.CallResult, error) {
 	s.callMu.Lock()
-	defer s.callMu.Unlock()
 	if a := s.running[req.CallID]; a != nil {
+		s.callMu.Unlock()
 		return a, nil, nil
 	}
+	a := &attempt{done: make(chan struct{})}
+	s.running[req.CallID] = a
+	s.callMu.Unlock()
+	// Those waiting for a share what the store answers: the caller going
+	// away must not fail them.
+	ctx = context.WithoutCancel(ctx)
 	cur, err := s.store.Call(ctx, req.CallID)
 	switch {
 	case err != nil:
-		return nil, nil, storeError(fmt.Sprintf("read call %q", req.CallID), err)
-	case cur == nil:
-		return nil, nil, nil
-	case cur.Result != nil:
+		err = storeError(fmt.Sprintf("read call %q", req.CallID), err)
+		s.end(req.CallID, a, err)
+		return nil, nil, err
+	case cur == nil || cur.Result != nil:
+		s.end(req.CallID, a, nil) // those waiting read the record again
+		if cur == nil {
+			return nil, nil, nil
+		}
 		return nil, cur.Result, nil
 	}
-	if mine, other, err := s.claim(ctx, req.CallID); err != nil || !mine {
-		return other, nil, err
+	if mine, err := s.claim(ctx, req.CallID, a); err != nil || !mine {
+		if err != nil {
+			s.end(req.CallID, a, err)
+			return nil, nil, err
+		}
+		return a, nil, nil
 	}
 	select {
 	case s.slots <- struct{}{}:
@@ -178,14 +196,27 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 		s.unclaim(req.CallID)
 		e := registry.Errorf(registry.CodeOverloaded, "call %q is admitted, but %d calls are already being forwarded; retry it", req.CallID, cap(s.slots))
 		e.RetryAfter = DefaultRetryAfter
+		s.end(req.CallID, a, e)
 		return nil, nil, e
 	}
-	a := &attempt{done: make(chan struct{})}
-	s.running[req.CallID] = a
 	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
 	s.wg.Add(1)
 	go s.forward(rec.Endpoint, a, spec, fwd)
 	return a, nil, nil
+}
+
+// end ends an attempt that forwarded nothing, with err (nil: those waiting
+// for it read the record again).
+func (s *Service) end(callID string, a *attempt, err error) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	if s.running[callID] == a {
+		delete(s.running, callID)
+	}
+	if err != nil {
+		a.err = asRegistryError(err)
+	}
+	close(a.done)
 }
 
 // registration returns the current registration of a toolset, or nil. An

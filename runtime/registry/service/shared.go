@@ -80,27 +80,25 @@ func (s *Service) current(ctx context.Context) error {
 	return s.refresh(ctx, nil)
 }
 
-// claim makes this service the forwarder of a pending call. It returns
-// true when the call is this service's to forward, or else the attempt of
-// another service to wait for, which ends when that service has recorded
-// a result or its claim lapsed. s.callMu must be held.
-func (s *Service) claim(ctx context.Context, callID string) (bool, *attempt, error) {
+// claim makes this service the forwarder of a pending call, whose attempt
+// a is registered. It reports true when the call is this service's to
+// forward; otherwise a now waits for another service's attempt, and ends
+// when that service has recorded a result or its claim lapsed.
+func (s *Service) claim(ctx context.Context, callID string, a *attempt) (bool, error) {
 	st, ok := s.store.(AttemptStore)
 	if !ok {
-		return true, nil, nil
+		return true, nil
 	}
 	mine, err := st.Claim(ctx, callID, s.instance, claimTTL)
 	if err != nil {
-		return false, nil, storeError(fmt.Sprintf("claim call %q", callID), err)
+		return false, storeError(fmt.Sprintf("claim call %q", callID), err)
 	}
 	if mine {
-		return true, nil, nil
+		return true, nil
 	}
-	a := &attempt{done: make(chan struct{})}
-	s.running[callID] = a
 	s.wg.Add(1)
 	go s.await(st, callID, a)
-	return false, a, nil
+	return false, nil
 }
 
 // await ends a when another service's attempt at callID has ended: the call
