@@ -45,6 +45,9 @@ type provider struct {
 	// gate, when not nil, holds executions until it closes.
 	gate  chan struct{}
 	total atomic.Int64
+	// busy, while positive, is how many calls are answered overloaded
+	// before any runs.
+	busy atomic.Int64
 }
 
 func newProvider(t testing.TB) *provider {
@@ -57,6 +60,10 @@ func newProvider(t testing.TB) *provider {
 }
 
 func (p *provider) execute(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
+	if p.busy.Add(-1) >= 0 {
+		return nil, registry.Errorf(registry.CodeOverloaded, "busy")
+	}
+	p.busy.Store(0)
 	p.mu.Lock()
 	p.ran[call.CallID]++
 	gate := p.gate

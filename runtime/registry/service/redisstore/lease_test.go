@@ -98,6 +98,36 @@ func TestLeases(t *testing.T) {
 	}
 }
 
+// A call admitted under a live lease that is retried once the lease lapsed
+// is refused with lease_expired and not forwarded; it stays admitted, and
+// runs once the provider renews.
+func TestPendingCallAfterTheLeaseLapsed(t *testing.T) {
+	ctx := context.Background()
+	_, rdb := newMini(t)
+	p := newProvider(t)
+	clk := &clock{now: epoch}
+	node := newNode(t, rdb, "reg", service.WithProviderLease(10*time.Second), service.WithClock(clk.Now))
+	r := publish(t, node, p, "notes", "1", "r1")
+	p.busy.Store(1)
+	_, err := node.CallResolvedTool(ctx, get("c", "notes", r.Token, "x"))
+	wantCode(t, err, registry.CodeOverloaded)
+	clk.Advance(11 * time.Second)
+	_, err = node.CallResolvedTool(ctx, get("c", "notes", r.Token, "x"))
+	wantCode(t, err, registry.CodeLeaseExpired)
+	if n := p.executions("c"); n != 0 {
+		t.Fatalf("the call ran %d times with the lease lapsed, want 0", n)
+	}
+	if _, err := node.Renew(ctx, &registry.RenewRequest{Toolset: "notes", Token: r.Token}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := node.CallResolvedTool(ctx, get("c", "notes", r.Token, "x")); err != nil {
+		t.Fatalf("the call after renewal: %v", err)
+	}
+	if n := p.executions("c"); n != 1 {
+		t.Fatalf("the call ran %d times, want 1", n)
+	}
+}
+
 func TestLeaseOptions(t *testing.T) {
 	_, rdb := newMini(t)
 	cases := []struct {
