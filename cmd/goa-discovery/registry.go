@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
 )
 
 // registryFlags are the arguments of "registry serve".
@@ -27,6 +28,9 @@ type registryFlags struct {
 	maxConns  int
 	allow     []string
 	auth      registryAuthFlags
+	redis     string
+	name      string
+	lease     time.Duration
 }
 
 // listFlag is a flag that may be given many times.
@@ -78,7 +82,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	usage := func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
 			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
-			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]")
+			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]\n"+
+			"       [--redis URL --name NAME [--provider-lease DURATION]]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -104,6 +109,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.auth.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate")
 	fs.StringVar(&f.auth.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	fs.StringVar(&f.auth.clientCA, "client-ca", "", "verify client certificates against these PEM CA certificates (mutual TLS)")
+	fs.StringVar(&f.redis, "redis", "", "keep the registry in the Redis at this URL (redis://host:port/db), shared by every node given the same --name")
+	fs.StringVar(&f.name, "name", "", "with --redis, the name of the registry the nodes serve")
+	fs.DurationVar(&f.lease, "provider-lease", 0, "with --redis, providers renew their registration within this long or their tools are reported lease_expired (0: no leases)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -122,6 +130,12 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
 	case f.maxConns <= 0:
 		return f, fmt.Errorf("--max-conns must be positive, got %d", f.maxConns)
+	case f.redis != "" && f.data != "":
+		return f, errors.New("--redis and --data exclude each other")
+	case (f.redis == "") != (f.name == ""):
+		return f, errors.New("--redis and --name go together")
+	case f.lease < 0 || (f.lease > 0 && f.redis == ""):
+		return f, fmt.Errorf("--provider-lease must not be negative and needs --redis, got %v", f.lease)
 	}
 	if err := f.auth.check(f.addr); err != nil {
 		return f, err
@@ -145,6 +159,14 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 	}
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
+	}
+	if f.redis != "" {
+		st, err := redisstore.Open(ctx, f.redis, f.name)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opts = append(opts, service.WithStore(st), service.WithProviderLease(f.lease))
 	}
 	authOpts, err := f.auth.options()
 	if err != nil {
@@ -178,6 +200,9 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 	store := "in memory"
 	if f.data != "" {
 		store = "persisted to " + f.data
+	}
+	if f.redis != "" {
+		store = fmt.Sprintf("registry %q in Redis", f.name)
 	}
 	fmt.Fprintf(stdout, "registry serving %s://%s (%s, %s)\n", scheme, ln.Addr(), store, admits)
 	served := make(chan error, 1)

@@ -38,6 +38,9 @@ type Client struct {
 	verified  verifiedSet
 	lastList  atomic.Pointer[listSnapshot]
 	base      string
+	extra     []string      // failover URLs as given
+	nodes     []string      // every node's base URL, base first
+	node      atomic.Uint32 // the index in nodes of the node that answered last
 	http      *http.Client
 	maxBody   int64
 	token     string
@@ -82,12 +85,8 @@ func WithCallRetries(n int, wait time.Duration) ClientOption {
 // NewClient returns a client of the registry at baseURL, an absolute http
 // or https URL; the API routes are resolved under its path.
 func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
-	if err := ValidateEndpoint(baseURL); err != nil {
+	if err := checkBaseURL(baseURL); err != nil {
 		return nil, fmt.Errorf("registry client: base URL: %w", err)
-	}
-	u, _ := url.Parse(baseURL)
-	if u.RawQuery != "" {
-		return nil, fmt.Errorf("registry client: base URL %q has a query", baseURL)
 	}
 	c := &Client{base: strings.TrimSuffix(baseURL, "/"), http: http.DefaultClient, maxBody: DefaultMaxBodyBytes}
 	for _, opt := range opts {
@@ -102,7 +101,21 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	if c.retries < 0 || c.retryWait < 0 {
 		return nil, fmt.Errorf("registry client: negative retries %d or wait %v", c.retries, c.retryWait)
 	}
+	if err := c.initNodes(); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// checkBaseURL checks the base URL of a registry node.
+func checkBaseURL(baseURL string) error {
+	if err := ValidateEndpoint(baseURL); err != nil {
+		return err
+	}
+	if u, _ := url.Parse(baseURL); u.RawQuery != "" {
+		return fmt.Errorf("%q has a query", baseURL)
+	}
+	return nil
 }
 
 // Publish registers a toolset or replaces its registration.
@@ -277,24 +290,50 @@ type answer struct {
 }
 
 // send sends one request with the extra headers and returns the answer;
-// an error status comes back as *Error.
+// an error status comes back as *Error. A node that cannot be reached is
+// skipped for the next one (see WithFailover).
 func (c *Client) send(ctx context.Context, method, path string, in any, header http.Header) (*answer, error) {
-	var body io.Reader
+	var data []byte
 	if in != nil {
-		data, err := json.Marshal(in)
-		if err != nil {
+		var err error
+		if data, err = json.Marshal(in); err != nil {
 			return nil, fmt.Errorf("encode request: %w", err)
 		}
+	}
+	start := c.node.Load()
+	var errs []error
+	for i := range uint32(len(c.nodes)) {
+		n := (start + i) % uint32(len(c.nodes))
+		ans, err := c.sendTo(ctx, c.nodes[n], method, path, data, in != nil, header)
+		if err == nil || !errors.Is(err, ErrUnreachable) {
+			c.node.CompareAndSwap(start, n) // this node answered
+			return ans, err
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		errs = append(errs, err)
+	}
+	if len(errs) == 1 {
+		return nil, errs[0]
+	}
+	return nil, fmt.Errorf("every node failed: %w", errors.Join(errs...))
+}
+
+// sendTo sends one request to the node at base.
+func (c *Client) sendTo(ctx context.Context, base, method, path string, data []byte, hasBody bool, header http.Header) (*answer, error) {
+	var body io.Reader
+	if hasBody {
 		body = bytes.NewReader(data)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, base+path, body)
 	if err != nil {
 		return nil, fmt.Errorf("build request: %w", err)
 	}
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	if in != nil {
+	if hasBody {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
@@ -303,12 +342,12 @@ func (c *Client) send(ctx context.Context, method, path string, in any, header h
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnreachable, base, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	data, err = io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	if err != nil {
-		return nil, fmt.Errorf("%w: read response: %w", ErrUnreachable, err)
+		return nil, fmt.Errorf("%w: %s: read response: %w", ErrUnreachable, base, err)
 	}
 	if int64(len(data)) > c.maxBody {
 		return nil, fmt.Errorf("%w: response exceeds %d bytes", ErrBadResponse, c.maxBody)

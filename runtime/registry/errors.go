@@ -102,7 +102,7 @@ func (c Code) Status() int {
 		return http.StatusMethodNotAllowed
 	case CodeCatalogChanged, CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
 		return http.StatusConflict
-	case CodeOverloaded:
+	case CodeOverloaded, CodeLeaseExpired:
 		return http.StatusServiceUnavailable
 	case CodeProviderUnavailable:
 		return http.StatusBadGateway

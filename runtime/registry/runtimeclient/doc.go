@@ -18,4 +18,8 @@
 // restore, finds its admission and recorded result, while calls of
 // different runs, or of different steps reusing one model call ID, never
 // meet.
+//
+// A client of a registry cluster is given every node's URL
+// (registry.WithFailover); a step's read goes to one node, and to the next
+// when that one cannot be reached, so it is still one read.
 package runtimeclient

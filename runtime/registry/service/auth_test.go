@@ -117,6 +117,14 @@ func TestCredentialsScopes(t *testing.T) {
 		{"reader cannot withdraw", consumerToken, func(c *registry.Client) error {
 			return c.Withdraw(ctx, &registry.WithdrawRequest{Toolset: "records", Token: pub.Registration.Token})
 		}, registry.ErrForbidden, "publish:records"},
+		{"no credentials renews", "", func(c *registry.Client) error {
+			_, err := c.Renew(ctx, &registry.RenewRequest{Toolset: "records", Token: pub.Registration.Token})
+			return err
+		}, registry.ErrUnauthenticated, ""},
+		{"reader cannot renew", consumerToken, func(c *registry.Client) error {
+			_, err := c.Renew(ctx, &registry.RenewRequest{Toolset: "records", Token: pub.Registration.Token})
+			return err
+		}, registry.ErrForbidden, "publish:records"},
 		{"agent calls", callerToken, func(c *registry.Client) error { _, err := c.CallResolvedTool(ctx, call); return err }, nil, ""},
 		{"publisher withdraws its toolset", publisherToken, func(c *registry.Client) error {
 			return c.Withdraw(ctx, &registry.WithdrawRequest{Toolset: "records", Token: pub.Registration.Token})

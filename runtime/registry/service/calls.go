@@ -76,6 +76,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 	}
 	var spec *tools.ToolSpec
 	if rec == nil {
+		if err := s.current(ctx); err != nil {
+			return nil, nil, err
+		}
 		e := s.registration(req.Tool.Toolset())
 		switch {
 		case e == nil:
@@ -86,6 +89,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		spec = e.specs[req.Tool]
 		if spec == nil {
 			return nil, nil, registry.Errorf(registry.CodeToolNotFound, "call %q: toolset %q (revision %q) has no tool %q", req.CallID, req.Tool.Toolset(), e.reg.Revision, req.Tool)
+		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, nil, err
 		}
 		if _, err := spec.Payload.Decode(req.Payload); err != nil {
 			return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err)
@@ -117,12 +123,18 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		if rec.Result != nil {
 			return nil, rec.Result, nil
 		}
+		if err := s.current(ctx); err != nil {
+			return nil, nil, err
+		}
 		e := s.registration(rec.Tool.Toolset())
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, rec.Token, rec.Tool.Toolset())
 		case e.reg.Token != rec.Token:
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s (revision %q), since replaced by revision %q", req.CallID, rec.Token, rec.Revision, e.reg.Revision)
+		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, nil, err
 		}
 		spec = e.specs[rec.Tool]
 	}
@@ -142,34 +154,69 @@ func notAdmitted(req *registry.CallRequest, e *entry) error {
 // record is read again once no attempt runs: one that ended since rec was
 // read has recorded its result. It returns no attempt and no result when
 // the record was forgotten meanwhile.
+//
+// The attempt is registered before the store is read, so that the same
+// call arriving meanwhile waits for it, and s.callMu is not held while the
+// store answers.
 func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSpec, req *registry.CallRequest) (*attempt, *registry.CallResult, error) {
 	s.callMu.Lock()
-	defer s.callMu.Unlock()
 	if a := s.running[req.CallID]; a != nil {
+		s.callMu.Unlock()
 		return a, nil, nil
 	}
+	a := &attempt{done: make(chan struct{})}
+	s.running[req.CallID] = a
+	s.callMu.Unlock()
+	// Those waiting for a share what the store answers: the caller going
+	// away must not fail them.
+	ctx = context.WithoutCancel(ctx)
 	cur, err := s.store.Call(ctx, req.CallID)
 	switch {
 	case err != nil:
-		return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
-	case cur == nil:
-		return nil, nil, nil
-	case cur.Result != nil:
+		err = s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
+		s.end(req.CallID, a, err)
+		return nil, nil, err
+	case cur == nil || cur.Result != nil:
+		s.end(req.CallID, a, nil) // those waiting read the record again
+		if cur == nil {
+			return nil, nil, nil
+		}
 		return nil, cur.Result, nil
+	}
+	if mine, err := s.claim(ctx, req.CallID, a); err != nil || !mine {
+		if err != nil {
+			s.end(req.CallID, a, err)
+			return nil, nil, err
+		}
+		return a, nil, nil
 	}
 	select {
 	case s.slots <- struct{}{}:
 	default:
+		s.unclaim(req.CallID)
 		e := registry.Errorf(registry.CodeOverloaded, "call %q is admitted, but %d calls are already being forwarded; retry it", req.CallID, cap(s.slots))
 		e.RetryAfter = DefaultRetryAfter
+		s.end(req.CallID, a, e)
 		return nil, nil, e
 	}
-	a := &attempt{done: make(chan struct{})}
-	s.running[req.CallID] = a
 	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
 	s.wg.Add(1)
 	go s.forward(rec.Endpoint, a, spec, fwd)
 	return a, nil, nil
+}
+
+// end ends an attempt that forwarded nothing, with err (nil: those waiting
+// for it read the record again).
+func (s *Service) end(callID string, a *attempt, err error) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	if s.running[callID] == a {
+		delete(s.running, callID)
+	}
+	if err != nil {
+		a.err = err // a registry error: the store's, or a refusal
+	}
+	close(a.done)
 }
 
 // registration returns the current registration of a toolset, or nil. An
@@ -185,6 +232,13 @@ func (s *Service) registration(toolset string) *entry {
 // caller that gives up does not stop the call, whose result a retry finds.
 func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
 	defer s.wg.Done()
+	held := make(chan struct{})
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		s.holdClaim(req.CallID, held)
+	}()
+	defer func() { close(held); <-released }()
 	var pr *registry.ProviderResult
 	err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
 	if err != nil {

@@ -14,7 +14,13 @@
 // registrations are files of their own. On a full disk reads and
 // withdrawals keep working and other changes are refused with
 // registry.ErrStorageFull; a store that cannot be written when it opens
-// serves reads only. WithStore puts the state in another Store.
+// serves reads only. WithStore puts the state in another Store, such as
+// the Redis store of package redisstore, which several services share as
+// the nodes of one registry: a store that tells the generation
+// (SharedStore) is read again before a read that another node's change made
+// stale, one that records claims (AttemptStore) has each pending call
+// forwarded by one node at a time, and one that keeps leases (LeaseStore)
+// lets WithProviderLease report providers that stopped renewing.
 //
 // Over HTTP, the Handler admits only requests with credentials
 // (WithCredentials) unless told WithInsecure, refuses endpoints that break

@@ -25,11 +25,13 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("POST "+registry.PathResolve, s.handleResolve)
 	mux.HandleFunc("POST "+registry.PathWithdraw, s.handleWithdraw)
 	mux.HandleFunc("POST "+registry.PathCalls, s.handleCall)
+	mux.HandleFunc("POST "+registry.PathRenew, s.handleRenew)
 	for path, allow := range map[string]string{
 		registry.PathToolsets: "GET, POST",
 		registry.PathResolve:  "POST",
 		registry.PathWithdraw: "POST",
 		registry.PathCalls:    "POST",
+		registry.PathRenew:    "POST",
 	} {
 		mux.HandleFunc(path, methodNotAllowed(allow))
 	}
@@ -90,6 +92,10 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
 // Modified instead of its first page.
 func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 	if !s.authorize(w, r, access.Consume, "") {
+		return
+	}
+	if err := s.current(r.Context()); err != nil {
+		registry.WriteError(w, err)
 		return
 	}
 	c, err := s.catalogJSON()

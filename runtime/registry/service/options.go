@@ -42,6 +42,7 @@ type options struct {
 	maxPage        int
 	now            func() time.Time
 	store          Store
+	providerLease  time.Duration
 }
 
 // WithDataDir persists the embedded store in dir, created when missing,

@@ -48,6 +48,8 @@ type Service struct {
 	// listJSON is the encoded whole-registry catalog of one generation,
 	// which every list request of that generation is answered with.
 	listJSON atomic.Pointer[encodedCatalog]
+
+	leases leaseCache
 }
 
 // encodedCatalog is the whole-registry catalog of one generation as the
@@ -92,6 +94,9 @@ func New(opts ...Option) (*Service, error) {
 		slots:    make(chan struct{}, o.maxInFlight),
 		toolsets: make(map[string]*entry),
 		running:  make(map[string]*attempt),
+	}
+	if err := s.checkLeases(); err != nil {
+		return nil, err
 	}
 	if s.store == nil {
 		st, err := openEmbeddedStore(o.dataDir)
@@ -246,6 +251,9 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint}); err != nil {
 		return nil, err
 	}
+	if err := s.current(ctx); err != nil {
+		return nil, err
+	}
 	for {
 		cur := s.registration(ts.Name)
 		status, prev := registry.Published, registry.Token("")
@@ -306,6 +314,9 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 	if err := req.Validate(); err != nil {
 		return err
 	}
+	if err := s.current(ctx); err != nil {
+		return err
+	}
 	for {
 		cur := s.registration(req.Toolset)
 		if cur == nil {
@@ -335,6 +346,8 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 func (s *Service) storeError(what string, err error) error {
 	var e *registry.Error
 	switch {
+	case errors.Is(err, ErrUnavailable):
+		e = unavailableError(what)
 	case errors.Is(err, ErrReadOnly):
 		e = registry.Errorf(registry.CodeStorageFull, "%s: the registry is read-only: its store had no space when it started; free space and restart it", what)
 	case errors.Is(err, ErrStorageFull):
@@ -350,7 +363,10 @@ func (s *Service) storeError(what string, err error) error {
 }
 
 // ListToolsets reads every registered toolset, sorted by name.
-func (s *Service) ListToolsets(context.Context) (*registry.Catalog, error) {
+func (s *Service) ListToolsets(ctx context.Context) (*registry.Catalog, error) {
+	if err := s.current(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := s.catalogLocked()
@@ -394,9 +410,12 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 }
 
 // ResolveToolsets reads the named toolsets in request order, all or none.
-func (s *Service) ResolveToolsets(_ context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
+func (s *Service) ResolveToolsets(ctx context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
 	req := registry.ResolveRequest{Toolsets: refs}
 	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.current(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()
@@ -409,6 +428,9 @@ func (s *Service) ResolveToolsets(_ context.Context, refs []registry.ToolsetRef)
 		}
 		if ref.Version != "" && ref.Version != e.reg.Toolset.Version {
 			return nil, registry.Errorf(registry.CodeVersionMismatch, "toolset %q: pinned version %q, the registered version is %s", ref.Name, ref.Version, versionText(e.reg.Toolset.Version))
+		}
+		if err := s.live(ctx, e); err != nil {
+			return nil, err
 		}
 		out.Toolsets = append(out.Toolsets, resolved(&e.reg))
 	}

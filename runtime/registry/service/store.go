@@ -18,7 +18,8 @@ package service
 // from its Store after each change it makes and after each compare-and-set
 // that failed. Services sharing one Store therefore never act on a stale
 // registration (the Store fences them), but each one's reads show another
-// service's changes only once it has read the Store again.
+// service's changes only once it has read the Store again; a SharedStore
+// (shared.go) tells a service when to, before each read.
 
 import (
 	"context"

@@ -1,0 +1,330 @@
+package redisstore_test
+
+// The cluster fault suite: three registry nodes (child processes) on one
+// real redis-server take a storm of publishes, resolutions and calls from
+// concurrent clients, each given every node's URL, while a node or Redis
+// itself is killed with SIGKILL and started again. Each storm is bounded in
+// operations and time and runs on loopback only.
+//
+// What the ledger checks afterwards, through every node: each toolset's
+// registration is the last publish its client saw acknowledged (or a later
+// one whose answer was lost); no resolution answered a token older than
+// one already acknowledged (no stale catalog); every acknowledged call,
+// sent again, returns the result recorded first without running again.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// storm is a run of concurrent clients against the nodes, and its ledger.
+type storm struct {
+	t        *testing.T
+	nodes    []string
+	provider *provider
+	// retries is how often a client retries a call that failed retryably.
+	retries int
+
+	ops atomic.Int64
+
+	mu sync.Mutex
+	// attempts: per toolset, the tokens of its publishes in order; acked:
+	// the index of the last acknowledged one.
+	attempts map[string][]registry.Token
+	acked    map[string]int
+	// results: acknowledged calls by ID.
+	results map[string]*registry.CallResult
+	calls   map[string]*registry.CallRequest
+	errs    []error
+	stale   []string
+	clients map[int]*registry.Client // by worker
+}
+
+func newStorm(t *testing.T, nodes []string, p *provider, retries int) *storm {
+	return &storm{t: t, nodes: nodes, provider: p, retries: retries,
+		attempts: make(map[string][]registry.Token), acked: make(map[string]int),
+		results: make(map[string]*registry.CallResult), calls: make(map[string]*registry.CallRequest),
+		clients: make(map[int]*registry.Client)}
+}
+
+// client returns a client of node i that fails over to the others.
+func (s *storm) client(i int) *registry.Client {
+	s.t.Helper()
+	var others []string
+	for j := 1; j < len(s.nodes); j++ {
+		others = append(others, s.nodes[(i+j)%len(s.nodes)])
+	}
+	c, err := registry.NewClient(s.nodes[i%len(s.nodes)], registry.WithFailover(others...),
+		registry.WithHTTPClient(&http.Client{Timeout: 20 * time.Second}),
+		registry.WithCallRetries(s.retries, 50*time.Millisecond))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.clients[i] = c
+	s.mu.Unlock()
+	return c
+}
+
+// run runs workers clients of maxOps operations each, stopping at deadline.
+func (s *storm) run(workers, maxOps int, deadline time.Time) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(w, maxOps, deadline)
+		}()
+	}
+	return &wg
+}
+
+// work is one client: it publishes its toolset under a new revision every
+// fifth operation, resolves it and calls its tool, under the token
+// resolved, on every one.
+func (s *storm) work(w, maxOps int, deadline time.Time) {
+	ctx := context.Background()
+	c := s.client(w)
+	name := fmt.Sprintf("w%d", w)
+	ts := notesToolset(name, "1")
+	fp, err := tools.ToolsetFingerprint(&ts)
+	if err != nil {
+		s.t.Error(err)
+		return
+	}
+	var current registry.Token
+	for i := 0; i < maxOps && time.Now().Before(deadline); i++ {
+		if i%5 == 0 {
+			rev := fmt.Sprintf("r%d", i)
+			s.mu.Lock()
+			s.attempts[name] = append(s.attempts[name], registry.NewToken(fp, rev))
+			idx := len(s.attempts[name]) - 1
+			s.mu.Unlock()
+			res, err := c.Publish(ctx, &registry.PublishRequest{Toolset: ts, Revision: rev, Endpoint: s.provider.url})
+			if s.record(err) {
+				s.mu.Lock()
+				s.acked[name] = idx
+				s.mu.Unlock()
+				current = res.Registration.Token
+			}
+		}
+		if current == "" {
+			continue
+		}
+		// A consumer calls under the token it resolved: a publish whose
+		// answer was lost may have replaced the one this client last saw
+		// acknowledged.
+		cat, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: name}})
+		if s.record(err) {
+			current = cat.Toolsets[0].Token
+			s.checkFresh(name, current)
+		}
+		call := get(fmt.Sprintf("%s-%d", name, i), name, current, fmt.Sprint(i))
+		res, err := c.CallResolvedTool(ctx, call)
+		if s.record(err) {
+			s.mu.Lock()
+			s.results[call.CallID], s.calls[call.CallID] = res, call
+			s.mu.Unlock()
+		}
+		s.ops.Add(1)
+	}
+}
+
+// record keeps a failure and reports whether err is nil.
+func (s *storm) record(err error) bool {
+	if err == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errs = append(s.errs, err)
+	return false
+}
+
+// checkFresh records a resolution of toolset that answered a token older
+// than the last acknowledged publish.
+func (s *storm) checkFresh(toolset string, token registry.Token) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if idx := slices.Index(s.attempts[toolset], token); idx < s.acked[toolset] {
+		s.stale = append(s.stale, fmt.Sprintf("%s: resolved token %s (publish %d) after publish %d was acknowledged", toolset, token, idx, s.acked[toolset]))
+	}
+}
+
+// waitOps waits until the storm has made n operations, or its workers
+// ended.
+func (s *storm) waitOps(n int64, done <-chan struct{}) {
+	for s.ops.Load() < n {
+		select {
+		case <-done:
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// verify checks the ledger through every node; see the file comment.
+func (s *storm) verify() {
+	t := s.t
+	t.Helper()
+	ctx := context.Background()
+	for _, stale := range s.stale {
+		t.Error(stale)
+	}
+	before := s.provider.total.Load()
+	for _, node := range s.nodes {
+		c, err := registry.NewClient(node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, idx := range s.acked {
+			cat, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: name}})
+			if err != nil {
+				t.Fatalf("node %s: resolve %s: %v", node, name, err)
+			}
+			if got := slices.Index(s.attempts[name], cat.Toolsets[0].Token); got < idx {
+				t.Errorf("node %s: toolset %s has publish %d, want at least the acknowledged %d", node, name, got, idx)
+			}
+		}
+		for id, want := range s.results {
+			got, err := c.CallResolvedTool(ctx, s.calls[id])
+			if err != nil {
+				t.Fatalf("node %s: acknowledged call %s again: %v", node, id, err)
+			}
+			if string(got.Result) != string(want.Result) || !got.CompletedAt.Equal(want.CompletedAt) {
+				t.Errorf("node %s: call %s answered %s at %v, first %s at %v", node, id, got.Result, got.CompletedAt, want.Result, want.CompletedAt)
+			}
+		}
+	}
+	if n := s.provider.total.Load(); n != before {
+		t.Errorf("sending acknowledged calls again ran %d of them", n-before)
+	}
+	if len(s.results) == 0 {
+		t.Fatal("the storm acknowledged no call")
+	}
+}
+
+// reran returns the calls the provider ran more than once.
+func (s *storm) reran() []string {
+	s.provider.mu.Lock()
+	defer s.provider.mu.Unlock()
+	var out []string
+	for id, n := range s.provider.ran {
+		if n > 1 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+const (
+	stormNodes   = 3
+	stormWorkers = 6
+	stormOps     = 150
+	stormTime    = 8 * time.Second
+)
+
+// A node killed mid-storm: its clients fail over to the other nodes, no
+// operation fails, and every acknowledged write is there afterwards,
+// through every node including the restarted one.
+func TestFaultNodeKilledMidStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the cluster fault suite runs registry and Redis processes")
+	}
+	_, url := startRedis(t)
+	name := uniqueName(t)
+	var nodes []*proc
+	var urls []string
+	for range stormNodes {
+		p, u := startNode(t, url, name)
+		nodes, urls = append(nodes, p), append(urls, u)
+	}
+	s := newStorm(t, urls, newProvider(t), 40)
+	wg := s.run(stormWorkers, stormOps, time.Now().Add(stormTime))
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+
+	s.waitOps(stormWorkers*stormOps/8, done)
+	nodes[1].kill()
+	killedAt := s.ops.Load()
+	time.Sleep(300 * time.Millisecond)
+	nodes[1].run()
+	<-done
+	t.Logf("%d operations, node killed after %d; %d calls acknowledged", s.ops.Load(), killedAt, len(s.results))
+	if killedAt >= s.ops.Load() {
+		t.Fatal("the storm ended before the kill; nothing was tested")
+	}
+	for _, err := range s.errs {
+		t.Errorf("with a node down, a client saw: %v", err)
+	}
+	// Clients stay with the node that answered last: those that started
+	// on the killed node and sent to it while it was down moved on.
+	moved := 0
+	for w, c := range s.clients {
+		if w%len(urls) == 1 && c.Nodes()[0] != urls[1] {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("no client failed over from the killed node")
+	}
+	s.verify()
+	// A call the killed node was forwarding may have reached the provider
+	// before the kill and run again under the next node's claim; each
+	// worker has one call in flight at a time.
+	if again := s.reran(); len(again) > stormWorkers {
+		t.Errorf("%d calls ran twice, more than the %d that can be in flight at the kill: %v", len(again), stormWorkers, again)
+	}
+}
+
+// Redis killed mid-storm and started again: while it is down, requests
+// fail with explicit, retryable errors naming the unreachable store; once
+// it is back the storm goes on, and nothing acknowledged is lost.
+func TestFaultRedisRestartedMidStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the cluster fault suite runs registry and Redis processes")
+	}
+	rp, url := startRedis(t)
+	name := uniqueName(t)
+	var urls []string
+	for range stormNodes {
+		_, u := startNode(t, url, name)
+		urls = append(urls, u)
+	}
+	s := newStorm(t, urls, newProvider(t), 0)
+	wg := s.run(stormWorkers, stormOps, time.Now().Add(stormTime))
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+
+	s.waitOps(stormWorkers*stormOps/8, done)
+	rp.kill()
+	time.Sleep(time.Second)
+	rp.run()
+	backAt := s.ops.Load()
+	<-done
+	t.Logf("%d operations, Redis back after %d; %d calls acknowledged, %d requests failed", s.ops.Load(), backAt, len(s.results), len(s.errs))
+	if backAt >= s.ops.Load() {
+		t.Fatal("the storm ended before Redis came back; nothing was tested")
+	}
+	if len(s.errs) == 0 {
+		t.Fatal("no request failed while Redis was down")
+	}
+	for _, err := range s.errs {
+		var e *registry.Error
+		if !errors.As(err, &e) || e.Code != registry.CodeOverloaded || !strings.Contains(e.Message, "store is unreachable") {
+			t.Errorf("with Redis down, a request failed with %v; want overloaded naming the unreachable store", err)
+		}
+	}
+	s.verify()
+}

@@ -1,0 +1,76 @@
+package redisstore_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"regexp"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// redisURLEnv names the Redis that integration tests use: .ci/run starts
+// a redis-server and exports its URL.
+const redisURLEnv = "GOA_DISCOVERY_REDIS_URL"
+
+// needReal skips a test that needs a real component which is absent, or
+// fails it in CI, where .ci/run provides it.
+func needReal(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is required in CI (.ci/run provides it)", what)
+	}
+	t.Skipf("skipped: %s is absent (.ci/run provides it)", what)
+}
+
+// realRedis returns a client of the Redis at $GOA_DISCOVERY_REDIS_URL.
+func realRedis(t testing.TB) *redis.Client {
+	t.Helper()
+	url := os.Getenv(redisURLEnv)
+	if url == "" {
+		needReal(t, "a redis-server named by "+redisURLEnv)
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("%s: %v", redisURLEnv, err)
+	}
+	rdb := redis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("%s=%s: %v", redisURLEnv, url, err)
+	}
+	return rdb
+}
+
+// redisServer returns the path of the redis-server program.
+func redisServer(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		needReal(t, "redis-server")
+	}
+	return path
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// uniqueName is a registry name no other test uses on a shared Redis.
+func uniqueName(t testing.TB) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return unsafeName.ReplaceAllString(t.Name(), "-") + "-" + hex.EncodeToString(b)
+}
+
+// eachRedis runs f on miniredis and on the real Redis.
+func eachRedis(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient, name string)) {
+	t.Run("miniredis", func(t *testing.T) {
+		_, rdb := newMini(t)
+		f(t, rdb, "reg")
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		f(t, realRedis(t), uniqueName(t))
+	})
+}

@@ -1,0 +1,368 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+)
+
+// Store is the Redis store of one registry; see the package comment. It is
+// safe for concurrent use.
+type Store struct {
+	rdb    redis.UniversalClient
+	own    bool // the store opened rdb and closes it
+	prefix string
+
+	// decoded caches the registrations read, by toolset, with the bytes
+	// they were decoded from: a read decodes only those whose bytes
+	// changed. The Registrations returned share it, and are only read.
+	mu      sync.Mutex
+	decoded map[string]decodedRegistration
+}
+
+type decodedRegistration struct {
+	data string
+	reg  registry.Registration
+}
+
+var (
+	_ service.SharedStore  = (*Store)(nil)
+	_ service.AttemptStore = (*Store)(nil)
+)
+
+// Open connects to the Redis at url (redis://[user:password@]host:port/db,
+// or unix://path) and returns the store of the registry called name.
+func Open(ctx context.Context, url, name string) (*Store, error) {
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("registry store redis: URL: %w", err)
+	}
+	st, err := New(redis.NewClient(opt), name)
+	if err != nil {
+		return nil, err
+	}
+	st.own = true
+	if err := st.rdb.Ping(ctx).Err(); err != nil {
+		_ = st.rdb.Close()
+		return nil, fmt.Errorf("registry store redis %s: %w", opt.Addr, classify(err))
+	}
+	return st, nil
+}
+
+// New returns the store of the registry called name in the Redis rdb
+// reaches. Close does not close rdb.
+func New(rdb redis.UniversalClient, name string) (*Store, error) {
+	if name == "" || strings.ContainsAny(name, "{}") {
+		return nil, fmt.Errorf("registry store redis: registry name %q is empty or has braces", name)
+	}
+	return &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", decoded: make(map[string]decodedRegistration)}, nil
+}
+
+// Close closes the connection Open made.
+func (s *Store) Close() error {
+	if s.own {
+		return s.rdb.Close()
+	}
+	return nil
+}
+
+func (s *Store) key(k string) string { return s.prefix + k }
+
+// Generation implements service.SharedStore.
+func (s *Store) Generation(ctx context.Context) (uint64, error) {
+	gen, err := s.rdb.Get(ctx, s.key("gen")).Uint64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, wrap("read the generation", err)
+	}
+	return gen, nil
+}
+
+// Registrations implements service.Store: the generation and the
+// registrations are read in one transaction.
+func (s *Store) Registrations(ctx context.Context) (uint64, []registry.Registration, error) {
+	var gen *redis.StringCmd
+	var regs *redis.MapStringStringCmd
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		gen = p.Get(ctx, s.key("gen"))
+		regs = p.HGetAll(ctx, s.key("regs"))
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return 0, nil, wrap("read the registrations", err)
+	}
+	var g uint64
+	if gen.Err() == nil {
+		if g, err = gen.Uint64(); err != nil {
+			return 0, nil, fmt.Errorf("registry store redis: generation: %w", err)
+		}
+	}
+	out, err := s.decode(regs.Val())
+	if err != nil {
+		return 0, nil, err
+	}
+	return g, out, nil
+}
+
+// decode returns the registrations of raw, from toolset to JSON, decoding
+// those not decoded before, and forgets the decoded ones not in raw.
+func (s *Store) decode(raw map[string]string) ([]registry.Registration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]registry.Registration, 0, len(raw))
+	for name, data := range raw {
+		d, ok := s.decoded[name]
+		if !ok || d.data != data {
+			d = decodedRegistration{data: data}
+			if err := strictjson.Decode([]byte(data), &d.reg); err != nil {
+				return nil, fmt.Errorf("registry store redis: registration of %q: %w", name, err)
+			}
+			s.decoded[name] = d
+		}
+		out = append(out, d.reg)
+	}
+	for name := range s.decoded {
+		if _, ok := raw[name]; !ok {
+			delete(s.decoded, name)
+		}
+	}
+	return out, nil
+}
+
+// PutRegistration implements service.Store.
+func (s *Store) PutRegistration(ctx context.Context, reg *registry.Registration, prev registry.Token) (uint64, error) {
+	data, err := json.Marshal(reg)
+	if err != nil {
+		return 0, fmt.Errorf("registry store redis: encode registration: %w", err)
+	}
+	name := reg.Toolset.Name
+	res, err := putScript.Run(ctx, s.rdb, s.regKeys(), name, string(prev), string(reg.Token), data).Slice()
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("publish toolset %q", name), err)
+	}
+	return changed(res, name, prev)
+}
+
+// DeleteRegistration implements service.Store.
+func (s *Store) DeleteRegistration(ctx context.Context, toolset string, token registry.Token) (uint64, error) {
+	res, err := deleteScript.Run(ctx, s.rdb, s.regKeys(), toolset, string(token)).Slice()
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("withdraw toolset %q", toolset), err)
+	}
+	return changed(res, toolset, token)
+}
+
+func (s *Store) regKeys() []string {
+	return []string{s.key("tokens"), s.key("regs"), s.key("gen"), s.key("leases")}
+}
+
+// changed reads the answer of putScript or deleteScript.
+func changed(res []any, toolset string, want registry.Token) (uint64, error) {
+	if len(res) != 2 {
+		return 0, fmt.Errorf("registry store redis: script answered %v", res)
+	}
+	if ok, _ := res[0].(int64); ok != 1 {
+		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", service.ErrStale, toolset, res[1], want)
+	}
+	gen, ok := res[1].(int64)
+	if !ok || gen <= 0 {
+		return 0, fmt.Errorf("registry store redis: script answered generation %v", res[1])
+	}
+	return uint64(gen), nil
+}
+
+// score is the sorted-set score of a call's last event: Unix milliseconds,
+// truncated, so that a call forgotten "before the cutoff" never had its
+// last event at or after it.
+func score(t time.Time) int64 { return t.UnixMilli() }
+
+// Admit implements service.Store.
+func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.CallRecord, bool, error) {
+	stored := rec.Clone()
+	stored.Result = nil
+	data, err := json.Marshal(stored)
+	if err != nil {
+		return nil, false, fmt.Errorf("registry store redis: encode call %q: %w", rec.CallID, err)
+	}
+	keys := []string{s.key("call:" + rec.CallID), s.key("result:" + rec.CallID), s.key("tokens"), s.key("calls")}
+	res, err := admitScript.Run(ctx, s.rdb, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), rec.CallID).Slice()
+	if err != nil {
+		return nil, false, wrap(fmt.Sprintf("admit call %q", rec.CallID), err)
+	}
+	switch code, _ := res[0].(int64); {
+	case code == 1:
+		return stored, true, nil
+	case code == 0 && len(res) == 3:
+		out, err := decodeCall(rec.CallID, res[1], res[2])
+		return out, false, err
+	case code == 2 && len(res) == 2:
+		return nil, false, fmt.Errorf("%w: toolset %q has token %q, not %q", service.ErrStale, rec.Tool.Toolset(), res[1], rec.Token)
+	}
+	return nil, false, fmt.Errorf("registry store redis: admit call %q: script answered %v", rec.CallID, res)
+}
+
+// Complete implements service.Store.
+func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*service.CallRecord, error) {
+	data, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
+	}
+	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID)}
+	res, err := completeScript.Run(ctx, s.rdb, keys, data, score(result.CompletedAt), callID).Slice()
+	if err != nil {
+		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)
+	}
+	if code, _ := res[0].(int64); code != 1 || len(res) != 3 {
+		return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
+	}
+	return decodeCall(callID, res[1], res[2])
+}
+
+// Call implements service.Store: the admission and the result are read
+// with one command.
+func (s *Store) Call(ctx context.Context, callID string) (*service.CallRecord, error) {
+	vals, err := s.rdb.MGet(ctx, s.key("call:"+callID), s.key("result:"+callID)).Result()
+	if err != nil {
+		return nil, wrap(fmt.Sprintf("read call %q", callID), err)
+	}
+	if vals[0] == nil {
+		return nil, nil
+	}
+	res := vals[1]
+	if res == nil {
+		res = ""
+	}
+	return decodeCall(callID, vals[0], res)
+}
+
+// decodeCall decodes a call's record and result ("": none).
+func decodeCall(callID string, rec, res any) (*service.CallRecord, error) {
+	r, _ := rec.(string)
+	var out service.CallRecord
+	if err := strictjson.Decode([]byte(r), &out); err != nil {
+		return nil, fmt.Errorf("registry store redis: record of call %q: %w", callID, err)
+	}
+	if d, _ := res.(string); d != "" {
+		out.Result = new(registry.CallResult)
+		if err := strictjson.Decode([]byte(d), out.Result); err != nil {
+			return nil, fmt.Errorf("registry store redis: result of call %q: %w", callID, err)
+		}
+	}
+	return &out, nil
+}
+
+// forgetBatch bounds the calls one forget script removes, so that Redis is
+// never held long by one.
+const forgetBatch = 256
+
+// Forget implements service.Store. A call whose last event moved past the
+// cutoff meanwhile (its result was recorded) is kept: the script checks
+// again.
+func (s *Store) Forget(ctx context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
+	ids, err := s.rdb.ZRangeByScore(ctx, s.key("calls"), &redis.ZRangeBy{Min: "-inf", Max: "(" + strconv.FormatInt(score(cutoff), 10)}).Result()
+	if err != nil {
+		return 0, wrap("list expired calls", err)
+	}
+	var batch []any
+	n := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		args := append([]any{s.prefix, score(cutoff)}, batch...)
+		m, err := forgetScript.Run(ctx, s.rdb, []string{s.key("calls")}, args...).Int()
+		if err != nil {
+			return wrap("forget expired calls", err)
+		}
+		n += m
+		batch = batch[:0]
+		return nil
+	}
+	for _, id := range ids {
+		if keep(id) {
+			continue
+		}
+		if batch = append(batch, id); len(batch) == forgetBatch {
+			if err := flush(); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, flush()
+}
+
+// Claim implements service.AttemptStore.
+func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (bool, error) {
+	n, err := claimScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner, ttl.Milliseconds()).Int()
+	if err != nil {
+		return false, wrap(fmt.Sprintf("claim call %q", callID), err)
+	}
+	return n == 1, nil
+}
+
+// Renew implements service.AttemptStore.
+func (s *Store) Renew(ctx context.Context, callID, owner string, ttl time.Duration) (bool, error) {
+	n, err := renewScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner, ttl.Milliseconds()).Int()
+	if err != nil {
+		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
+	}
+	return n == 1, nil
+}
+
+// Release implements service.AttemptStore.
+func (s *Store) Release(ctx context.Context, callID, owner string) error {
+	if err := releaseScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner).Err(); err != nil {
+		return wrap(fmt.Sprintf("release claim of call %q", callID), err)
+	}
+	return nil
+}
+
+// Claimed implements service.AttemptStore.
+func (s *Store) Claimed(ctx context.Context, callID string) (bool, error) {
+	n, err := s.rdb.Exists(ctx, s.key("claim:"+callID)).Result()
+	if err != nil {
+		return false, wrap(fmt.Sprintf("read claim of call %q", callID), err)
+	}
+	return n == 1, nil
+}
+
+// wrap classifies a Redis error: out of memory is service.ErrStorageFull;
+// a connection that failed, or a Redis that is loading its data or cannot
+// take writes, is service.ErrUnavailable.
+func wrap(what string, err error) error {
+	return fmt.Errorf("registry store redis: %s: %w", what, classify(err))
+}
+
+func classify(err error) error {
+	var rerr redis.Error
+	switch {
+	case redis.HasErrorPrefix(err, "OOM"):
+		return fmt.Errorf("%w: %w", service.ErrStorageFull, err)
+	case errors.As(err, &rerr) && !isUnavailableReply(err):
+		return err
+	}
+	return fmt.Errorf("%w: %w", service.ErrUnavailable, err)
+}
+
+// isUnavailableReply reports replies of a Redis that cannot serve now.
+func isUnavailableReply(err error) bool {
+	for _, p := range []string{"LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN", "READONLY", "CLUSTERDOWN", "MISCONF"} {
+		if redis.HasErrorPrefix(err, p) {
+			return true
+		}
+	}
+	return false
+}
