@@ -168,7 +168,7 @@ func primitiveLiteral(prim string, v any) (jen.Code, error) {
 	if !ok {
 		return nil, fmt.Errorf("got %T, want a number", v)
 	}
-	text, err := numberText(prim, string(n))
+	text, err := expr.GoNumber(prim, string(n))
 	if err != nil {
 		return nil, err
 	}
@@ -176,42 +176,6 @@ func primitiveLiteral(prim string, v any) (jen.Code, error) {
 		return jen.Op(text), nil
 	}
 	return jen.Id(prim).Call(jen.Op(text)), nil
-}
-
-// numberText returns the Go constant of JSON number n as a prim, or an
-// error when a prim cannot hold it.
-func numberText(prim, n string) (string, error) {
-	switch prim {
-	case "int", "int32", "int64":
-		i, err := strconv.ParseInt(n, 10, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatInt(i, 10), nil
-	case "uint", "uint32", "uint64":
-		u, err := strconv.ParseUint(n, 10, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatUint(u, 10), nil
-	case "float32", "float64":
-		f, err := strconv.ParseFloat(n, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatFloat(f, 'g', -1, bitSize(prim)), nil
-	}
-	return "", fmt.Errorf("no number literal of a %s", prim)
-}
-
-// bitSize is the size of a numeric type; int and uint are taken as 64 bits,
-// as their schemas are.
-func bitSize(prim string) int {
-	switch prim {
-	case "int32", "uint32", "float32":
-		return 32
-	}
-	return 64
 }
 
 // mapKeyLiteral returns the literal of object key k as a map key of type t.

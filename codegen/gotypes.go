@@ -61,20 +61,6 @@ type structField struct {
 	defaultJSON string
 }
 
-// primitives maps Goa primitive kinds to Go types.
-var primitives = map[goaexpr.Kind]string{
-	goaexpr.BooleanKind: "bool",
-	goaexpr.IntKind:     "int",
-	goaexpr.Int32Kind:   "int32",
-	goaexpr.Int64Kind:   "int64",
-	goaexpr.UIntKind:    "uint",
-	goaexpr.UInt32Kind:  "uint32",
-	goaexpr.UInt64Kind:  "uint64",
-	goaexpr.Float32Kind: "float32",
-	goaexpr.Float64Kind: "float64",
-	goaexpr.StringKind:  "string",
-}
-
 // typeCollector declares the named types of one package.
 type typeCollector struct {
 	// owners maps each exported identifier of the package to what declares
@@ -115,7 +101,8 @@ func (c *typeCollector) typeOf(att *goaexpr.AttributeExpr, hint, owner string) (
 		case goaexpr.BytesKind:
 			return &goType{kind: kindBytes}, nil
 		}
-		return &goType{kind: kindPrimitive, prim: primitives[dt.Kind()]}, nil
+		prim, _ := gonames.Primitive(dt.Kind())
+		return &goType{kind: kindPrimitive, prim: prim}, nil
 	case *goaexpr.Array:
 		elem, err := c.typeOf(dt.ElemType, gonames.ItemType(hint), owner+" items")
 		if err != nil {

@@ -72,6 +72,23 @@ func TestDefaultRules(t *testing.T) {
 			exact(`tool "count" of toolset "tickets": Args attribute "limit": default 200 does not satisfy the attribute's own schema: maximum: got 200, want 100`, "count-args"),
 			exact(`tool "walk" of toolset "tickets": Args attribute "depth": default 4 does not satisfy the attribute's own schema: maximum: got 4, want 3`, "walk-args"),
 		}},
+		{Name: "defaults their Go types cannot hold", Design: func() {
+			Toolset("reports", func() {
+				Tool("render", "Render a report", func() {
+					Args(func() { // ERR render-args
+						Attribute("scale", Float32, func() { Default(1e300) })
+						Attribute("logo", Bytes, func() { Default("not base64!") })
+						Attribute("weights", MapOf(String, ArrayOf(Float32)), func() {
+							Default(map[string][]float64{"a": {1, 1e39}})
+						})
+					})
+				})
+			})
+		}, Want: []designtest.Want{
+			exact(`tool "render" of toolset "reports": Args attribute "scale": default 1e+300 does not fit the attribute's Go type: float32: strconv.ParseFloat: parsing "1e+300": value out of range`, "render-args"),
+			exact(`tool "render" of toolset "reports": Args attribute "logo": default "not base64!" does not fit the attribute's Go type: bytes: illegal base64 data at input byte 3`, "render-args"),
+			exact(`tool "render" of toolset "reports": Args attribute "weights": default {"a":[1,1e+39]} does not fit the attribute's Go type: key "a": item 1: float32: strconv.ParseFloat: parsing "1e+39": value out of range`, "render-args"),
+		}},
 	})
 }
 
@@ -89,6 +106,9 @@ func TestDefaultsWithinTheirSchemas(t *testing.T) {
 					Attribute("tags", ArrayOf(String), func() { MaxLength(2); Default([]string{"a"}) })
 					Attribute("small", UInt32, func() { Default(7) })
 					Attribute("ratio", Float64, func() { Minimum(0); Maximum(1); Default(0.5) })
+					Attribute("scale", Float32, func() { Default(0.25) })
+					Attribute("logo", Bytes, func() { Default("aGk=") })
+					Attribute("by_id", MapOf(Int, UInt32), func() { Default(map[int]uint32{1: 2}) })
 				})
 			})
 		})

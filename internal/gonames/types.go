@@ -41,6 +41,27 @@ func ToolsetIdentifiers(mcp bool) []string {
 // its name.
 const DefaultsMethod = "SetDefaults"
 
+// primitives maps Goa primitive kinds to the Go types of generated code.
+var primitives = map[goaexpr.Kind]string{
+	goaexpr.BooleanKind: "bool",
+	goaexpr.IntKind:     "int",
+	goaexpr.Int32Kind:   "int32",
+	goaexpr.Int64Kind:   "int64",
+	goaexpr.UIntKind:    "uint",
+	goaexpr.UInt32Kind:  "uint32",
+	goaexpr.UInt64Kind:  "uint64",
+	goaexpr.Float32Kind: "float32",
+	goaexpr.Float64Kind: "float64",
+	goaexpr.StringKind:  "string",
+}
+
+// Primitive returns the Go type of a Goa primitive kind and true, or ""
+// and false for Any and Bytes, which are no Go primitives (any, []byte).
+func Primitive(k goaexpr.Kind) (string, bool) {
+	t, ok := primitives[k]
+	return t, ok
+}
+
 // Tool returns the identifier of the constant of tool name in its toolset
 // package (and of its method in the package's Executor).
 func Tool(name string) string { return Exported(name) }
