@@ -101,7 +101,12 @@ func (r *RootExpr) Prepare() {
 // Validate checks the whole design and returns every error at once, as
 // *eval.ValidationErrors ordered by design location.
 func (r *RootExpr) Validate() error {
-	r.finalizeToolTypes()
+	if len(eval.Context.Errors) == 0 {
+		// Goa finalizes only what its validation accepted (finalizing a
+		// result type with an unknown view panics), so tool types are
+		// judged as declared when Goa's roots already failed.
+		r.finalizeToolTypes()
+	}
 	var p problems
 	for _, m := range r.Misuses {
 		p.add(m.Context, m.At, "%w", m.Err)
@@ -136,9 +141,9 @@ func (r *RootExpr) Finalize() {
 
 // finalizeToolTypes finalizes the argument and result attributes of every
 // tool, so that the attributes of the types they Extend or Reference are
-// merged in. Validate does it first, so that it judges the attributes code
-// generation reads (Goa's own roots, which this one depends on, have
-// validated by then); Finalize again for a root that was not validated.
+// merged in. Validate does it first, once Goa's own roots (which this one
+// depends on) have validated, so that it judges the attributes code
+// generation reads; Finalize again for a root that was not validated.
 // Finalizing an attribute twice does nothing.
 func (r *RootExpr) finalizeToolTypes() {
 	for _, ts := range r.Toolsets {
