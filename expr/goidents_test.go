@@ -185,3 +185,31 @@ func TestCodeGenerationRulesInOneRun(t *testing.T) {
 		}},
 	})
 }
+
+// TestMCPServerPackageRule checks that the MCP servers of two Goa services
+// whose generated packages share a name are rejected, rather than one
+// package overwriting the other.
+func TestMCPServerPackageRule(t *testing.T) {
+	designtest.RunCases(t, 0, []designtest.Case{
+		{Name: "two services, one MCP server package", Design: func() {
+			Service("front-end", func() {
+				MCPServer("front", "1.0.0") // ERR first-server
+				Method("find", func() {
+					Payload(func() { Attribute("q", String); Required("q") })
+					Tool("find", "Find")
+				})
+			})
+			Service("frontend", func() {
+				MCPServer("frontend", "1.0.0") // ERR second-server
+				Method("find", func() {
+					Payload(func() { Attribute("q", String); Required("q") })
+					Tool("find", "Find")
+				})
+			})
+			Toolset(FromMCP("front-end", "front"))
+			Toolset(FromMCP("frontend", "frontend"))
+		}, Want: []designtest.Want{
+			exact(`MCP server "frontend" of service "frontend": generates Go package "frontendmcp", already generated for MCP server "front" of service "front-end" (declared at `+at(t, "first-server")+`): rename one`, "second-server"),
+		}},
+	})
+}
