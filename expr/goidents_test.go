@@ -43,6 +43,14 @@ func TestGoIdentifierRules(t *testing.T) {
 		}, Want: []designtest.Want{
 			exact(`tool "record" of toolset "records": Go identifier Record of the tool is already used by the struct of type "Record" in tool "get" (at `+at(t, "get-return")+`): rename one`, "tool-record"),
 		}},
+		{Name: "two tools with one Go identifier", Design: func() {
+			Toolset("records", func() {
+				Tool("get_record", "Get a record") // ERR snake
+				Tool("getRecord", "Get a record")  // ERR camel
+			})
+		}, Want: []designtest.Want{
+			exact(`tool "getRecord" of toolset "records": Go identifier GetRecord of the tool is already used by tool "get_record" (at `+at(t, "snake")+`): rename one`, "camel"),
+		}},
 		{Name: "type named like an earlier tool", Design: func() {
 			record := Type("Record", func() { Attribute("id", String) })
 			Toolset("records", func() {
