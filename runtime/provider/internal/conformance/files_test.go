@@ -80,8 +80,8 @@ var responseFiles = []struct {
 func TestResponsesDecodeStrictly(t *testing.T) {
 	for _, rf := range responseFiles {
 		files, err := filepath.Glob(rf.glob)
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no responses (%v)", rf.glob, err)
 		}
 		for _, f := range files {
 			t.Run(rf.provider+"/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
