@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	company "github.com/goa-discovery/goa-discovery/example/gen/registries/company"
+	docs "github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	tickets "github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -29,7 +30,7 @@ func ImmediateTools() []tools.Ident {
 // DeferredTools returns the local tools that the agent loads through discovery,
 // in use order. Each call returns a fresh slice.
 func DeferredTools() []tools.Ident {
-	return []tools.Ident{tickets.GetTicket, tickets.SearchTickets, tickets.UpdateTicket, tickets.MergeTickets, tickets.CloseTicket}
+	return []tools.Ident{tickets.GetTicket, tickets.SearchTickets, tickets.UpdateTicket, tickets.MergeTickets, tickets.CloseTicket, docs.SearchDocs, docs.ReadDoc}
 }
 
 // RegistrySources returns the agent's registry sources, with their pinned
