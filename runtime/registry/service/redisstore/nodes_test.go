@@ -251,7 +251,9 @@ func TestRedisDownFailsExplicitly(t *testing.T) {
 // call_outcome_unknown, and no retry through any node sends it again. A
 // call whose provider answered with a failure (overloaded) did not run: a
 // retry sends it again and gets its result.
-func TestCallsSentAgainOnlyAfterAnAnswer(t *testing.T) { eachRedis(t, testCallsSentAgainOnlyAfterAnAnswer) }
+func TestCallsSentAgainOnlyAfterAnAnswer(t *testing.T) {
+	eachRedis(t, testCallsSentAgainOnlyAfterAnAnswer)
+}
 
 func testCallsSentAgainOnlyAfterAnAnswer(t *testing.T, rdb redis.UniversalClient, name string) {
 	ctx := context.Background()
