@@ -240,6 +240,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		switch {
 		case errors.Is(err, ErrClaimLost):
 			// The hand-over was ended by a forget of the call.
+			s.release(req.CallID, fence)
 			return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
 			s.release(req.CallID, fence)
