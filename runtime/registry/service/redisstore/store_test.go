@@ -124,6 +124,7 @@ func testForget(t *testing.T, rdb redis.UniversalClient, name string) {
 	}{
 		{"old", epoch, time.Time{}},
 		{"old-kept", epoch, time.Time{}},
+		{"old-claimed", epoch, time.Time{}},
 		{"old-completed-late", epoch, epoch.Add(time.Hour)},
 		{"new", epoch.Add(time.Hour), time.Time{}},
 	} {
@@ -136,11 +137,16 @@ func testForget(t *testing.T, rdb redis.UniversalClient, name string) {
 			}
 		}
 	}
+	// A call another node forwards now is kept, whatever this node's keep
+	// says.
+	if fence, _, err := st.Claim(ctx, "old-claimed", "other-node", time.Minute); fence == 0 || err != nil {
+		t.Fatalf("claim = %d, %v", fence, err)
+	}
 	n, err := st.Forget(ctx, epoch.Add(time.Minute), func(id string) bool { return id == "old-kept" })
 	if err != nil || n != 1 {
 		t.Fatalf("forget = %d, %v; want 1", n, err)
 	}
-	for id, want := range map[string]bool{"old": false, "old-kept": true, "old-completed-late": true, "new": true} {
+	for id, want := range map[string]bool{"old": false, "old-kept": true, "old-claimed": true, "old-completed-late": true, "new": true} {
 		rec, err := st.Call(ctx, id)
 		if err != nil || (rec != nil) != want {
 			t.Fatalf("call %q after forget = %+v, %v; want kept=%v", id, rec, err, want)
