@@ -141,6 +141,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 		return c.sdk.Beta.Messages.NewStreaming(ctx, turn.params(r.params), r.opts...)
 	}
 	s := newStream(open, r.decoder())
+	s.finish = r.recordToolChanges
 	if r.conv != nil {
 		return r.conv.Stream(s), nil
 	}
