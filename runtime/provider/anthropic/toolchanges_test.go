@@ -251,6 +251,37 @@ func TestToolChangeAfterEmptyAnswer(t *testing.T) {
 	}
 }
 
+// TestToolWithheldRightAfterDiscovery checks a tool withheld on the step
+// right after the one that discovered it, before any answer recorded its
+// place: it stays declared, after the other deferred tools, and is
+// withdrawn.
+func TestToolWithheldRightAfterDiscovery(t *testing.T) {
+	hs, _ := changeSteps(t)
+	c := New(WithAPIKey("unused"))
+	r, err := c.render(prepared(t, c, toolChangesModel, hs[1], true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(r.params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := placedToolChanges(body); err != nil {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	var req struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	if last := req.Tools[len(req.Tools)-1].Name; last != "billing_refund" || !strings.Contains(string(body), `"type":"tool_removal"`) {
+		t.Errorf("last tool %q, want billing_refund withdrawn:\n%s", last, body)
+	}
+}
+
 // TestToolRedefined checks that a discovered tool whose definition changed
 // fails before sending on a model with tool changes, and renders (with the
 // new definition) on one without.
