@@ -40,8 +40,8 @@
 // protocol adds and removes tools by name only: a history holding two
 // definitions of one discovered tool fails before sending with a
 // *ToolRedefinedError (start a new conversation, or compact the history to
-// one definition). On other models, with hosted search and with emulation
-// the declarations follow the permitted catalog, as before: the withheld
+// one definition). On other models, with hosted search, with emulation and
+// with WithoutToolChanges the declarations follow the permitted catalog, as before: the withheld
 // tool is no longer declared or referenced, no system message is sent, the
 // records are not rendered, and the cached prefix is rewritten from the
 // tools on at each change.

@@ -138,7 +138,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	}
 	decl := classify(req)
 	var err error
-	if r.mode == modeClientSearch && decl.discovery != nil && toolChanges(parseModelID(req.Model)) {
+	if r.mode == modeClientSearch && decl.discovery != nil && !c.noToolChanges && toolChanges(parseModelID(req.Model)) {
 		if r.changes, err = planToolChanges(req, decl); err != nil {
 			return nil, err
 		}

@@ -206,6 +206,8 @@ func TestToolChangesFallback(t *testing.T) {
 		{"without_support", nativeModel, nil},
 		{"hosted_search", toolChangesModel, []Option{WithHostedSearch(SearchBM25)}},
 		{"forced_emulation", toolChangesModel, []Option{WithEmulation()}},
+		{"turned_off", toolChangesModel, []Option{WithoutToolChanges()}},
+		{"unrecognized_turned_off", "my-gateway-model", []Option{WithoutToolChanges()}},
 	} {
 		t.Run(rc.name, func(t *testing.T) {
 			api, _ := runChanges(t, rc.model, rc.opts...)
