@@ -106,14 +106,14 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-		{Term: "priority", Tools: []toolsearch.ToolTerm{
+		{Term: "prioriti", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
 		{Term: "problem", Tools: []toolsearch.ToolTerm{
 			{Tool: 4, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-		{Term: "query", Tools: []toolsearch.ToolTerm{
+		{Term: "queri", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
 		{Term: "remain", Tools: []toolsearch.ToolTerm{
