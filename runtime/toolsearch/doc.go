@@ -19,7 +19,9 @@
 //
 // Search scores tools with BM25F over six fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones.
+// outweighs a description match and rare words outweigh common ones. A term
+// with a digit in it is most often a value the request carries (an amount, a
+// date, an id) and counts half.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer

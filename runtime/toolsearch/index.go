@@ -167,15 +167,16 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency and commonness of every term
-// and the field scales of every tool, whose fields have the given lengths.
+// weigh sets the inverse document frequency (times [termWeight]) and
+// commonness of every term and the field scales of every tool, whose fields
+// have the given lengths.
 func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
 	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
 	for t, p := range ix.postings {
-		ix.idf[t] = float32(idf(len(p), n))
+		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)

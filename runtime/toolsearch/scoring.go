@@ -44,6 +44,25 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// valueTermWeight is the weight of a term with a digit in it relative to
+// other terms. Requests carry the values of their arguments ("a base of 10
+// units", "on 2023-10-02", "account 987654"); a number in a request is much
+// more often such a value than a word that names a tool, so it counts for
+// half. The weight scales the term's every score, so a query of that term
+// alone ranks as before.
+const valueTermWeight = 0.5
+
+// termWeight returns the weight of term in every score it adds to:
+// [valueTermWeight] for a term with a digit, 1 otherwise.
+func termWeight(term string) float64 {
+	for i := 0; i < len(term); i++ {
+		if '0' <= term[i] && term[i] <= '9' {
+			return valueTermWeight
+		}
+	}
+	return 1
+}
+
 // isCommon reports whether a term in df of n tools is common: it adds to the
 // scores of the tools a query's rarer terms find, and finds tools itself only
 // when they find none.
