@@ -33,7 +33,7 @@ type Index struct {
 	scored   []atomic.Pointer[[]posting]
 	idf      []float32
 	common   []bool
-	scales   [][numFields]float32
+	scales   []toolScales
 
 	states sync.Pool // of *searchState
 }

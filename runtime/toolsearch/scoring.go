@@ -70,10 +70,28 @@ func isCommon(df, n int) bool {
 	return df >= minCommonTools && float64(df) > commonShare*float64(n)
 }
 
+// nameShareWeight is what a query adds, in units of a term's inverse
+// document frequency, for holding all of a tool's name words: each name word
+// the query holds adds its share of the name times this weight, on top of the
+// BM25F score. A name says in a few words what the tool does, so a tool whose
+// name the query spells out in full ("current weather" for
+// get_current_weather) ranks ahead of one whose longer name it matches in
+// part.
+const nameShareWeight = 0.3
+
+// toolScales are a tool's weights of one occurrence of a term: in each field
+// for BM25F, and in its name for the name share.
+type toolScales struct {
+	field [numFields]float32
+	// nameWord is nameShareWeight over the number of the name's terms.
+	nameWord float32
+}
+
 // fieldScales returns, for each tool with the given field lengths, the
-// BM25F weight of one occurrence of a term in each field: the field weight
-// over the field's length normalization against the catalog's average.
-func fieldScales(lengths [][numFields]int64) [][numFields]float32 {
+// BM25F weight of one occurrence of a term in each field (the field weight
+// over the field's length normalization against the catalog's average) and
+// the weight of one occurrence in its name for the name share.
+func fieldScales(lengths [][numFields]int64) []toolScales {
 	var avg [numFields]float64
 	for i := range lengths {
 		for f := range numFields {
@@ -83,28 +101,32 @@ func fieldScales(lengths [][numFields]int64) [][numFields]float32 {
 	for f := range numFields {
 		avg[f] /= float64(max(len(lengths), 1))
 	}
-	scales := make([][numFields]float32, len(lengths))
+	scales := make([]toolScales, len(lengths))
 	for i := range lengths {
 		for f := range numFields {
 			norm := 1.0
 			if avg[f] > 0 {
 				norm = 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
 			}
-			scales[i][f] = float32(fieldWeight[f] / norm)
+			scales[i].field[f] = float32(fieldWeight[f] / norm)
+		}
+		if n := lengths[i][FieldName]; n > 0 {
+			scales[i].nameWord = float32(nameShareWeight / float64(n))
 		}
 	}
 	return scales
 }
 
-// termScore is the BM25F score of a term with inverse document frequency
-// termIDF and counts tc in a tool whose field scales are w: the weighted
-// counts are summed, then saturated once with k1.
-func termScore(termIDF float32, tc *FieldCounts, w *[numFields]float32) float32 {
-	pseudo := w[FieldName]*float32(tc.Name) +
-		w[FieldTitle]*float32(tc.Title) +
-		w[FieldDescription]*float32(tc.Description) +
-		w[FieldParamName]*float32(tc.ParamName) +
-		w[FieldParamDescription]*float32(tc.ParamDescription) +
-		w[FieldExtra]*float32(tc.Extra)
-	return termIDF * pseudo / (k1 + pseudo)
+// termScore is the score of a term with inverse document frequency termIDF
+// and counts tc in a tool whose scales are w: the BM25F score (the weighted
+// counts summed, then saturated once with k1) plus the term's share of the
+// tool's name, both times termIDF.
+func termScore(termIDF float32, tc *FieldCounts, w *toolScales) float32 {
+	pseudo := w.field[FieldName]*float32(tc.Name) +
+		w.field[FieldTitle]*float32(tc.Title) +
+		w.field[FieldDescription]*float32(tc.Description) +
+		w.field[FieldParamName]*float32(tc.ParamName) +
+		w.field[FieldParamDescription]*float32(tc.ParamDescription) +
+		w.field[FieldExtra]*float32(tc.Extra)
+	return termIDF * (pseudo/(k1+pseudo) + w.nameWord*float32(tc.Name))
 }

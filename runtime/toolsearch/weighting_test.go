@@ -2,6 +2,7 @@ package toolsearch
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -39,5 +40,33 @@ func TestValueTermsCountHalf(t *testing.T) {
 	}
 	if got := names(ix.Search("sha256", 5)); len(got) != 1 || got[0] != "hash" {
 		t.Errorf("Search(sha256) = %v, want hash", got)
+	}
+}
+
+// TestNameShare checks that a query holding a tool's whole name ranks it
+// ahead of a tool whose name it holds in part, though that one's
+// description matches one word more (without the name share it ranks
+// first).
+func TestNameShare(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "weather_report", Description: "Current weather in a city."},
+		{Name: "current_weather", Description: "Current weather."},
+		{Name: "city_guide", Description: "A guide to a city."},
+		{Name: "news", Description: "News of the day."},
+		{Name: "traffic", Description: "Road traffic."},
+	})
+	want := []string{"current_weather", "weather_report", "city_guide"}
+	if got := names(ix.Search("current weather in the city", 5)); !slices.Equal(got, want) {
+		t.Errorf("Search = %v, want %v", got, want)
+	}
+}
+
+func TestFieldScalesNameWord(t *testing.T) {
+	scales := fieldScales([][numFields]int64{{FieldName: 2, FieldDescription: 3}, {FieldDescription: 1}})
+	if got, want := scales[0].nameWord, float32(nameShareWeight/2); got != want {
+		t.Errorf("nameWord of a two-term name = %v, want %v", got, want)
+	}
+	if got := scales[1].nameWord; got != 0 {
+		t.Errorf("nameWord of a tool without name terms = %v, want 0", got)
 	}
 }
