@@ -24,7 +24,10 @@
 // date, an id) and counts half. Each of a tool's name words that the query
 // holds also adds its share of the name, so a query that spells out a whole
 // name ("current weather" for get_current_weather) ranks that tool ahead of
-// one whose longer name it holds in part. A tool's score is thus a sum, over
+// one whose longer name it holds in part. A few verbs that tools use for the
+// same action are synonyms ("find", "search", "locate"; "get", "retrieve",
+// "fetch"; ...): a term scores a quarter of its synonym's score in a tool
+// that has the synonym but not the term. A tool's score is thus a sum, over
 // the query's terms, of a score each term has in that tool alone.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and

@@ -34,6 +34,9 @@ type Index struct {
 	idf      []float32
 	common   []bool
 	scales   []toolScales
+	// synonyms[t] are the terms of t's synonym group, whose tools t's
+	// scored postings include ([Index.withSynonyms]).
+	synonyms map[int32][]int32
 
 	states sync.Pool // of *searchState
 }
@@ -167,11 +170,12 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency (times [termWeight]) and
-// commonness of every term and the field scales of every tool, whose fields
-// have the given lengths.
+// weigh finds the synonyms of the index's terms, and sets the inverse
+// document frequency (times [termWeight]) and commonness of every term and
+// the field scales of every tool, whose fields have the given lengths.
 func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
+	ix.synonyms = ix.findSynonyms()
 	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
@@ -195,6 +199,9 @@ func (ix *Index) scoredPostings(t int32) []posting {
 	for i := range counts {
 		c := &counts[i]
 		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
+	}
+	if s := ix.synonyms[t]; len(s) > 0 {
+		p = ix.withSynonyms(p, s)
 	}
 	ix.scored[t].CompareAndSwap(nil, &p)
 	return *ix.scored[t].Load()
