@@ -21,7 +21,8 @@
 // parameter names, parameter descriptions, extra search terms): a name match
 // outweighs a description match and rare words outweigh common ones. A term
 // with a digit in it is most often a value the request carries (an amount, a
-// date, an id) and counts half. Each of a tool's name words that the query
+// date, an id) and counts half; in a tool it is an index or a version
+// ("Hotels_4_SearchHotel") and does not count in the length of its field. Each of a tool's name words that the query
 // holds also adds its share of the name, so a query that spells out a whole
 // name ("current weather" for get_current_weather) ranks that tool ahead of
 // one whose longer name it holds in part. A few verbs that tools use for the

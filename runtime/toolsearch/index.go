@@ -59,7 +59,8 @@ type toolName struct {
 
 // NewIndex builds an index from the precomputed counts of a catalog. It does
 // no tokenizing and hashes only tool names and distinct terms; it reads every
-// count once, to check it and to sum the length of each tool's fields, and
+// count once, to check it and to sum the length of each tool's fields (value
+// terms left out, see [isValueTerm]), and
 // keeps the postings of cat without copying them, so cat must not change
 // afterwards. A search scores the postings of its own terms only. NewIndex
 // fails with an error wrapping [ErrInvalidDocument] when the counts are
@@ -88,6 +89,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 		if _, added := ix.terms.add(tp.Term); !added {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
+		counted := !isValueTerm(tp.Term) // in the lengths of fields
 		prev := int32(-1)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
@@ -98,7 +100,9 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			if !tt.Counts.valid() {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
-			tt.Counts.addTo(&lengths[tt.Tool])
+			if counted {
+				tt.Counts.addTo(&lengths[tt.Tool])
+			}
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}

@@ -44,21 +44,32 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// valueTermWeight is the weight of a term with a digit in it relative to
-// other terms. Requests carry the values of their arguments ("a base of 10
-// units", "on 2023-10-02", "account 987654"); a number in a request is much
-// more often such a value than a word that names a tool, so it counts for
-// half. The weight scales the term's every score, so a query of that term
-// alone ranks as before.
+// valueTermWeight is the weight of a value term relative to other terms.
+// Requests carry the values of their arguments ("a base of 10 units", "on
+// 2023-10-02", "account 987654"), and a number in a request is much more
+// often such a value than a word that names a tool, so it counts for half.
+// The weight scales the term's every score, so a query of that term alone
+// ranks as before.
 const valueTermWeight = 0.5
 
-// termWeight returns the weight of term in every score it adds to:
-// [valueTermWeight] for a term with a digit, 1 otherwise.
-func termWeight(term string) float64 {
+// isValueTerm reports whether term has a digit in it: a number, a date, an
+// id or a version. In a tool, such a term is an index or a version
+// ("Hotels_4_SearchHotel", "v2") rather than a word of what the tool does,
+// so it does not count in the length of its field either.
+func isValueTerm(term string) bool {
 	for i := 0; i < len(term); i++ {
 		if '0' <= term[i] && term[i] <= '9' {
-			return valueTermWeight
+			return true
 		}
+	}
+	return false
+}
+
+// termWeight returns the weight of term in every score it adds to:
+// [valueTermWeight] for a value term, 1 otherwise.
+func termWeight(term string) float64 {
+	if isValueTerm(term) {
+		return valueTermWeight
 	}
 	return 1
 }

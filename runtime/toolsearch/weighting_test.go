@@ -25,10 +25,11 @@ func TestTermWeight(t *testing.T) {
 }
 
 // TestValueTermsCountHalf checks that a term with a digit adds half of what
-// an otherwise equal word adds, and that alone it still finds its tool.
+// an otherwise equal word adds (its own field's length leaves it out), and
+// that alone it still finds its tool.
 func TestValueTermsCountHalf(t *testing.T) {
 	ix := mustIndex(t, []Document{
-		{Name: "hash", Description: "Hash sha256."},
+		{Name: "hash", Description: "Hash text with sha256."},
 		{Name: "draw", Description: "Draw circle."},
 	})
 	got := ix.Search("sha256 circle", 5)
@@ -68,5 +69,42 @@ func TestFieldScalesNameWord(t *testing.T) {
 	}
 	if got := scales[1].nameWord; got != 0 {
 		t.Errorf("nameWord of a tool without name terms = %v, want 0", got)
+	}
+}
+
+// TestValueTermsOutOfLength checks that a term with a digit does not make
+// its field longer: a version in a name costs the tool nothing, so the two
+// tools tie and keep registration order.
+func TestValueTermsOutOfLength(t *testing.T) {
+	docs := []Document{
+		{Name: "report_v2", Description: "Weekly report."},
+		{Name: "report", Description: "Weekly report."},
+		{Name: "weather", Description: "Weather forecast."},
+	}
+	for _, build := range []struct {
+		name  string
+		index func() (*Index, error)
+	}{
+		{"documents", func() (*Index, error) { return NewIndexFromDocuments(docs) }},
+		{"counts", func() (*Index, error) {
+			counts := make([]Counts, len(docs))
+			for i, d := range docs {
+				c, err := Count(d)
+				if err != nil {
+					return nil, err
+				}
+				counts[i] = c
+			}
+			return NewIndex(NewCatalogCounts(counts))
+		}},
+	} {
+		ix, err := build.index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ix.Search("weekly report", 5)
+		if len(got) != 2 || got[0].Name != "report_v2" || got[1].Name != "report" || got[0].Score != got[1].Score {
+			t.Errorf("%s: Search(weekly report) = %v, want report_v2 and report with equal scores", build.name, got)
+		}
 	}
 }
