@@ -19,7 +19,17 @@
 //
 // Search scores tools with BM25F over six fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones.
+// outweighs a description match and rare words outweigh common ones. A term
+// with a digit in it is most often a value the request carries (an amount, a
+// date, an id) and counts half; in a tool it is an index or a version
+// ("Hotels_4_SearchHotel") and does not count in the length of its field. Each of a tool's name words that the query
+// holds also adds its share of the name, so a query that spells out a whole
+// name ("current weather" for get_current_weather) ranks that tool ahead of
+// one whose longer name it holds in part. A few verbs that tools use for the
+// same action are synonyms ("find", "search", "locate"; "get", "retrieve",
+// "fetch"; ...): a term scores a quarter of its synonym's score in a tool
+// that has the synonym but not the term. A tool's score is thus a sum, over
+// the query's terms, of a score each term has in that tool alone.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer

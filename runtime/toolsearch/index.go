@@ -33,7 +33,10 @@ type Index struct {
 	scored   []atomic.Pointer[[]posting]
 	idf      []float32
 	common   []bool
-	scales   [][numFields]float32
+	scales   []toolScales
+	// synonyms[t] are the terms of t's synonym group, whose tools t's
+	// scored postings include ([Index.withSynonyms]).
+	synonyms map[int32][]int32
 
 	states sync.Pool // of *searchState
 }
@@ -56,7 +59,8 @@ type toolName struct {
 
 // NewIndex builds an index from the precomputed counts of a catalog. It does
 // no tokenizing and hashes only tool names and distinct terms; it reads every
-// count once, to check it and to sum the length of each tool's fields, and
+// count once, to check it and to sum the length of each tool's fields (value
+// terms left out, see [isValueTerm]), and
 // keeps the postings of cat without copying them, so cat must not change
 // afterwards. A search scores the postings of its own terms only. NewIndex
 // fails with an error wrapping [ErrInvalidDocument] when the counts are
@@ -85,6 +89,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 		if _, added := ix.terms.add(tp.Term); !added {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
+		counted := !isValueTerm(tp.Term) // in the lengths of fields
 		prev := int32(-1)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
@@ -95,7 +100,9 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			if !tt.Counts.valid() {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
-			tt.Counts.addTo(&lengths[tt.Tool])
+			if counted {
+				tt.Counts.addTo(&lengths[tt.Tool])
+			}
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
@@ -167,15 +174,17 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency and commonness of every term
-// and the field scales of every tool, whose fields have the given lengths.
+// weigh finds the synonyms of the index's terms, and sets the inverse
+// document frequency (times [termWeight]) and commonness of every term and
+// the field scales of every tool, whose fields have the given lengths.
 func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
+	ix.synonyms = ix.findSynonyms()
 	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
 	for t, p := range ix.postings {
-		ix.idf[t] = float32(idf(len(p), n))
+		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)
@@ -194,6 +203,9 @@ func (ix *Index) scoredPostings(t int32) []posting {
 	for i := range counts {
 		c := &counts[i]
 		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
+	}
+	if s := ix.synonyms[t]; len(s) > 0 {
+		p = ix.withSynonyms(p, s)
 	}
 	ix.scored[t].CompareAndSwap(nil, &p)
 	return *ix.scored[t].Load()

@@ -123,7 +123,7 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-		{Term: "priority", Tools: []toolsearch.ToolTerm{
+		{Term: "prioriti", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
@@ -133,7 +133,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Term: "product", Tools: []toolsearch.ToolTerm{
 			{Tool: 5, Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
-		{Term: "query", Tools: []toolsearch.ToolTerm{
+		{Term: "queri", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Tool: 5, Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
