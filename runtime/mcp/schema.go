@@ -69,7 +69,7 @@ func canonicalSchema(v any) any {
 	}
 	if d, ok := m["$schema"].(string); ok {
 		d = strings.TrimSuffix(d, "#")
-		if d == draft2020 || d == draft07 && !sensitive {
+		if d == draft2020 || (d == draft07 && !sensitive) {
 			delete(m, "$schema")
 		}
 	}
@@ -98,7 +98,7 @@ func canonicalSubschema(v any) (any, bool) {
 			sensitive = true
 		}
 	}
-	if _, ok := m["$ref"]; ok && len(m) > 1 {
+	if _, ok := m["$ref"]; ok && refSiblings(m) {
 		sensitive = true // draft-07 ignores the keywords beside $ref
 	}
 	if _, ok := m["items"].([]any); ok {
@@ -145,6 +145,20 @@ func canonicalSubschema(v any) (any, bool) {
 	}
 	dropDefaults(m)
 	return m, sensitive
+}
+
+// refSiblings reports whether a schema with $ref has keywords beside it
+// that apply to values: draft-07 ignores them and 2020-12 applies them.
+// $schema, $id and definitions mean the same beside $ref in both.
+func refSiblings(m map[string]any) bool {
+	for k := range m {
+		switch k {
+		case "$ref", "$schema", "$id", "$defs", "definitions":
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func canonicalList(x []any, note func(any, bool) any) []any {

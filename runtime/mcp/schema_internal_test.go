@@ -38,6 +38,9 @@ func TestSchemaDifference(t *testing.T) {
 		{name: "server-filesystem read_text_file", declared: `{"type":"object","properties":{"path":{"type":"string","description":"Path of the file"},"head":{"type":"number"},"tail":{"type":"number"}},"required":["path"],"additionalProperties":false}`,
 			served: `{` + d07 + `"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"]}`, same: true},
 
+		{name: "draft-07 $ref beside definitions", declared: `{"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`,
+			served: `{` + d07 + `"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`, same: true},
+
 		// Real differences, each refused at its first difference.
 		{name: "type", declared: `{"properties":{"n":{"type":"integer"}}}`, served: `{"properties":{"n":{"type":"number"}}}`, pointer: "/properties/n/type", ds: `"integer"`, ss: `"number"`},
 		{name: "type list", declared: `{"type":["string","null"]}`, served: `{"type":"string"}`, pointer: "/type", ds: `["null","string"]`, ss: `"string"`},
