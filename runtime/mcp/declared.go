@@ -30,8 +30,16 @@ type DeclaredToolset struct {
 
 // Check reads the server's tool list and compares it with the declared
 // tools: a declared tool the server does not list, or whose inputSchema or
-// outputSchema differs canonically from the declared payload or result, is
-// a *MismatchError naming the tool and the first difference. Tools the
+// outputSchema differs from the declared payload or result, is a
+// *MismatchError naming the tool and the first difference. Schemas are
+// compared in their canonical form as JSON Schemas: annotations
+// (descriptions, titles, examples, defaults) are not compared, since the
+// declared ones are what the model reads; $schema draft-07 or 2020-12,
+// keyword order, the spelling of types, required and enum, and keywords at
+// their default do not count; every constraint does. A declared
+// inputSchema may add "additionalProperties": false where the server's
+// allows other properties (calls are validated against the declared schema
+// before they are sent); nothing else may be stricter or looser. Tools the
 // server lists beyond the declared ones are ignored. It returns the
 // server's catalog under the declared toolset's name.
 func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Catalog, error) {
@@ -52,7 +60,7 @@ func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Cat
 			name           string
 			declared, have json.RawMessage
 		}{{"inputSchema", d.Payload, got.Payload}, {"outputSchema", d.Result, got.Result}} {
-			if err := s.compare(d.Name, part.name, part.declared, part.have); err != nil {
+			if err := s.compare(d.Name, part.name, part.declared, part.have, part.name == "inputSchema"); err != nil {
 				return nil, err
 			}
 		}
@@ -61,8 +69,8 @@ func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Cat
 }
 
 // compare reports the first difference of one declared schema and the
-// server's.
-func (s *Session) compare(id tools.Ident, which string, declared, served json.RawMessage) error {
+// server's, in their canonical forms (schemaDifference).
+func (s *Session) compare(id tools.Ident, which string, declared, served json.RawMessage, input bool) error {
 	switch {
 	case len(declared) == 0 && len(served) == 0:
 		return nil
@@ -71,7 +79,7 @@ func (s *Session) compare(id tools.Ident, which string, declared, served json.Ra
 	case len(served) == 0:
 		return &MismatchError{Server: s.server, Tool: id, Schema: which, Declared: render(json.RawMessage(declared)), Served: "absent"}
 	}
-	d, err := firstDifference(declared, served)
+	d, err := schemaDifference(declared, served, input)
 	if err != nil {
 		return fmt.Errorf("mcp server %q: declared tool %q: %s: %w", s.server, id, which, err)
 	}

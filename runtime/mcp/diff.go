@@ -1,9 +1,10 @@
 package mcp
 
-// The first difference between two JSON schemas, compared canonically
+// The first difference between two JSON documents, compared canonically
 // (tools.Canonicalize): member order, whitespace and the spelling of
 // numbers never differ. Members are visited in key order, so the first
-// difference of two schemas is always the same one.
+// difference of two documents is always the same one. schemaDifference
+// compares two schemas in their canonical form as schemas (schema.go).
 
 import (
 	"bytes"
@@ -48,6 +49,30 @@ func firstDifference(a, b []byte) (*difference, error) {
 		return d, nil
 	}
 	return &difference{left: render(va), right: render(vb)}, nil
+}
+
+// schemaDifference returns the first difference of a declared schema and
+// a server's, both in their canonical form (canonicalSchema), or nil when
+// they accept the same values. For an input schema the declared one may
+// be stricter in additionalProperties (adoptStricter). The values of the
+// difference are those of the canonical forms.
+func schemaDifference(declared, served []byte, input bool) (*difference, error) {
+	var vs [2]any
+	for i, b := range [][]byte{declared, served} {
+		c, err := tools.Canonicalize(b)
+		if err != nil {
+			return nil, err
+		}
+		v, err := decodeNumbers(c)
+		if err != nil {
+			return nil, err
+		}
+		vs[i] = canonicalSchema(v)
+	}
+	if input {
+		adoptStricter(vs[0], vs[1])
+	}
+	return diffValues("", vs[0], vs[1]), nil
 }
 
 func decodeNumbers(data []byte) (any, error) {

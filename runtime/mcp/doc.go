@@ -31,9 +31,12 @@
 // Specs}), Schema and Specs being the generated toolset package's Toolset()
 // and Specs(). Registration reads the server's list and fails with a
 // *MismatchError when a declared tool is missing or its payload or result
-// schema differs canonically (tools.Canonicalize) from the server's
-// inputSchema or outputSchema; the error names the tool and the first
-// difference as a JSON Pointer. The toolset is then a local toolset of the
+// schema differs from the server's inputSchema or outputSchema, compared
+// in a canonical JSON Schema form (schema.go: annotations, a draft-07 or
+// 2020-12 $schema, spellings and default-valued keywords do not count; a
+// declared inputSchema may forbid additional properties the server's
+// allows); the error names the tool and the first difference as a JSON
+// Pointer. The toolset is then a local toolset of the
 // runtime: agents list its tools as immediate or deferred, the runtime
 // validates arguments with the declared codecs before the call is sent, and
 // structuredContent is decoded with the declared result codec.

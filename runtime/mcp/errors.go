@@ -36,10 +36,10 @@ type MismatchError struct {
 	// Schema is the schema that differs: "inputSchema" or "outputSchema".
 	Schema string
 	// Pointer locates the first difference (a JSON Pointer into the
-	// schema, "" for the whole schema).
+	// schemas' canonical form, Session.Check; "" for the whole schema).
 	Pointer string
-	// Declared and Served are the two values at Pointer, as compact JSON,
-	// or "absent".
+	// Declared and Served are the two values at Pointer in the canonical
+	// form, as compact JSON, or "absent".
 	Declared, Served string
 }
 

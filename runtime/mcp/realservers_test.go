@@ -47,12 +47,15 @@ func npmServer(t *testing.T, bin string) string {
 	return path
 }
 
-// everythingDeclared is part of server-everything 2026.8.31 as a design
-// would declare it, with the schemas it lists.
+// everythingDeclared is part of server-everything 2026.8.31 as gen would
+// write its declaration: no $schema, descriptions of its own and
+// additionalProperties false in the arguments, where the server lists
+// draft-07's $schema, other descriptions and no additionalProperties. They
+// match canonically.
 var everythingDeclared = tools.ToolsetSchema{Name: "ev", Tools: []tools.ToolSchema{
-	tool("ev.echo", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]}`, ""),
-	tool("ev.get-structured-content", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"]}`,
-		`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"additionalProperties":false}`),
+	tool("ev.echo", `{"type":"object","properties":{"message":{"type":"string","description":"Text to send back"}},"required":["message"],"additionalProperties":false}`, ""),
+	tool("ev.get-structured-content", `{"type":"object","properties":{"location":{"type":"string","enum":["Chicago","Los Angeles","New York"],"description":"City"}},"required":["location"],"additionalProperties":false}`,
+		`{"type":"object","properties":{"temperature":{"type":"number","description":"Degrees Celsius"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["conditions","humidity","temperature"],"additionalProperties":false}`),
 }}
 
 func TestNPMServers(t *testing.T) {

@@ -1,0 +1,263 @@
+package mcp
+
+// The canonical form of a JSON Schema, in which a declared schema and the
+// one a server lists are compared (Session.Check). It removes what never
+// changes which values a schema accepts and writes equivalent spellings
+// one way; every constraint stays, so two schemas with one canonical form
+// accept the same values. The rules:
+//
+//   - annotations are dropped: title, description, examples, $comment,
+//     default, deprecated, readOnly, writeOnly. The runtime registers the
+//     declared schema, so the declared annotations are the ones the model
+//     reads; the server's never reach it.
+//   - "$schema" is dropped when it names JSON Schema 2020-12 (the draft the
+//     runtime's validator assumes when $schema is absent), or draft-07 and
+//     the schema uses no keyword whose meaning differs between the two
+//     (dialectKeywords, items as an array, $ref beside other keywords);
+//     any other value stays and is compared.
+//   - "type": ["x"] is "type": "x"; a list of types is sorted, without
+//     repeats; so are "required" and "enum" (by their values' JSON).
+//   - keywords at their default are dropped: additionalProperties,
+//     items, propertyNames, unevaluatedProperties and unevaluatedItems that
+//     accept everything (true or {}), minLength, minItems and minProperties
+//     of 0, uniqueItems false, an empty required, properties,
+//     patternProperties, $defs, definitions or dependentSchemas.
+//   - a subschema true is {}.
+//
+// Only schema positions are rewritten: the keys of "properties" are
+// property names (a property may be named "description"), and the values
+// of enum, const and of keywords this file does not know are compared as
+// they are.
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// annotations never change which values a schema accepts.
+var annotations = []string{"title", "description", "examples", "$comment", "default", "deprecated", "readOnly", "writeOnly"}
+
+// Keywords by how their value holds subschemas.
+var (
+	oneSubschema = []string{"additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
+		"unevaluatedProperties", "unevaluatedItems", "additionalItems"}
+	subschemaMaps  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+	subschemaLists = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+)
+
+// dialectKeywords mean something else in draft-07 and 2020-12, or exist
+// in only one of them (and are ignored by the other).
+var dialectKeywords = []string{"additionalItems", "prefixItems", "dependencies", "dependentSchemas", "dependentRequired",
+	"unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains", "$recursiveRef", "$recursiveAnchor",
+	"$dynamicRef", "$dynamicAnchor", "$anchor", "$vocabulary"}
+
+// Dialects whose $schema may be dropped.
+const (
+	draft2020 = "https://json-schema.org/draft/2020-12/schema"
+	draft07   = "http://json-schema.org/draft-07/schema"
+)
+
+// canonicalSchema returns the canonical form of a schema decoded from
+// canonical JSON (decodeNumbers of tools.Canonicalize's output); v is not
+// modified.
+func canonicalSchema(v any) any {
+	out, sensitive := canonicalSubschema(v)
+	m, ok := out.(map[string]any)
+	if !ok {
+		return out
+	}
+	if d, ok := m["$schema"].(string); ok {
+		d = strings.TrimSuffix(d, "#")
+		if d == draft2020 || (d == draft07 && !sensitive) {
+			delete(m, "$schema")
+		}
+	}
+	return m
+}
+
+// canonicalSubschema returns the canonical form of one schema and whether
+// it or a subschema uses a keyword whose meaning depends on the dialect.
+func canonicalSubschema(v any) (any, bool) {
+	if v == true {
+		return map[string]any{}, false
+	}
+	in, ok := v.(map[string]any)
+	if !ok {
+		return v, false
+	}
+	m := make(map[string]any, len(in))
+	for k, x := range in {
+		if !slices.Contains(annotations, k) {
+			m[k] = x
+		}
+	}
+	sensitive := false
+	for _, k := range dialectKeywords {
+		if _, ok := m[k]; ok {
+			sensitive = true
+		}
+	}
+	if _, ok := m["$ref"]; ok && refSiblings(m) {
+		sensitive = true // draft-07 ignores the keywords beside $ref
+	}
+	if _, ok := m["items"].([]any); ok {
+		sensitive = true // draft-07's tuple form, 2020-12's prefixItems
+	}
+	note := func(x any, s bool) any {
+		sensitive = sensitive || s
+		return x
+	}
+	for _, k := range oneSubschema {
+		switch x := m[k].(type) {
+		case map[string]any, bool:
+			m[k] = note(canonicalSubschema(x))
+		case []any: // items as a tuple
+			m[k] = canonicalList(x, note)
+		}
+	}
+	for _, k := range subschemaMaps {
+		if x, ok := m[k].(map[string]any); ok {
+			c := make(map[string]any, len(x))
+			for name, s := range x {
+				c[name] = note(canonicalSubschema(s))
+			}
+			m[k] = c
+		}
+	}
+	for _, k := range subschemaLists {
+		if x, ok := m[k].([]any); ok {
+			m[k] = canonicalList(x, note)
+		}
+	}
+	if t, ok := m["type"].([]any); ok {
+		t = sortedSet(t)
+		if len(t) == 1 {
+			m["type"] = t[0]
+		} else {
+			m["type"] = t
+		}
+	}
+	for _, k := range []string{"required", "enum"} {
+		if x, ok := m[k].([]any); ok {
+			m[k] = sortedSet(x)
+		}
+	}
+	dropDefaults(m)
+	return m, sensitive
+}
+
+// refSiblings reports whether a schema with $ref has keywords beside it
+// that apply to values: draft-07 ignores them and 2020-12 applies them.
+// $schema, $id and definitions mean the same beside $ref in both.
+func refSiblings(m map[string]any) bool {
+	for k := range m {
+		switch k {
+		case "$ref", "$schema", "$id", "$defs", "definitions":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+func canonicalList(x []any, note func(any, bool) any) []any {
+	c := make([]any, len(x))
+	for i, s := range x {
+		c[i] = note(canonicalSubschema(s))
+	}
+	return c
+}
+
+// dropDefaults removes the keywords of m whose value is their default.
+func dropDefaults(m map[string]any) {
+	for _, k := range []string{"additionalProperties", "items", "propertyNames", "unevaluatedProperties", "unevaluatedItems"} {
+		if x, ok := m[k].(map[string]any); ok && len(x) == 0 {
+			delete(m, k)
+		}
+	}
+	for _, k := range []string{"minLength", "minItems", "minProperties"} {
+		if n, ok := m[k].(json.Number); ok && n == "0" {
+			delete(m, k)
+		}
+	}
+	if m["uniqueItems"] == false {
+		delete(m, "uniqueItems")
+	}
+	for _, k := range []string{"required", "properties", "patternProperties", "$defs", "definitions", "dependentSchemas"} {
+		switch x := m[k].(type) {
+		case []any:
+			if len(x) == 0 {
+				delete(m, k)
+			}
+		case map[string]any:
+			if len(x) == 0 {
+				delete(m, k)
+			}
+		}
+	}
+}
+
+// sortedSet returns the values of x sorted by their JSON, without repeats.
+func sortedSet(x []any) []any {
+	type keyed struct {
+		key string
+		v   any
+	}
+	ks := make([]keyed, len(x))
+	for i, v := range x {
+		b, _ := json.Marshal(v) // values decoded from JSON always marshal
+		ks[i] = keyed{string(b), v}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	ks = slices.CompactFunc(ks, func(a, b keyed) bool { return a.key == b.key })
+	out := make([]any, len(ks))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
+}
+
+// adoptStricter lets a declared input schema be stricter than the
+// server's in one keyword: where the declared schema has
+// "additionalProperties": false and the server's, at the same place, has
+// no additionalProperties (it accepts other properties), the server's is
+// given the declared false before the two are compared. Every call is
+// validated against the declared schema before it is sent, so what is sent
+// has no other properties and the server accepts it. Only places where a
+// stricter subschema makes the whole schema stricter are visited: the root,
+// and through properties, patternProperties, additionalProperties, items,
+// prefixItems, contains, allOf, anyOf, then, else and dependentSchemas;
+// never under not, oneOf, if, or in $defs and definitions (reached by $ref
+// from anywhere). Both arguments are canonical forms; served is modified.
+func adoptStricter(declared, served any) {
+	d, ok1 := declared.(map[string]any)
+	s, ok2 := served.(map[string]any)
+	if !ok1 || !ok2 {
+		return
+	}
+	if _, has := s["additionalProperties"]; !has && d["additionalProperties"] == false {
+		s["additionalProperties"] = false
+	}
+	for _, k := range []string{"additionalProperties", "items", "contains", "then", "else"} {
+		adoptStricter(d[k], s[k])
+	}
+	for _, k := range []string{"properties", "patternProperties", "dependentSchemas"} {
+		dm, ok1 := d[k].(map[string]any)
+		sm, ok2 := s[k].(map[string]any)
+		if ok1 && ok2 {
+			for name, x := range dm {
+				adoptStricter(x, sm[name])
+			}
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "prefixItems"} {
+		dl, ok1 := d[k].([]any)
+		sl, ok2 := s[k].([]any)
+		if ok1 && ok2 {
+			for i := range min(len(dl), len(sl)) {
+				adoptStricter(dl[i], sl[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+func TestSchemaDifference(t *testing.T) {
+	const d07 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	cases := []struct {
+		name             string
+		declared, served string
+		output           bool // compared as an outputSchema
+		pointer, ds, ss  string
+		same             bool
+	}{
+		// Normalizations: each pair accepts the same values.
+		{name: "draft-07 $schema", declared: `{"type":"object"}`, served: `{` + d07 + `"type":"object"}`, same: true},
+		{name: "draft-07 without #", declared: `{"type":"object"}`, served: `{"$schema":"http://json-schema.org/draft-07/schema","type":"object"}`, same: true},
+		{name: "2020-12 $schema", declared: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}`, served: `{"type":"object"}`, same: true},
+		{name: "annotations", declared: `{"type":"object","title":"T","description":"ours","properties":{"a":{"type":"string","description":"Ours","examples":["x"],"default":"y"}}}`,
+			served: `{"type":"object","$comment":"c","properties":{"a":{"type":"string","description":"Theirs","deprecated":true,"readOnly":false}}}`, same: true},
+		{name: "a property named like an annotation", declared: `{"properties":{"description":{"type":"string"}}}`, served: `{"properties":{"description":{"type":"string","title":"x"}}}`, same: true},
+		{name: "type of one", declared: `{"type":"string"}`, served: `{"type":["string"]}`, same: true},
+		{name: "type list order", declared: `{"type":["string","null"]}`, served: `{"type":["null","string","null"]}`, same: true},
+		{name: "required order", declared: `{"required":["b","a"]}`, served: `{"required":["a","b"]}`, same: true},
+		{name: "enum order", declared: `{"enum":["x",1,null]}`, served: `{"enum":[null,"x",1.0]}`, same: true},
+		{name: "defaults", declared: `{"type":"object","properties":{"l":{"type":"array","items":{},"minItems":0,"uniqueItems":false},"s":{"type":"string","minLength":0}}}`,
+			served: `{"type":"object","additionalProperties":true,"required":[],"patternProperties":{},"minProperties":0,"properties":{"l":{"type":"array","items":true},"s":{"type":"string"}}}`, same: true},
+		{name: "subschema true", declared: `{"properties":{"a":true}}`, served: `{"properties":{"a":{}}}`, same: true},
+		{name: "declared stricter additionalProperties", declared: `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
+			served: `{` + d07 + `"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`, same: true},
+		{name: "stricter additionalProperties through anyOf and items", declared: `{"anyOf":[{"type":"array","items":{"type":"object","additionalProperties":false}}]}`,
+			served: `{"anyOf":[{"type":"array","items":{"type":"object"}}]}`, same: true},
+		{name: "server-filesystem read_text_file", declared: `{"type":"object","properties":{"path":{"type":"string","description":"Path of the file"},"head":{"type":"number"},"tail":{"type":"number"}},"required":["path"],"additionalProperties":false}`,
+			served: `{` + d07 + `"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"]}`, same: true},
+
+		{name: "draft-07 $ref beside definitions", declared: `{"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`,
+			served: `{` + d07 + `"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`, same: true},
+
+		// Real differences, each refused at its first difference.
+		{name: "type", declared: `{"properties":{"n":{"type":"integer"}}}`, served: `{"properties":{"n":{"type":"number"}}}`, pointer: "/properties/n/type", ds: `"integer"`, ss: `"number"`},
+		{name: "type list", declared: `{"type":["string","null"]}`, served: `{"type":"string"}`, pointer: "/type", ds: `["null","string"]`, ss: `"string"`},
+		{name: "required", declared: `{"required":["a"]}`, served: `{"required":["a","b"]}`, pointer: "/required/1", ds: "absent", ss: `"b"`},
+		{name: "enum", declared: `{"enum":["a","b"]}`, served: `{"enum":["a","c"]}`, pointer: "/enum/1", ds: `"b"`, ss: `"c"`},
+		{name: "property on the server only", declared: `{"properties":{"a":{}}}`, served: `{"properties":{"a":{},"b":{}}}`, pointer: "/properties/b", ds: "absent", ss: "{}"},
+		{name: "property declared only", declared: `{"properties":{"a":{},"b":{}},"additionalProperties":false}`, served: `{"properties":{"a":{}}}`, pointer: "/properties/b", ds: "{}", ss: "absent"},
+		{name: "minimum", declared: `{"minimum":1}`, served: `{"minimum":0}`, pointer: "/minimum", ds: "1", ss: "0"},
+		{name: "maxLength", declared: `{"maxLength":10}`, served: `{}`, pointer: "/maxLength", ds: "10", ss: "absent"},
+		{name: "minLength above 0", declared: `{}`, served: `{"minLength":1}`, pointer: "/minLength", ds: "absent", ss: "1"},
+		{name: "server stricter additionalProperties", declared: `{"type":"object"}`, served: `{"type":"object","additionalProperties":false}`, pointer: "/additionalProperties", ds: "absent", ss: "false"},
+		{name: "additionalProperties schema", declared: `{"additionalProperties":false}`, served: `{"additionalProperties":{"type":"string"}}`, pointer: "/additionalProperties", ds: "false", ss: `{"type":"string"}`},
+		{name: "stricter additionalProperties under not", declared: `{"not":{"additionalProperties":false}}`, served: `{"not":{}}`, pointer: "/not/additionalProperties", ds: "false", ss: "absent"},
+		{name: "stricter additionalProperties under oneOf", declared: `{"oneOf":[{"additionalProperties":false},{"type":"string"}]}`, served: `{"oneOf":[{},{"type":"string"}]}`, pointer: "/oneOf/0/additionalProperties", ds: "false", ss: "absent"},
+		{name: "stricter additionalProperties in $defs", declared: `{"$defs":{"x":{"additionalProperties":false}}}`, served: `{"$defs":{"x":{}}}`, pointer: "/$defs/x/additionalProperties", ds: "false", ss: "absent"},
+		{name: "stricter additionalProperties in an output", output: true, declared: `{"type":"object","additionalProperties":false}`, served: `{"type":"object"}`, pointer: "/additionalProperties", ds: "false", ss: "absent"},
+		{name: "draft-04", declared: `{"type":"object"}`, served: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-04/schema#"`},
+		{name: "draft-07 tuple items", declared: `{"items":[{"type":"string"}]}`, served: `{` + d07 + `"items":[{"type":"string"}]}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-07/schema#"`},
+		{name: "draft-07 $ref beside a keyword", declared: `{"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, served: `{` + d07 + `"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-07/schema#"`},
+		{name: "enum values are not schemas", declared: `{"enum":[{"description":"a"}]}`, served: `{"enum":[{"description":"b"}]}`, pointer: "/enum/0/description", ds: `"a"`, ss: `"b"`},
+		{name: "const values are not schemas", declared: `{"const":{"type":["x"]}}`, served: `{"const":{"type":"x"}}`, pointer: "/const/type", ds: `["x"]`, ss: `"x"`},
+		{name: "false is not {}", declared: `{"properties":{"a":false}}`, served: `{"properties":{"a":{}}}`, pointer: "/properties/a", ds: "false", ss: "{}"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := schemaDifference([]byte(tc.declared), []byte(tc.served), !tc.output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.same {
+				if d != nil {
+					t.Fatalf("difference %+v between equivalent schemas", *d)
+				}
+				return
+			}
+			if d == nil {
+				t.Fatal("no difference found")
+			}
+			if d.pointer != tc.pointer || d.left != tc.ds || d.right != tc.ss {
+				t.Errorf("difference = {%s %s %s}, want {%s %s %s}", d.pointer, d.left, d.right, tc.pointer, tc.ds, tc.ss)
+			}
+		})
+	}
+	if _, err := schemaDifference([]byte(`{"a":1,"a":2}`), []byte(`{}`), true); err == nil {
+		t.Error("duplicate keys accepted")
+	}
+}
+
+// FuzzSchemaDifference compares any two documents a server or a design
+// could send: invalid JSON is an error, a schema never differs from itself
+// or from its own canonical form, and the canonical form is a fixed point.
+func FuzzSchemaDifference(f *testing.F) {
+	f.Add([]byte(`{"type":["string"],"description":"x"}`), []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}`))
+	f.Add([]byte(`{"properties":{"a":{"additionalProperties":false}},"additionalProperties":false}`), []byte(`{"properties":{"a":{}}}`))
+	f.Add([]byte(`{"anyOf":[true,{"items":[{"enum":[2,1,1]}]}],"required":["b","a"]}`), []byte(`{"not":{"minLength":0}}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		_, errA := tools.Canonicalize(a)
+		_, errB := tools.Canonicalize(b)
+		for _, input := range []bool{true, false} {
+			_, err := schemaDifference(a, b, input)
+			if (err != nil) != (errA != nil || errB != nil) {
+				t.Fatalf("schemaDifference error %v, canonical JSON errors %v, %v", err, errA, errB)
+			}
+		}
+		if errA != nil {
+			return
+		}
+		if d, err := schemaDifference(a, a, true); err != nil || d != nil {
+			t.Fatalf("a schema differs from itself: %+v %v", d, err)
+		}
+		c, _ := tools.Canonicalize(a)
+		v, _ := decodeNumbers(c)
+		once, err := json.Marshal(canonicalSchema(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, err := schemaDifference(a, once, false); err != nil || d != nil {
+			t.Fatalf("a schema differs from its canonical form %s: %+v %v", once, d, err)
+		}
+		v2, _ := decodeNumbers(once)
+		twice, _ := json.Marshal(canonicalSchema(v2))
+		if !bytes.Equal(once, twice) {
+			t.Fatalf("canonical form %s is not a fixed point: %s", once, twice)
+		}
+	})
+}
