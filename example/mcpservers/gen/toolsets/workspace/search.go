@@ -24,7 +24,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "workspac", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "workspace.list_directory", Alias: "workspace_list_directory", Terms: []toolsearch.TermCounts{
-			{Term: "directory", Counts: toolsearch.FieldCounts{Name: 2, Description: 2, ParamDescription: 1}},
+			{Term: "directori", Counts: toolsearch.FieldCounts{Name: 2, Description: 2, ParamDescription: 1}},
 			{Term: "fil", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "list", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
