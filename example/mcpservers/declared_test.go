@@ -12,6 +12,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/agents/reader"
 	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/toolsets/workspace"
+	"github.com/goa-discovery/goa-discovery/internal/npmservers"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -27,7 +28,7 @@ import (
 // read_text_file by name and calls it, and an argument the declaration
 // does not allow is refused before it reaches the server.
 func TestDeclaredToolsetOnNPMServer(t *testing.T) {
-	filesystemBin := npmServer(t, "mcp-server-filesystem")
+	filesystemBin := npmservers.Path(t, "mcp-server-filesystem")
 	ctx := context.Background()
 	root := t.TempDir()
 	note := filepath.Join(root, "note.txt")

@@ -3,7 +3,6 @@ package mcpservers_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,38 +10,11 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/agents/tinkerer"
+	"github.com/goa-discovery/goa-discovery/internal/npmservers"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
-
-// serversEnv names the directory holding the servers' executables
-// (node_modules/.bin of the npm install .ci/run makes).
-const serversEnv = "GOA_DISCOVERY_MCP_SERVERS"
-
-// npmServer returns the path of one installed server, skipping the test
-// where node or the packages are absent, except in CI.
-func npmServer(t *testing.T, bin string) string {
-	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; .ci/run installs the npm MCP servers and sets %s", why, serversEnv)
-		}
-		t.Skipf("skipping the npm MCP servers test: %s (run .ci/run, or npm install the servers and set %s)", why, serversEnv)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed")
-	}
-	dir := os.Getenv(serversEnv)
-	if dir == "" {
-		missing(serversEnv + " is not set")
-	}
-	path := filepath.Join(dir, bin)
-	if _, err := os.Stat(path); err != nil {
-		missing(bin + " is not installed in " + serversEnv)
-	}
-	return path
-}
 
 // connect opens a session with a server and closes it when the test ends.
 func connect(t *testing.T, server string, tr mcp.Transport) *mcp.Session {
@@ -60,8 +32,8 @@ func connect(t *testing.T, server string, tr mcp.Transport) *mcp.Session {
 // one by name, calls what it found, and is refused a file outside the
 // filesystem server's directory.
 func TestGeneratedAgentOnNPMServers(t *testing.T) {
-	everythingBin := npmServer(t, "mcp-server-everything")
-	filesystemBin := npmServer(t, "mcp-server-filesystem")
+	everythingBin := npmservers.Path(t, "mcp-server-everything")
+	filesystemBin := npmservers.Path(t, "mcp-server-filesystem")
 	ctx := context.Background()
 	root := t.TempDir()
 	rt := runtime.New()

@@ -7,45 +7,17 @@ package mcp_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/internal/npmservers"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
-
-// serversEnv names the directory holding the servers' executables
-// (node_modules/.bin of the npm install .ci/run makes).
-const serversEnv = "GOA_DISCOVERY_MCP_SERVERS"
-
-// npmServer returns the path of one installed server, skipping the test
-// where node or the packages are absent, except in CI.
-func npmServer(t *testing.T, bin string) string {
-	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; .ci/run installs the npm MCP servers and sets %s", why, serversEnv)
-		}
-		t.Skipf("skipping the npm MCP servers test: %s (run .ci/run, or npm install the servers and set %s)", why, serversEnv)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed")
-	}
-	dir := os.Getenv(serversEnv)
-	if dir == "" {
-		missing(serversEnv + " is not set")
-	}
-	path := filepath.Join(dir, bin)
-	if _, err := os.Stat(path); err != nil {
-		missing(bin + " is not installed in " + serversEnv)
-	}
-	return path
-}
 
 // everythingDeclared is part of server-everything 2026.8.31 as gen would
 // write its declaration: no $schema, descriptions of its own and
@@ -59,8 +31,8 @@ var everythingDeclared = tools.ToolsetSchema{Name: "ev", Tools: []tools.ToolSche
 }}
 
 func TestNPMServers(t *testing.T) {
-	everythingBin := npmServer(t, "mcp-server-everything")
-	filesystemBin := npmServer(t, "mcp-server-filesystem")
+	everythingBin := npmservers.Path(t, "mcp-server-everything")
+	filesystemBin := npmservers.Path(t, "mcp-server-filesystem")
 	ctx := context.Background()
 	root := t.TempDir()
 	everything := connect(t, "everything", mcp.Command(everythingBin, "stdio"))

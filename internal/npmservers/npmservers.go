@@ -1,0 +1,40 @@
+// Package npmservers finds the MCP servers from npm that tests run over stdio
+// (@modelcontextprotocol/server-everything and server-filesystem, which
+// .ci/run installs), so that every such test skips or fails the same way.
+package npmservers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Env names the directory holding the servers' executables: the
+// node_modules/.bin of the npm install that .ci/run makes.
+const Env = "GOA_DISCOVERY_MCP_SERVERS"
+
+// Path returns the path of the installed server executable bin (for example
+// "mcp-server-filesystem"). Where node or the server is absent it skips t,
+// except in CI (CI=true), where it fails t: CI must run the test.
+func Path(t testing.TB, bin string) string {
+	t.Helper()
+	missing := func(why string) {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s; .ci/run installs the npm MCP servers and sets %s", why, Env)
+		}
+		t.Skipf("skipping the npm MCP servers test: %s (run .ci/run, or npm install the servers and set %s)", why, Env)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		missing("node is not installed")
+	}
+	dir := os.Getenv(Env)
+	if dir == "" {
+		missing(Env + " is not set")
+	}
+	path := filepath.Join(dir, bin)
+	if _, err := os.Stat(path); err != nil {
+		missing(bin + " is not installed in " + Env)
+	}
+	return path
+}
