@@ -18,8 +18,9 @@ import (
 // the precomputed search counts equal what runtime/toolsearch computes from
 // the toolset's schemas and that SchemaFingerprint equals the runtime
 // fingerprint of Toolset(); per agent, that its definition's index holds
-// exactly its deferred tools; and that decoded values take the defaults
-// design's defaults.
+// exactly its deferred tools; that decoded values take the defaults
+// design's defaults; and that the Register of a dynamic MCP toolset binds
+// only a session of its server.
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code with the go command")
@@ -34,7 +35,11 @@ func TestGoldenCompiles(t *testing.T) {
 		if err := os.RemoveAll(filepath.Join(mod.Dir, gd.name, "mcpservers")); err != nil {
 			t.Fatal(err)
 		}
-		toolsets = append(toolsets, packagesUnder(t, src, "toolsets", gd.name)...)
+		for _, p := range packagesUnder(t, src, "toolsets", gd.name) {
+			if !isDynamicMCPPackage(t, filepath.Join(src, "toolsets", path.Base(p))) {
+				toolsets = append(toolsets, p)
+			}
+		}
 		agents = append(agents, packagesUnder(t, src, "agents", gd.name)...)
 	}
 	check := checkProgram(toolsets, agents)
@@ -47,6 +52,9 @@ func TestGoldenCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mod.Dir, "defaults_test.go"), []byte(defaultsCheck), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(mod.Dir, "dynamicmcp_test.go"), []byte(dynamicMCPCheck), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mod.Go(t, "build", "./...")
 	mod.Go(t, "vet", "./...")
 	out := mod.Go(t, "test", "-count=1", "-v", ".")
@@ -55,6 +63,9 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	if !strings.Contains(out, "--- PASS: TestDecodedValuesTakeDesignDefaults") {
 		t.Errorf("no passing check of the design defaults in:\n%s", out)
+	}
+	if !strings.Contains(out, "--- PASS: TestDynamicMCPRegister") {
+		t.Errorf("no passing check of the dynamic MCP toolset's Register in:\n%s", out)
 	}
 	for _, p := range append(slices.Clone(toolsets), agents...) {
 		if !strings.Contains(out, "--- PASS: TestGenerated/"+path.Base(path.Dir(path.Dir(p)))+"_"+path.Base(p)) {

@@ -11,6 +11,8 @@ import (
 	"reflect"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // agentFiles returns the files of an agent package.
@@ -91,13 +93,15 @@ func registrySourcesFunc(a *agentIR) jen.Code {
 // server's name; elided drops its type inside a slice.
 func sourceLit(s *sourceIR, elided bool) jen.Code {
 	var fields keyed
-	if s.registry != nil {
+	switch {
+	case s.dynamic != nil:
+		fields.set("Registry", jen.Qual(s.dynamic.importPath, gonames.ServerConst))
+		fields.set("Toolset", jen.Qual(s.dynamic.importPath, gonames.ToolsetNameConst))
+	default:
 		fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
-	} else {
-		fields.set("Registry", jen.Lit(s.mcpServer))
-	}
-	if s.toolset != "" {
-		fields.set("Toolset", jen.Lit(s.toolset))
+		if s.toolset != "" {
+			fields.set("Toolset", jen.Lit(s.toolset))
+		}
 	}
 	if s.version != "" {
 		fields.set("Version", jen.Lit(s.version))

@@ -55,13 +55,13 @@ func Generate(outDir, importPath string) ([]File, error) {
 
 // render builds the IR of root and renders every file, in a fixed order:
 // toolset packages, then agent packages, then registry packages, then MCP
-// server packages.
+// server packages, then the packages of dynamic MCP toolsets.
 func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	d, err := buildIR(root, importPath)
 	if err != nil {
 		return nil, err
 	}
-	pkgs := make([]packageFiles, 0, len(d.toolsets)+len(d.agents)+len(d.registries))
+	pkgs := make([]packageFiles, 0, len(d.toolsets)+len(d.agents)+len(d.registries)+len(d.mcpServers)+len(d.dynamicMCP))
 	for _, ts := range d.toolsets {
 		pkgs = append(pkgs, func() ([]*genFile, error) { return toolsetFiles(ts) })
 	}
@@ -73,6 +73,9 @@ func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	}
 	for _, s := range d.mcpServers {
 		pkgs = append(pkgs, func() ([]*genFile, error) { return mcpServerFiles(s), nil })
+	}
+	for _, dyn := range d.dynamicMCP {
+		pkgs = append(pkgs, func() ([]*genFile, error) { return dynamicMCPFiles(dyn), nil })
 	}
 	return renderAll(pkgs)
 }

@@ -32,6 +32,20 @@ type designIR struct {
 	registries []*registryIR
 	// mcpServers are the MCP servers of Goa services, sorted by service.
 	mcpServers []*mcpServerIR
+	// dynamicMCP are the MCP toolsets without declared tools, sorted by
+	// name.
+	dynamicMCP []*dynamicMCPIR
+}
+
+// dynamicMCPIR is an MCP toolset whose tools are whatever its server lists
+// at run time, and its generated package: it holds only what the design
+// knows, the toolset's and the server's names.
+type dynamicMCPIR struct {
+	name       string // the design's name, which names the package
+	toolset    string // the toolset's name in the runtime
+	server     string
+	pkg        string
+	importPath string
 }
 
 // toolsetIR is a local toolset and its generated package.
@@ -101,9 +115,9 @@ type agentIR struct {
 // which the runtime lists among the registries under its server's name.
 type sourceIR struct {
 	registry *registryIR
-	// mcpServer is the server of a dynamic MCP toolset; registry is nil then.
-	mcpServer string
-	toolset   string // "" for the whole registry
+	// dynamic is a dynamic MCP toolset; registry is nil then.
+	dynamic  *dynamicMCPIR
+	toolset  string // "" for the whole registry
 	version   string
 	deferred  bool
 }
@@ -140,9 +154,16 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		byRegistry[r] = ir
 		d.registries = append(d.registries, ir)
 	}
+	byDynamic := map[*expr.ToolsetExpr]*dynamicMCPIR{}
 	built := buildToolsets(root.Toolsets, importPath)
 	for i, ts := range root.Toolsets {
 		if ts.IsDynamic() {
+			if ts.MCP != nil {
+				ir := &dynamicMCPIR{name: ts.Name, toolset: ts.MCP.Toolset, server: ts.MCP.Server, pkg: packageName(ts.Name, gonames.KindToolset)}
+				ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
+				byDynamic[ts] = ir
+				d.dynamicMCP = append(d.dynamicMCP, ir)
+			}
 			continue
 		}
 		ir, err := built[i].ir, built[i].err
@@ -160,7 +181,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		}
 	}
 	for _, a := range root.Agents {
-		ir, err := buildAgent(a, importPath, byToolset, byRegistry)
+		ir, err := buildAgent(a, importPath, byToolset, byRegistry, byDynamic)
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +196,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 	slices.SortFunc(d.agents, func(a, b *agentIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.registries, func(a, b *registryIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.mcpServers, func(a, b *mcpServerIR) int { return cmp.Compare(a.service, b.service) })
+	slices.SortFunc(d.dynamicMCP, func(a, b *dynamicMCPIR) int { return cmp.Compare(a.name, b.name) })
 	for _, r := range d.registries {
 		slices.SortFunc(r.sources, func(a, b *sourceIR) int {
 			return cmp.Or(cmp.Compare(a.toolset, b.toolset), cmp.Compare(a.version, b.version))
@@ -207,7 +229,7 @@ func buildToolsets(toolsets []*expr.ToolsetExpr, importPath string) []builtTools
 // buildAgent resolves an agent's immediate and deferred tools, in use order
 // then toolset declaration order (deferred tools in order of first
 // selection), and its registry sources.
-func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.ToolsetExpr]*toolsetIR, byRegistry map[*expr.RegistryExpr]*registryIR) (*agentIR, error) {
+func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.ToolsetExpr]*toolsetIR, byRegistry map[*expr.RegistryExpr]*registryIR, byDynamic map[*expr.ToolsetExpr]*dynamicMCPIR) (*agentIR, error) {
 	ir := &agentIR{
 		expr: a, name: a.Name, service: a.Service.Name, description: a.Description,
 		pkg: packageName(a.Name, gonames.KindAgent), goName: goName(a.Name),
@@ -222,8 +244,8 @@ func buildAgent(a *expr.AgentExpr, importPath string, byToolset map[*expr.Toolse
 			src := u.Toolset.Source
 			ir.sources = append(ir.sources, addSource(byRegistry[src.Registry], src.Toolset, u.Toolset.Version(), u.DeferAll()))
 		case u.Toolset.IsDynamic():
-			src := u.Toolset.MCP
-			ir.sources = append(ir.sources, &sourceIR{mcpServer: src.Server, toolset: src.Toolset, deferred: u.DeferAll()})
+			dyn := byDynamic[u.Toolset]
+			ir.sources = append(ir.sources, &sourceIR{dynamic: dyn, toolset: dyn.toolset, deferred: u.DeferAll()})
 		default:
 			ts := byToolset[u.Toolset]
 			deferred := map[*expr.ToolExpr]bool{}

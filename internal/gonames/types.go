@@ -14,16 +14,28 @@ import (
 	goaexpr "goa.design/goa/v3/expr"
 )
 
+// Identifiers that the package of every MCP toolset declares, declared
+// tools or not (the package of a dynamic MCP toolset declares only these),
+// and that generated agents reference.
+const (
+	// ToolsetNameConst is the constant of the toolset's name in the runtime.
+	ToolsetNameConst = "Name"
+	// ServerConst is the constant of the name of the toolset's MCP server.
+	ServerConst = "Server"
+	// RegisterFunc is the function that binds the toolset to a runtime.
+	RegisterFunc = "Register"
+)
+
 // toolsetIdentifiers are the exported identifiers the package of every
 // local toolset declares.
 var toolsetIdentifiers = []string{
-	"Name", "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
-	"SearchCounts", "Executor", "Register",
+	ToolsetNameConst, "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
+	"SearchCounts", "Executor", RegisterFunc,
 }
 
 // mcpToolsetIdentifiers are the exported identifiers the package of an MCP
 // toolset declares as well.
-var mcpToolsetIdentifiers = []string{"Server"}
+var mcpToolsetIdentifiers = []string{ServerConst}
 
 // ToolsetIdentifiers returns the exported identifiers a toolset package
 // declares whatever its tools; mcp adds those of an MCP toolset's package.

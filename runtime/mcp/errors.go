@@ -22,7 +22,45 @@ var (
 	// catalog: a tool without a valid name or schema, two tools with one
 	// name, or names that collide once made portable.
 	ErrCatalog = errors.New("mcp: invalid tool list")
+	// ErrWrongServer is matched by every *ServerError: a toolset bound to
+	// a session of another server than the one the design names.
+	ErrWrongServer = errors.New("mcp: session of another server")
 )
+
+// ServerError is a toolset of the design bound to a session that is not of
+// the design's server for it: the generated Register of a toolset package
+// refuses such a session (CheckServer) before anything is registered.
+type ServerError struct {
+	// Toolset is the toolset's name.
+	Toolset string
+	// Want is the server the design names for the toolset.
+	Want string
+	// Got is the server of the session; "" when the session is nil.
+	Got string
+}
+
+// Error names the toolset and both servers.
+func (e *ServerError) Error() string {
+	if e.Got == "" {
+		return fmt.Sprintf("register toolset %q: nil MCP session, want a session of MCP server %q", e.Toolset, e.Want)
+	}
+	return fmt.Sprintf("register toolset %q: session of MCP server %q, want %q", e.Toolset, e.Got, e.Want)
+}
+
+// Is reports whether target is ErrWrongServer.
+func (e *ServerError) Is(target error) bool { return target == ErrWrongServer }
+
+// CheckServer returns a *ServerError unless s is a session of server, the
+// server the design names for toolset.
+func CheckServer(s *Session, toolset, server string) error {
+	switch {
+	case s == nil:
+		return &ServerError{Toolset: toolset, Want: server}
+	case s.server != server:
+		return &ServerError{Toolset: toolset, Want: server, Got: s.server}
+	}
+	return nil
+}
 
 // MismatchError says how a declared tool differs from the tool the server
 // lists: missing, or with a schema that differs, compared canonically.

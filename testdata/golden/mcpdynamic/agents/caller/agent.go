@@ -4,6 +4,7 @@ package caller
 
 import (
 	"context"
+	everything "example.com/golden/mcpdynamic/toolsets/everything"
 	"fmt"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -34,7 +35,7 @@ func DeferredTools() []tools.Ident {
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
 	return []runtime.RegistrySource{
-		{Registry: "everything", Toolset: "everything"},
+		{Registry: everything.Server, Toolset: everything.Name},
 	}
 }
 

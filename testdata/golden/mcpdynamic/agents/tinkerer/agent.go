@@ -5,6 +5,7 @@ package tinkerer
 import (
 	"context"
 	company "example.com/golden/mcpdynamic/registries/company"
+	everything "example.com/golden/mcpdynamic/toolsets/everything"
 	"fmt"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -35,7 +36,7 @@ func DeferredTools() []tools.Ident {
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
 	return []runtime.RegistrySource{
-		{Registry: "everything", Toolset: "everything", Deferred: true},
+		{Registry: everything.Server, Toolset: everything.Name, Deferred: true},
 		{Registry: company.Name, Deferred: true},
 	}
 }
