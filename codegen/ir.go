@@ -118,8 +118,8 @@ type sourceIR struct {
 	// dynamic is a dynamic MCP toolset; registry is nil then.
 	dynamic  *dynamicMCPIR
 	toolset  string // "" for the whole registry
-	version   string
-	deferred  bool
+	version  string
+	deferred bool
 }
 
 // registryIR is a registry and its generated package.
