@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/agents/tinkerer"
+	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/toolsets/everything"
+	"github.com/goa-discovery/goa-discovery/example/mcpservers/gen/toolsets/files"
 	"github.com/goa-discovery/goa-discovery/internal/npmservers"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
@@ -37,16 +39,13 @@ func TestGeneratedAgentOnNPMServers(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	rt := runtime.New()
-	for _, src := range []struct {
-		server, toolset string
-		transport       mcp.Transport
-	}{
-		{"everything", "everything", mcp.Command(everythingBin, "stdio")},
-		{"filesystem", "files", mcp.Command(filesystemBin, root)},
-	} {
-		if _, err := mcp.RegisterSource(rt, connect(t, src.server, src.transport), src.toolset); err != nil {
-			t.Fatalf("RegisterSource %s: %v", src.toolset, err)
-		}
+	// Each generated package connects its server under the design's name
+	// and registers its list as a source.
+	if _, err := everything.Register(ctx, rt, connect(t, everything.Server, mcp.Command(everythingBin, "stdio"))); err != nil {
+		t.Fatalf("everything.Register: %v", err)
+	}
+	if _, err := files.Register(ctx, rt, connect(t, files.Server, mcp.Command(filesystemBin, root))); err != nil {
+		t.Fatalf("files.Register: %v", err)
 	}
 	note := filepath.Join(root, "note.txt")
 	outside := filepath.Join(t.TempDir(), "outside.txt")

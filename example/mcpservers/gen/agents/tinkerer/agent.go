@@ -5,6 +5,8 @@ package tinkerer
 import (
 	"context"
 	"fmt"
+	everything "github.com/goa-discovery/goa-discovery/example/mcpservers/gen/toolsets/everything"
+	files "github.com/goa-discovery/goa-discovery/example/mcpservers/gen/toolsets/files"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -34,8 +36,8 @@ func DeferredTools() []tools.Ident {
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
 	return []runtime.RegistrySource{
-		{Registry: "everything", Toolset: "everything", Deferred: true},
-		{Registry: "filesystem", Toolset: "files", Deferred: true},
+		{Registry: everything.Server, Toolset: everything.Name, Deferred: true},
+		{Registry: files.Server, Toolset: files.Name, Deferred: true},
 	}
 }
 

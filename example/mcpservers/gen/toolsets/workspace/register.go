@@ -4,7 +4,6 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	mcp "github.com/goa-discovery/goa-discovery/runtime/mcp"
 )
@@ -16,14 +15,11 @@ const Server = "filesystem"
 // Register registers the toolset with rt, executed by session s of the MCP
 // server: Toolset() as its schema and Specs() as its codecs. It reads the
 // server's tool list and fails with an *mcp.MismatchError when a declared tool
-// is missing or its schemas differ from the server's, and with an error when s
-// is not a session of Server.
+// is missing or its schemas differ from the server's, and with an
+// *mcp.ServerError when s is not a session of Server.
 func Register(ctx context.Context, rt *runtime.Runtime, s *mcp.Session) error {
-	if s == nil {
-		return fmt.Errorf("register toolset %q: nil MCP session", Name)
-	}
-	if s.Server() != Server {
-		return fmt.Errorf("register toolset %q: session of MCP server %q, want %q", Name, s.Server(), Server)
+	if err := mcp.CheckServer(s, Name, Server); err != nil {
+		return err
 	}
 	return mcp.RegisterToolset(ctx, rt, s, mcp.DeclaredToolset{
 		Schema: Toolset(),
