@@ -70,11 +70,18 @@
 // hands the model as an error result: its text names the server and the
 // tool and never a command line, a URL or an address.
 //
-// Generated code calls, per server:
+// # Generated packages
 //
-//	s, err := mcp.Connect(ctx, "github", mcp.HTTP(url, client))
-//	err = mcp.RegisterToolset(ctx, rt, s, mcp.DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
-//	_, err = mcp.RegisterSource(rt, s, "everything")
+// gen writes a package per MCP toolset of a design, with the server's name
+// (Server) and a Register that binds the toolset to a session of that
+// server. Per server, an application calls:
+//
+//	s, err := mcp.Connect(ctx, issues.Server, mcp.HTTP(url, client))
+//	err = issues.Register(ctx, rt, s)    // declared: RegisterToolset(ctx, rt, s, DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
+//	_, err = github.Register(ctx, rt, s) // dynamic: RegisterSource(rt, s, github.Name)
+//
+// Each Register refuses a session of another server than the design's with
+// a *ServerError (CheckServer) before it registers anything.
 //
 // The SDK decodes a server's schemas into Go values before this package
 // sees them, so an integer beyond 2^53 in a server's schema reaches it
