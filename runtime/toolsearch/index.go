@@ -26,23 +26,19 @@ type Index struct {
 	terms dictionary
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
-	// the scales of the tools' fields, into scored[t]; later searches read
-	// the scores. common[t] marks terms that find tools only when a query's
-	// rarer terms find none.
+	// the scales of the tools' fields, into scored[t], by group of tools
+	// alike but for their names (groups); later searches read the scores.
+	// common[t] marks terms that find tools only when a query's rarer terms
+	// find none.
 	postings [][]ToolTerm
-	scored   []atomic.Pointer[[]posting]
+	scored   []atomic.Pointer[scoredTerm]
 	idf      []float32
 	common   []bool
 	scales   [][numFields]float32
+	groups   toolGroups
 
-	states sync.Pool // of *searchState
-}
-
-// posting is a term's occurrence in a tool: its score and fields.
-type posting struct {
-	tool   int32
-	score  float32
-	fields FieldSet
+	states      sync.Pool // of *searchState
+	scratchPool sync.Pool // of *groupScratch
 }
 
 // toolName is the tool that a name or model-facing name refers to.
@@ -77,6 +73,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 	ix.terms = newDictionary(len(cat.Terms))
 	ix.postings = make([][]ToolTerm, len(cat.Terms))
 	lengths := make([][numFields]int64, n)
+	keys := newGroupKeys(n)
 	for t := range cat.Terms {
 		tp := &cat.Terms[t]
 		if tp.Term == "" {
@@ -86,6 +83,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
 		prev := int32(-1)
+		h := keys.termHash(t)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
 			if tt.Tool <= prev || int(tt.Tool) >= n {
@@ -96,10 +94,11 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
 			tt.Counts.addTo(&lengths[tt.Tool])
+			keys.add(tt.Tool, h, &tt.Counts)
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
-	ix.weigh(lengths)
+	ix.weigh(lengths, keys)
 	return ix, nil
 }
 
@@ -158,20 +157,23 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	for t := range terms {
 		ix.postings[t] = all[start[t]:start[t+1]:start[t+1]]
 	}
+	keys := newGroupKeys(n)
 	for i := range a.occs {
 		o := &a.occs[i]
 		all[next[o.term]] = ToolTerm{Tool: o.tool, Counts: o.counts}
 		next[o.term]++
+		keys.add(o.tool, keys.termHash(int(o.term)), &o.counts)
 	}
-	ix.weigh(lengths)
+	ix.weigh(lengths, keys)
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency and commonness of every term
-// and the field scales of every tool, whose fields have the given lengths.
-func (ix *Index) weigh(lengths [][numFields]int64) {
+// weigh sets the inverse document frequency and commonness of every term,
+// the field scales of every tool, whose fields have the given lengths, and
+// the groups of tools with equal keys and lengths.
+func (ix *Index) weigh(lengths [][numFields]int64, keys groupKeys) {
 	n := len(ix.names)
-	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
+	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
 	for t, p := range ix.postings {
@@ -179,24 +181,18 @@ func (ix *Index) weigh(lengths [][numFields]int64) {
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)
+	ix.groups = groupTools(keys, lengths)
 }
 
-// scoredPostings returns the postings of term t with their scores, scoring
-// them on the term's first search. Concurrent first searches may each score
-// the term; they compute the same scores and keep the first.
-func (ix *Index) scoredPostings(t int32) []posting {
+// scoredTerm returns the postings of term t with their scores, scoring them
+// on the term's first search. Concurrent first searches may each score the
+// term; they compute the same scores and keep the first.
+func (ix *Index) scoredTerm(t int32) *scoredTerm {
 	if p := ix.scored[t].Load(); p != nil {
-		return *p
+		return p
 	}
-	counts := ix.postings[t]
-	p := make([]posting, len(counts))
-	termIDF := ix.idf[t]
-	for i := range counts {
-		c := &counts[i]
-		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
-	}
-	ix.scored[t].CompareAndSwap(nil, &p)
-	return *ix.scored[t].Load()
+	ix.scored[t].CompareAndSwap(nil, ix.scoreTerm(t))
+	return ix.scored[t].Load()
 }
 
 // newNamedIndex returns an index for n tools, ready for their names.
