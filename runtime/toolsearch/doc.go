@@ -19,7 +19,16 @@
 //
 // Search scores tools with BM25F over six fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones.
+// outweighs a description match and rare words outweigh common ones. A
+// tool's score is the sum, over the query's terms in query order, of the
+// term's weight (1 for every term) times the tool's BM25F score for the term.
+//
+// Tools alike but for their names (the same terms with the same counts
+// outside the name field, and fields of the same lengths, as a catalog pooled
+// from several servers holds) form a group that a search scores once per
+// term, so that their copies cost a search little; a word of some members'
+// names only is scored for each of them. Grouping changes no score: every
+// tool scores exactly what scoring it alone gives.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer
