@@ -48,8 +48,8 @@
 //
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores
-// nothing: the first search of a term scores the tools it occurs in, once, and
-// keeps the scores. Beyond that, [Index.AppendSearch] allocates nothing when
+// nothing: the first search groups the tools alike, and the first search of a
+// term scores the tools it occurs in, once, and keeps the scores. Beyond that, [Index.AppendSearch] allocates nothing when
 // its destination has room and [Index.Search] allocates only its result
 // slice.
 package toolsearch

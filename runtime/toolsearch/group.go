@@ -5,8 +5,9 @@ import "math/rand/v2"
 // Tools alike but for their names score alike. A catalog pooled from several
 // servers, or a toolset published under several prefixes, holds the same
 // tool under different names: the same description, parameters and field
-// lengths, and so the same score for every term outside the names. The
-// index puts such tools in one group and scores a group once per term: a
+// lengths, and so the same score for every term outside the names. On its
+// first search an index puts such tools in one group (a pass over all the
+// counts, as building makes), and it scores a group once per term: a
 // term that every member has with the same counts is the group's, scored for
 // the group; any other term (a name word of some members only, such as
 // "github" beside "gitlab") is scored for each tool that has it, and such a
@@ -188,6 +189,7 @@ type groupScratch struct {
 // scoreTerm scores the postings of term t into its groups' and tools'
 // scores.
 func (ix *Index) scoreTerm(t int32) *scoredTerm {
+	ix.group()
 	counts := ix.postings[t]
 	termIDF := ix.idf[t]
 	gs := &ix.groups

@@ -120,6 +120,7 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 		{Name: "gitlab_list_issues"},
 	}
 	ix := mustIndex(t, docs)
+	ix.group()
 	groups := make(map[int32][]string)
 	for i, g := range ix.groups.of {
 		groups[g] = append(groups[g], docs[i].Name)

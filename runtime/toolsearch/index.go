@@ -35,7 +35,12 @@ type Index struct {
 	idf      []float32
 	common   []bool
 	scales   [][numFields]float32
+	// groups are the groups of tools alike but for their names, made from
+	// the field lengths of the tools (lengths, until then) on the first
+	// search.
+	grouping sync.Once
 	groups   toolGroups
+	lengths  [][numFields]int64
 
 	states      sync.Pool // of *searchState
 	scratchPool sync.Pool // of *groupScratch
@@ -73,7 +78,6 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 	ix.terms = newDictionary(len(cat.Terms))
 	ix.postings = make([][]ToolTerm, len(cat.Terms))
 	lengths := make([][numFields]int64, n)
-	keys := newGroupKeys(n)
 	for t := range cat.Terms {
 		tp := &cat.Terms[t]
 		if tp.Term == "" {
@@ -83,7 +87,6 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
 		prev := int32(-1)
-		h := keys.termHash(t)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
 			if tt.Tool <= prev || int(tt.Tool) >= n {
@@ -94,11 +97,10 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
 			tt.Counts.addTo(&lengths[tt.Tool])
-			keys.add(tt.Tool, h, &tt.Counts)
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
-	ix.weigh(lengths, keys)
+	ix.weigh(lengths)
 	return ix, nil
 }
 
@@ -157,21 +159,19 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	for t := range terms {
 		ix.postings[t] = all[start[t]:start[t+1]:start[t+1]]
 	}
-	keys := newGroupKeys(n)
 	for i := range a.occs {
 		o := &a.occs[i]
 		all[next[o.term]] = ToolTerm{Tool: o.tool, Counts: o.counts}
 		next[o.term]++
-		keys.add(o.tool, keys.termHash(int(o.term)), &o.counts)
 	}
-	ix.weigh(lengths, keys)
+	ix.weigh(lengths)
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency and commonness of every term,
-// the field scales of every tool, whose fields have the given lengths, and
-// the groups of tools with equal keys and lengths.
-func (ix *Index) weigh(lengths [][numFields]int64, keys groupKeys) {
+// weigh sets the inverse document frequency and commonness of every term
+// and the field scales of every tool, whose fields have the given lengths,
+// and keeps the lengths for grouping the tools.
+func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
@@ -181,7 +181,23 @@ func (ix *Index) weigh(lengths [][numFields]int64, keys groupKeys) {
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)
-	ix.groups = groupTools(keys, lengths)
+	ix.lengths = lengths
+}
+
+// group puts the tools in their groups, once, on the first search: building
+// reads every count once already, and grouping reads them all again.
+func (ix *Index) group() {
+	ix.grouping.Do(func() {
+		keys := newGroupKeys(len(ix.names))
+		for t, p := range ix.postings {
+			h := keys.termHash(t)
+			for i := range p {
+				keys.add(p[i].Tool, h, &p[i].Counts)
+			}
+		}
+		ix.groups = groupTools(keys, ix.lengths)
+		ix.lengths = nil
+	})
 }
 
 // scoredTerm returns the postings of term t with their scores, scoring them

@@ -53,6 +53,7 @@ func (a candidate) before(b candidate) bool {
 // state takes a search state from the index's pool; the caller puts it back
 // after clearing it.
 func (ix *Index) state() *searchState {
+	ix.group()
 	if st, ok := ix.states.Get().(*searchState); ok {
 		return st
 	}
@@ -60,6 +61,7 @@ func (ix *Index) state() *searchState {
 }
 
 func (ix *Index) newState() *searchState {
+	ix.group()
 	return &searchState{
 		scores: make([]float32, ix.groups.len()),
 		found:  newBitSet(ix.groups.len()),
