@@ -236,9 +236,10 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 			nt++
 		}
 	}
+	ids, scores, fields := make([]int32, ng+nt), make([]float32, ng+nt), make([]FieldSet, ng+nt)
 	st := &scoredTerm{
-		groups: make([]int32, 0, ng), gScores: make([]float32, 0, ng), gFields: make([]FieldSet, 0, ng),
-		tools: make([]int32, 0, nt), tScores: make([]float32, 0, nt), tFields: make([]FieldSet, 0, nt),
+		groups: ids[:0:ng], gScores: scores[:0:ng], gFields: fields[:0:ng],
+		tools: ids[ng:ng], tScores: scores[ng:ng], tFields: fields[ng:ng],
 	}
 	for i := range counts {
 		c := &counts[i]
