@@ -177,8 +177,9 @@ func (ix *Index) accumulate(st *searchState) {
 	scores, found := st.scores, st.found
 	for _, q := range st.finders {
 		sc := ix.scoredTerm(q.term)
+		gScores := sc.gScores[:len(sc.groups)]
 		for i, g := range sc.groups {
-			scores[g] += float32(q.weight * sc.gScores[i])
+			scores[g] += float32(q.weight * gScores[i])
 			found[g>>6] |= 1 << (uint32(g) & 63)
 		}
 		for _, tool := range sc.tools {
@@ -187,8 +188,9 @@ func (ix *Index) accumulate(st *searchState) {
 	}
 	for _, q := range st.adders {
 		sc := ix.scoredTerm(q.term)
+		gScores := sc.gScores[:len(sc.groups)]
 		for i, g := range sc.groups {
-			s := float32(q.weight * sc.gScores[i])
+			s := float32(q.weight * gScores[i])
 			scores[g] += math.Float32frombits(math.Float32bits(s) & -found.bit(g)) // s if found, else +0
 		}
 		for _, tool := range sc.tools {
@@ -208,17 +210,30 @@ func (ix *Index) rank(st *searchState, limit int) {
 			st.offer(candidate{tool: tool, score: score, exact: exact}, limit)
 		}
 	}
-	for w, word := range st.found {
+	// floor is a score that a group must reach to have a member kept: that
+	// of the worst kept candidate once limit are kept.
+	floor := float32(math.Inf(-1))
+	setFloor := func() {
+		if h := st.heap; len(h) == limit {
+			floor = h[0].score
+			if h[0].exact {
+				floor = float32(math.Inf(1))
+			}
+		}
+	}
+	setFloor()
+	scores, found := st.scores, st.found
+	for w, word := range found {
 		if word == 0 {
 			continue
 		}
-		st.found[w] = 0
+		found[w] = 0
 		for word != 0 {
 			g := int32(w<<6 + bits.TrailingZeros64(word))
 			word &= word - 1
-			score := st.scores[g]
-			st.scores[g] = 0
-			if h := st.heap; len(h) == limit && (h[0].exact || score < h[0].score) {
+			score := scores[g]
+			scores[g] = 0
+			if score < floor {
 				continue
 			}
 			for _, tool := range ix.groups.membersOf(g) {
@@ -229,6 +244,7 @@ func (ix *Index) rank(st *searchState, limit int) {
 					break
 				}
 			}
+			setFloor()
 		}
 	}
 }
