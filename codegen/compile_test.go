@@ -207,11 +207,15 @@ func TestExportedToolsetKeepsItsSchema(t *testing.T) {
 		t.Fatalf("register the exported toolset: %v", err)
 	}
 	var offered []model.ToolDefinition
+	catalogMode := false
 	planner := runtime.PlannerFunc(func(_ context.Context, in *runtime.PlanInput) (*model.Response, error) { // a test double
 		offered = in.Agent.AdvertisedToolDefinitions()
+		catalogMode = in.Agent.Discovery().ConversationCatalog
 		return model.NewResponse(model.AssistantMessage(model.TextPart("done")), model.FinishStop, model.Usage{})
 	})
-	if err := writer.RegisterWriterAgent(ctx, rt, writer.WriterAgentConfig{Planner: planner}); err != nil {
+	// The registration carries the application's conversation catalog
+	// setting to every request of the agent.
+	if err := writer.RegisterWriterAgent(ctx, rt, writer.WriterAgentConfig{Planner: planner, ConversationCatalog: true}); err != nil {
 		t.Fatalf("register writer: %v", err)
 	}
 	// The agent behind the exported tool must be registered before the
@@ -221,6 +225,9 @@ func TestExportedToolsetKeepsItsSchema(t *testing.T) {
 	}
 	if _, err := writer.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Write a report.")}); err != nil {
 		t.Fatalf("run writer: %v", err)
+	}
+	if !catalogMode {
+		t.Error("the writer's requests are not in conversation catalog mode; RegisterWriterAgent dropped cfg.ConversationCatalog")
 	}
 	want := research.Toolset().Tools[0].Payload
 	for _, def := range offered {

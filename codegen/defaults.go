@@ -4,10 +4,10 @@ package codegen
 // "default" as an annotation that validation never applies, so every struct
 // type with a default anywhere in it gets a SetDefaults method
 // (tools.Defaulter) that sets each omitted optional property to its default,
-// and the TypedCodec of the package calls it after validation. Generation
-// proves each default valid against its property's schema and converts it to
-// a Go literal of the field's type, so the value the executor receives is one
-// that the schema accepts.
+// and the TypedCodec of the package calls it after validation. Validation
+// proved each default valid against its property's schema (expr.DefaultJSON);
+// generation converts it to a Go literal of the field's type, so the value
+// the executor receives is one that the schema accepts.
 
 import (
 	"bytes"
@@ -21,27 +21,12 @@ import (
 	"github.com/dave/jennifer/jen"
 	goaexpr "goa.design/goa/v3/expr"
 
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/expr"
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // setDefaultsMethod is the method of tools.Defaulter.
-const setDefaultsMethod = "SetDefaults"
-
-// defaultOf returns the default of att: its own, or the one its user type
-// states, the way its schema inherits it; nil when there is none.
-func defaultOf(att *goaexpr.AttributeExpr) any {
-	for att != nil {
-		if att.DefaultValue != nil {
-			return att.DefaultValue
-		}
-		ut, ok := att.Type.(goaexpr.UserType)
-		if !ok {
-			return nil
-		}
-		att = ut.Attribute()
-	}
-	return nil
-}
+const setDefaultsMethod = gonames.DefaultsMethod
 
 // setDefault sets the default of optional field f, declared by att, after
 // proving it valid against att's schema; f keeps no default when att has
@@ -56,26 +41,12 @@ func (f *structField) setDefault(att *goaexpr.AttributeExpr, owner string) error
 }
 
 // fieldDefault returns the Go literal of the default of field f, declared by
-// att, and its JSON text; nil when att has no default.
+// att, and its JSON text; nil when att has no default. expr.DefaultJSON is
+// the check validation made: it fails here only on a bug.
 func fieldDefault(f *structField, att *goaexpr.AttributeExpr, owner string) (jen.Code, []byte, error) {
-	value := defaultOf(att)
-	if value == nil {
-		return nil, nil, nil
-	}
-	doc, err := marshalNoEscape(value)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: default %v: %w", owner, value, err)
-	}
-	raw, err := buildSchema(att, owner)
-	if err != nil {
+	doc, err := expr.DefaultJSON(att, owner)
+	if err != nil || doc == nil {
 		return nil, nil, err
-	}
-	schema, err := tools.CompileSchema(raw)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: schema: %w", owner, err)
-	}
-	if err := schema.Validate(doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: default %s does not satisfy the attribute's own schema: %w", owner, doc, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
@@ -197,7 +168,7 @@ func primitiveLiteral(prim string, v any) (jen.Code, error) {
 	if !ok {
 		return nil, fmt.Errorf("got %T, want a number", v)
 	}
-	text, err := numberText(prim, string(n))
+	text, err := expr.GoNumber(prim, string(n))
 	if err != nil {
 		return nil, err
 	}
@@ -205,42 +176,6 @@ func primitiveLiteral(prim string, v any) (jen.Code, error) {
 		return jen.Op(text), nil
 	}
 	return jen.Id(prim).Call(jen.Op(text)), nil
-}
-
-// numberText returns the Go constant of JSON number n as a prim, or an
-// error when a prim cannot hold it.
-func numberText(prim, n string) (string, error) {
-	switch prim {
-	case "int", "int32", "int64":
-		i, err := strconv.ParseInt(n, 10, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatInt(i, 10), nil
-	case "uint", "uint32", "uint64":
-		u, err := strconv.ParseUint(n, 10, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatUint(u, 10), nil
-	case "float32", "float64":
-		f, err := strconv.ParseFloat(n, bitSize(prim))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", prim, err)
-		}
-		return strconv.FormatFloat(f, 'g', -1, bitSize(prim)), nil
-	}
-	return "", fmt.Errorf("no number literal of a %s", prim)
-}
-
-// bitSize is the size of a numeric type; int and uint are taken as 64 bits,
-// as their schemas are.
-func bitSize(prim string) int {
-	switch prim {
-	case "int32", "uint32", "float32":
-		return 32
-	}
-	return 64
 }
 
 // mapKeyLiteral returns the literal of object key k as a map key of type t.
@@ -252,7 +187,8 @@ func mapKeyLiteral(t *goType, k string) (jen.Code, error) {
 }
 
 // markDefaults sets withDefaults on every type of types that has a default
-// at any depth, and rejects a field that would hide the method.
+// at any depth. Validation rejects a field that would hide the method at
+// the design line of its tool; finding one here is a bug.
 func markDefaults(types []*namedType) error {
 	memo := map[*namedType]bool{}
 	for _, nt := range types {
@@ -262,7 +198,7 @@ func markDefaults(types []*namedType) error {
 		}
 		for _, f := range nt.fields {
 			if f.goName == setDefaultsMethod {
-				return fmt.Errorf("type %s: field %s (property %q) collides with the method that sets its defaults: rename the attribute", nt.name, f.goName, f.jsonName)
+				return fmt.Errorf("bug: type %s: field %s (property %q) hides the method that sets its defaults, which validation did not report", nt.name, f.goName, f.jsonName)
 			}
 		}
 	}

@@ -1,80 +1,101 @@
 package codegen_test
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	. "goa.design/goa/v3/dsl"
 
 	"github.com/goa-discovery/goa-discovery/codegen"
 	. "github.com/goa-discovery/goa-discovery/dsl"
+	"github.com/goa-discovery/goa-discovery/expr"
 	"github.com/goa-discovery/goa-discovery/internal/designtest"
-	"github.com/goa-discovery/goa-discovery/internal/golden"
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
-// TestGenerateRejects covers what validation cannot know and code
-// generation refuses: each error names the offending declaration and says
-// what to change. Shape errors (Args that is not an object, unions,
-// recursive types, map keys, formats, defaults of Any), agent names and
-// the Go names of packages and fields are validation's, in package dsl's
-// rule tests.
-func TestGenerateRejects(t *testing.T) {
-	cases := []struct {
+// Validation rejects, at the design's lines, every Go identifier that two
+// declarations of a toolset package would share and every field that would
+// hide SetDefaults (package expr), with the structs package gonames lists.
+// TestDeclaredTypesAreThoseValidationChecks proves that code generation
+// declares exactly those structs, in that order, so the two cannot drift.
+func TestDeclaredTypesAreThoseValidationChecks(t *testing.T) {
+	designs := append([]struct {
 		name   string
 		design func()
-		want   []string
-	}{
-		{"tool named like a type", func() {
-			record := Type("Record", func() { Attribute("id", String) })
-			Toolset("records", func() {
-				Tool("get", "Get a record", func() { Return(record) })
-				Tool("record", "Record an event")
-			})
-		}, []string{"Go identifier Record", `tool "record"`, `type "Record"`}},
-		{"tool named like a package function", func() {
-			Toolset("records", func() { Tool("specs", "List specs") })
-		}, []string{"Go identifier Specs", "the toolset package"}},
-		{"tool of an MCP toolset named like its server constant", func() {
-			Toolset(FromExternalMCP("files", "fs"), func() { Tool("server", "Describe the server") })
-		}, []string{"Go identifier Server", "the toolset package"}},
-		{"default outside its own schema", func() {
-			Toolset("tickets", func() {
-				Tool("search", "Search tickets", func() {
-					Args(func() { Attribute("limit", Int, func() { Maximum(100); Default(200) }) })
-				})
-			})
-		}, []string{`Args attribute "limit"`, "default 200 does not satisfy", "maximum"}},
-		{"field that hides the defaults method", func() {
-			Toolset("tickets", func() {
-				Tool("search", "Search tickets", func() {
-					Args(func() {
-						Attribute("set_defaults", Boolean)
-						Attribute("limit", Int, func() { Default(20) })
-					})
-				})
-			})
-		}, []string{`toolset "tickets"`, "field SetDefaults", `"set_defaults"`, "rename the attribute"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, err := designtest.Run(t, tc.design); err != nil {
-				t.Fatalf("design does not validate: %v", err)
+	}{{"nested types", nestedTypes}}, goldenDesigns...)
+	for _, gd := range designs {
+		t.Run(gd.name, func(t *testing.T) {
+			root, err := designtest.Run(t, gd.design)
+			if err != nil {
+				t.Fatalf("design: %v", err)
 			}
-			dir := t.TempDir()
-			files, err := codegen.Generate(dir, "example.com/app/gen")
-			if err == nil {
-				t.Fatalf("Generate succeeded with %d files, want an error", len(files))
+			got, err := codegen.DeclaredTypes(root)
+			if err != nil {
+				t.Fatalf("DeclaredTypes: %v", err)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-			if left := golden.ReadTree(t, dir); len(left) != 0 {
-				t.Errorf("a failed generation wrote %d files", len(left))
+			if diff := cmp.Diff(checkedStructs(root), got); diff != "" {
+				t.Errorf("declared types (-checked +declared):\n%s", diff)
 			}
 		})
 	}
+}
+
+// checkedStructs returns, for each local toolset of root, the structs
+// validation checks, walking its tools' Args then Return as it does.
+func checkedStructs(root *expr.RootExpr) map[string][]string {
+	out := map[string][]string{}
+	for _, ts := range root.Toolsets {
+		if ts.IsDynamic() {
+			continue
+		}
+		d := gonames.NewDeclarer()
+		names := []string{}
+		for _, t := range ts.Tools {
+			if t.Args != nil {
+				for _, s := range d.Structs(t.Args, gonames.ArgsType(t.Name), "Args") {
+					names = append(names, s.Name)
+				}
+			}
+			if t.Return != nil {
+				for _, s := range d.Structs(t.Return, gonames.ResultType(t.Name), "Return") {
+					names = append(names, s.Name)
+				}
+			}
+		}
+		out[ts.Name] = names
+	}
+	return out
+}
+
+// nestedTypes nests inline objects and user types in every position a
+// struct can take: members, array items, map values, shared user types and
+// user types that are not objects.
+func nestedTypes() {
+	record := Type("Record", func() {
+		Attribute("id", String)
+		Attribute("meta", func() { Attribute("owner", String) })
+	})
+	records := Type("Records", ArrayOf(record))
+	page := Type("Page", func() {
+		Attribute("items", records)
+		Attribute("by_owner", MapOf(String, record))
+		Attribute("cursor", func() {
+			Attribute("next", func() { Attribute("token", String) })
+		})
+	})
+	Toolset("records", func() {
+		Tool("find", "Find records", func() {
+			Args(func() {
+				Attribute("filter", func() { Attribute("owner", String) })
+				Attribute("examples", ArrayOf(record))
+			})
+			Return(page)
+		})
+		Tool("get", "Get a record", func() {
+			Args(record)
+			Return(func() { Attribute("record", record); Attribute("extra", func() { Attribute("n", Int) }) })
+		})
+	})
 }
 
 // TestLocalToolMayBeNamedServer checks that only the package of an MCP

@@ -10,6 +10,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // goKind is the shape of a Go type.
@@ -59,20 +61,6 @@ type structField struct {
 	defaultJSON string
 }
 
-// primitives maps Goa primitive kinds to Go types.
-var primitives = map[goaexpr.Kind]string{
-	goaexpr.BooleanKind: "bool",
-	goaexpr.IntKind:     "int",
-	goaexpr.Int32Kind:   "int32",
-	goaexpr.Int64Kind:   "int64",
-	goaexpr.UIntKind:    "uint",
-	goaexpr.UInt32Kind:  "uint32",
-	goaexpr.UInt64Kind:  "uint64",
-	goaexpr.Float32Kind: "float32",
-	goaexpr.Float64Kind: "float64",
-	goaexpr.StringKind:  "string",
-}
-
 // typeCollector declares the named types of one package.
 type typeCollector struct {
 	// owners maps each exported identifier of the package to what declares
@@ -91,9 +79,12 @@ func newTypeCollector() *typeCollector {
 }
 
 // claim reserves an exported identifier of the package for owner.
+// Validation rejects every collision at the design line that causes it
+// (expr's Go identifier check walks the same names, package gonames), so a
+// collision here is a bug of one of the two.
 func (c *typeCollector) claim(name, owner string) error {
 	if first, dup := c.owners[name]; dup {
-		return fmt.Errorf("Go identifier %s of %s is already used by %s: rename one", name, owner, first)
+		return fmt.Errorf("bug: Go identifier %s of %s is already used by %s, which validation did not report", name, owner, first)
 	}
 	c.owners[name] = owner
 	return nil
@@ -110,19 +101,20 @@ func (c *typeCollector) typeOf(att *goaexpr.AttributeExpr, hint, owner string) (
 		case goaexpr.BytesKind:
 			return &goType{kind: kindBytes}, nil
 		}
-		return &goType{kind: kindPrimitive, prim: primitives[dt.Kind()]}, nil
+		prim, _ := gonames.Primitive(dt.Kind())
+		return &goType{kind: kindPrimitive, prim: prim}, nil
 	case *goaexpr.Array:
-		elem, err := c.typeOf(dt.ElemType, hint+"Item", owner+" items")
+		elem, err := c.typeOf(dt.ElemType, gonames.ItemType(hint), owner+" items")
 		if err != nil {
 			return nil, err
 		}
 		return &goType{kind: kindSlice, elem: elem}, nil
 	case *goaexpr.Map:
-		key, err := c.typeOf(dt.KeyType, hint+"Key", owner+" keys")
+		key, err := c.typeOf(dt.KeyType, gonames.KeyType(hint), owner+" keys")
 		if err != nil {
 			return nil, err
 		}
-		elem, err := c.typeOf(dt.ElemType, hint+"Value", owner+" values")
+		elem, err := c.typeOf(dt.ElemType, gonames.ValueType(hint), owner+" values")
 		if err != nil {
 			return nil, err
 		}
@@ -159,9 +151,9 @@ func (c *typeCollector) userType(ut goaexpr.UserType, owner string) (*goType, er
 		}
 		c.visiting[name] = true
 		defer delete(c.visiting, name)
-		return c.typeOf(att, goName(name), fmt.Sprintf("type %q", name))
+		return c.typeOf(att, gonames.UserType(name), fmt.Sprintf("type %q", name))
 	}
-	nt := &namedType{name: goName(name)}
+	nt := &namedType{name: gonames.UserType(name)}
 	c.userTypes[name] = nt
 	c.visiting[name] = true
 	defer delete(c.visiting, name)
@@ -190,7 +182,7 @@ func (c *typeCollector) fill(nt *namedType, doc string, obj *goaexpr.Object, att
 	c.types = append(c.types, nt)
 	for _, nat := range *obj {
 		fieldName := goName(nat.Name) // validation proved the field names distinct
-		typ, err := c.typeOf(nat.Attribute, nt.name+fieldName, fmt.Sprintf("%s attribute %q", owner, nat.Name))
+		typ, err := c.typeOf(nat.Attribute, gonames.MemberType(nt.name, nat.Name), fmt.Sprintf("%s attribute %q", owner, nat.Name))
 		if err != nil {
 			return err
 		}

@@ -4,9 +4,9 @@ package codegen
 // the design's local toolsets, agents and registries, sorted by name and
 // resolved down to what generated code states as final data (tool
 // identifiers, JSON Schemas, Go types, search counts, fingerprints, deferred
-// selections). Validation already proved the design's rules; building fails
-// only on what code generation adds: Go names that collide and types that
-// have no tool schema form.
+// selections). Validation already proved the design's rules, the Go
+// identifiers and defaults of generated packages included; building fails
+// only on a bug.
 
 import (
 	"cmp"

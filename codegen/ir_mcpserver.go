@@ -62,7 +62,7 @@ func buildMCPServer(ts *toolsetIR, importPath string) (*mcpServerIR, error) {
 	}
 	ir := &mcpServerIR{
 		toolset: ts, service: s.Service.Name, name: s.Name, version: s.Version,
-		pkg:      gonames.Package(s.Service.Name, "service") + "mcp",
+		pkg:      gonames.MCPServerPackage(s.Service.Name),
 		goaPath:  path.Join(importPath, svc.PathName),
 		goaAlias: svc.PkgName + "svc", toolsetAlias: ts.pkg + "tools",
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"slices"
 
 	goaexpr "goa.design/goa/v3/expr"
 
@@ -18,17 +17,6 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
-// toolsetIdentifiers are the exported identifiers every toolset package
-// declares; tools and types cannot take them.
-var toolsetIdentifiers = []string{
-	"Name", "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
-	"SearchCounts", "Executor", "Register",
-}
-
-// mcpToolsetIdentifiers are the exported identifiers that the package of
-// an MCP toolset declares too.
-var mcpToolsetIdentifiers = []string{"Server"}
-
 // buildToolset resolves a local toolset.
 func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	ir := &toolsetIR{
@@ -37,12 +25,10 @@ func buildToolset(ts *expr.ToolsetExpr, importPath string) (*toolsetIR, error) {
 	}
 	ir.importPath = path.Join(importPath, toolsetsDir, ir.pkg)
 	types := newTypeCollector()
-	identifiers := toolsetIdentifiers
 	if ts.MCP != nil {
 		ir.mcpServer = ts.MCP.Server
-		identifiers = append(slices.Clone(identifiers), mcpToolsetIdentifiers...)
 	}
-	for _, id := range identifiers {
+	for _, id := range gonames.ToolsetIdentifiers(ts.MCP != nil) {
 		if err := types.claim(id, "the toolset package"); err != nil {
 			return nil, err
 		}
@@ -74,7 +60,7 @@ func buildTool(t *expr.ToolExpr, types *typeCollector) (*toolIR, error) {
 		return nil, err
 	}
 	tool := &toolIR{
-		expr: t, name: t.Name, ident: ident, goName: goName(t.Name),
+		expr: t, name: t.Name, ident: ident, goName: gonames.Tool(t.Name),
 		title: t.Title, description: t.Description, tags: t.TagValues(),
 	}
 	if err := types.claim(tool.goName, fmt.Sprintf("the identifier of tool %q", t.Name)); err != nil {
@@ -84,10 +70,10 @@ func buildTool(t *expr.ToolExpr, types *typeCollector) (*toolIR, error) {
 		return nil, err
 	}
 	if t.Return != nil {
-		if tool.resultSchema, err = buildSchema(t.Return, "Return"); err != nil {
+		if tool.resultSchema, err = expr.JSONSchema(t.Return, "Return"); err != nil {
 			return nil, err
 		}
-		if tool.result, err = types.typeOf(t.Return, tool.goName+"Result", "Return"); err != nil {
+		if tool.result, err = types.typeOf(t.Return, gonames.ResultType(t.Name), "Return"); err != nil {
 			return nil, err
 		}
 	}
@@ -124,14 +110,14 @@ func searchDocument(s tools.ToolSchema) (toolsearch.Document, error) {
 // nothing.
 func (tool *toolIR) buildArgs(args *goaexpr.AttributeExpr, types *typeCollector) error {
 	if args == nil {
-		tool.payloadSchema = emptyObjectSchema()
+		tool.payloadSchema = expr.EmptyObjectSchema()
 		return nil
 	}
 	var err error
-	if tool.payloadSchema, err = buildSchema(args, "Args"); err != nil {
+	if tool.payloadSchema, err = expr.JSONSchema(args, "Args"); err != nil {
 		return err
 	}
-	typ, err := types.typeOf(args, tool.goName+"Args", "Args")
+	typ, err := types.typeOf(args, gonames.ArgsType(tool.name), "Args")
 	if err != nil {
 		return err
 	}

@@ -183,7 +183,7 @@ func TestDefinitions(t *testing.T) {
 	}{
 		{"desk", desk.Definition(), 7, 3, 1},
 		{"senior", senior.Definition(), 7, 2, 0},
-		{"analyst", analyst.Definition(), 0, 5, 1},
+		{"analyst", analyst.Definition(), 0, 7, 1},
 		{"researcher", researcher.Definition(), 3, 1, 0},
 	}
 	for _, tc := range cases {

@@ -1,8 +1,9 @@
 package example_test
 
 // The example's MCP toolset: the documentation server's declared tools,
-// bound to a session with the generated docs.Register, and the researcher
-// agent finding its deferred read_doc tool and calling it.
+// bound to a session of example/docserver with the generated docs.Register,
+// and the researcher agent finding its deferred read_doc tool and calling
+// it.
 
 import (
 	"context"
@@ -13,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/goa-discovery/goa-discovery/example/docserver"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/researcher"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/knowledge"
@@ -21,15 +23,10 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// docsServer is a test double of the documentation's MCP server: it lists
-// the two tools with the schemas the design declares (a real server lists
-// its own, which registration compares with the declaration) and answers
-// from two pages.
+// docsServer is a test double of the documentation's MCP server that lists
+// the two tools with the given schemas, for registrations that must fail.
 func docsServer(schemas map[string][2]any) *sdk.Server {
-	pages := map[string]string{
-		"/billing/usage": "Usage is billed per seat and per API call.",
-		"/seats/invite":  "Invite seats from the admin console.",
-	}
+	pages := map[string]string{"/seats/invite": "Invite seats from the admin console."}
 	s := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1.0.0"}, nil)
 	s.AddTool(&sdk.Tool{Name: "search_docs", Description: "Search", InputSchema: schemas["search_docs"][0], OutputSchema: schemas["search_docs"][1]},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -63,7 +60,7 @@ func declaredSchemas() map[string][2]any {
 
 func TestResearcherFindsAndCallsDeferredMCPTool(t *testing.T) {
 	ctx := context.Background()
-	session, err := mcp.Connect(ctx, docs.Server, mcp.InMemory(docsServer(declaredSchemas())))
+	session, err := mcp.Connect(ctx, docs.Server, mcp.InMemory(docserver.New()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +74,8 @@ func TestResearcherFindsAndCallsDeferredMCPTool(t *testing.T) {
 	}
 	steps := []model.Message{
 		model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: "d1", Query: "read documentation page"})),
-		model.AssistantMessage(model.ToolCallPart(model.ToolCall{ID: "c1", Name: "docs_read_doc", Arguments: []byte(`{"path":"/billing/usage"}`)})),
-		model.AssistantMessage(model.TextPart("Usage is billed per seat and per API call.")),
+		model.AssistantMessage(model.ToolCallPart(model.ToolCall{ID: "c1", Name: "docs_read_doc", Arguments: []byte(`{"path":"/seats/invite"}`)})),
+		model.AssistantMessage(model.TextPart("Invite seats from the admin console.")),
 	}
 	var declared [][]string
 	planner := runtime.PlannerFunc(func(_ context.Context, in *runtime.PlanInput) (*model.Response, error) {
@@ -92,7 +89,7 @@ func TestResearcherFindsAndCallsDeferredMCPTool(t *testing.T) {
 	if err := researcher.RegisterResearcherAgent(ctx, rt, researcher.ResearcherAgentConfig{Planner: planner}); err != nil {
 		t.Fatalf("register researcher: %v", err)
 	}
-	out, err := researcher.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("How is usage billed?")})
+	out, err := researcher.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("How do I invite seats?")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +110,7 @@ func TestResearcherFindsAndCallsDeferredMCPTool(t *testing.T) {
 	if len(found) == 0 || found[0] != "docs_read_doc" {
 		t.Errorf("discovery found %v, want docs_read_doc", found)
 	}
-	if result == nil || result.IsError || result.Content != "Usage is billed per seat and per API call." {
+	if result == nil || result.IsError || result.Content != "# Inviting seats\n\nInvite seats from the admin console; an invited seat counts as active from its first sign-in." {
 		t.Errorf("read_doc result %+v, want the page's text", result)
 	}
 	if len(declared) < 2 || slices.Contains(declared[0], "docs_read_doc") || !slices.Contains(declared[1], "docs_read_doc") {
@@ -125,7 +122,7 @@ func TestResearcherFindsAndCallsDeferredMCPTool(t *testing.T) {
 // binds the toolset only to a session of its own server.
 func TestDocsRegisterRefusesAnotherServer(t *testing.T) {
 	ctx := context.Background()
-	session, err := mcp.Connect(ctx, "wiki", mcp.InMemory(docsServer(declaredSchemas())))
+	session, err := mcp.Connect(ctx, "wiki", mcp.InMemory(docserver.New()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 package expr
 
 // This file rejects declarations that code generation would give one Go
-// name: two registries, two local toolsets or two agents whose generated
-// packages share a name ("re-cords" and "records" are both package
-// records), and two attributes of one object whose Go fields share a name.
+// name: two registries, two local toolsets, two agents or the MCP servers
+// of two Goa services whose generated packages share a name ("re-cords"
+// and "records" are both package records), and two attributes of one
+// object whose Go fields share a name.
 // The names come from package gonames, the one code generation uses.
 
 import (
@@ -35,7 +36,12 @@ func (c *packageClaims) claim(p *problems, name string, e eval.Expression, at Lo
 	if CheckName(name) != nil {
 		return
 	}
-	pkg := gonames.Package(name, c.kind)
+	c.claimPackage(p, gonames.Package(name, c.kind), name, e, at)
+}
+
+// claimPackage records package pkg of a declaration named name and reports
+// the declaration when an earlier one of another name has the package.
+func (c *packageClaims) claimPackage(p *problems, pkg, name string, e eval.Expression, at Location) {
 	first, dup := c.first[pkg]
 	switch {
 	case !dup:
@@ -45,8 +51,8 @@ func (c *packageClaims) claim(p *problems, name string, e eval.Expression, at Lo
 	}
 }
 
-// validateGoPackages checks that registries, local toolsets and agents each
-// get distinct Go packages.
+// validateGoPackages checks that registries, local toolsets, agents and MCP
+// servers each get distinct Go packages.
 func (r *RootExpr) validateGoPackages(p *problems) {
 	registries := &packageClaims{kind: gonames.KindRegistry, first: map[string]packageOwner{}}
 	for _, reg := range r.Registries {
@@ -61,6 +67,12 @@ func (r *RootExpr) validateGoPackages(p *problems) {
 	agents := &packageClaims{kind: gonames.KindAgent, first: map[string]packageOwner{}}
 	for _, a := range r.Agents {
 		agents.claim(p, a.Name, a, a.At)
+	}
+	servers := &packageClaims{first: map[string]packageOwner{}}
+	for _, s := range r.MCPServers {
+		if s.Service != nil {
+			servers.claimPackage(p, gonames.MCPServerPackage(s.Service.Name), s.Service.Name, s, s.At)
+		}
 	}
 }
 

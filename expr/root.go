@@ -101,6 +101,12 @@ func (r *RootExpr) Prepare() {
 // Validate checks the whole design and returns every error at once, as
 // *eval.ValidationErrors ordered by design location.
 func (r *RootExpr) Validate() error {
+	if len(eval.Context.Errors) == 0 {
+		// Goa finalizes only what its validation accepted (finalizing a
+		// result type with an unknown view panics), so tool types are
+		// judged as declared when Goa's roots already failed.
+		r.finalizeToolTypes()
+	}
 	var p problems
 	for _, m := range r.Misuses {
 		p.add(m.Context, m.At, "%w", m.Err)
@@ -123,11 +129,23 @@ func (r *RootExpr) Validate() error {
 	return p.err()
 }
 
-// Finalize resolves the deferred tools of every use, and finalizes the
-// argument and result attributes of every tool so that the attributes of
-// types they Extend or Reference are merged in before code generation
-// reads them.
+// Finalize resolves the deferred tools of every use.
 func (r *RootExpr) Finalize() {
+	r.finalizeToolTypes()
+	for _, a := range r.Agents {
+		for _, u := range a.Uses {
+			u.finalize()
+		}
+	}
+}
+
+// finalizeToolTypes finalizes the argument and result attributes of every
+// tool, so that the attributes of the types they Extend or Reference are
+// merged in. Validate does it first, once Goa's own roots (which this one
+// depends on) have validated, so that it judges the attributes code
+// generation reads; Finalize again for a root that was not validated.
+// Finalizing an attribute twice does nothing.
+func (r *RootExpr) finalizeToolTypes() {
 	for _, ts := range r.Toolsets {
 		for _, t := range ts.Tools {
 			for _, att := range []*goaexpr.AttributeExpr{t.Args, t.Return} {
@@ -135,11 +153,6 @@ func (r *RootExpr) Finalize() {
 					att.Finalize()
 				}
 			}
-		}
-	}
-	for _, a := range r.Agents {
-		for _, u := range a.Uses {
-			u.finalize()
 		}
 	}
 }

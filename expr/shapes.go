@@ -52,8 +52,9 @@ type shapeCheck struct {
 // validateShapes checks the tool's Args and Return: Args is an object (a
 // model sends tool arguments as a JSON object), and both hold no union,
 // recursive type, map with keys other than strings and integers, format
-// without a JSON Schema counterpart, default of an Any attribute, or two
-// attributes of one object with one Go field name.
+// without a JSON Schema counterpart, default of an Any attribute, default
+// that its attribute's own schema rejects, or two attributes of one object
+// with one Go field name.
 // (Goa's own Required refuses a non-object while the design runs.)
 func (t *ToolExpr) validateShapes(p *problems) {
 	for _, side := range t.types() {
@@ -90,8 +91,11 @@ func (c *shapeCheck) walk(att *goaexpr.AttributeExpr, owner string) {
 				c.fail(owner, "%s", clash)
 			}
 			member := fmt.Sprintf("%s attribute %q", owner, nat.Name)
-			if !att.IsRequired(nat.Name) && isAny(nat.Attribute.Type) && hasDefault(nat.Attribute) {
+			switch {
+			case !att.IsRequired(nat.Name) && isAny(nat.Attribute.Type) && DefaultOf(nat.Attribute) != nil:
 				c.fail(member, "a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type")
+			default:
+				c.validateDefault(nat.Attribute, member)
 			}
 			c.walk(nat.Attribute, member)
 		}
@@ -145,22 +149,6 @@ func isAny(dt goaexpr.DataType) bool {
 		return true
 	case goaexpr.UserTypeKind, goaexpr.ResultTypeKind:
 		return isAny(dt.(goaexpr.UserType).Attribute().Type)
-	}
-	return false
-}
-
-// hasDefault reports whether att states a default, or a user type it names
-// does.
-func hasDefault(att *goaexpr.AttributeExpr) bool {
-	for att != nil {
-		if att.DefaultValue != nil {
-			return true
-		}
-		ut, ok := att.Type.(goaexpr.UserType)
-		if !ok {
-			return false
-		}
-		att = ut.Attribute()
 	}
 	return false
 }

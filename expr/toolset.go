@@ -124,6 +124,7 @@ func (t *ToolsetExpr) validate(p *problems) {
 		}
 		seen[tool.Name] = tool
 	}
+	t.validateGoIdentifiers(p)
 }
 
 // validateLocal checks the rules of a toolset declared in the design.

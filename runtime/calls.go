@@ -96,8 +96,8 @@ func (r *run) execute(ctx context.Context, a *admission) (res model.ToolResult, 
 		return res, false, err
 	}
 	var content string
-	switch a.tool.source.Kind {
-	case SourceRegistry:
+	switch {
+	case a.tool.registry != nil: // a registry tool, or a dynamic MCP source's
 		var raw json.RawMessage
 		raw, err = a.tool.registry.CallTool(ctx, &RegistryCall{
 			RunID: r.id, CallID: a.call.ID, Step: a.record.Step, Tool: a.tool.id, Token: a.record.Source.Token, Arguments: a.call.Arguments,
@@ -106,7 +106,7 @@ func (r *run) execute(ctx context.Context, a *admission) (res model.ToolResult, 
 			err = checkResult(a.tool, raw)
 		}
 		content = string(raw)
-	case SourceAgent:
+	case a.tool.source.Kind == SourceAgent:
 		content, err = r.childRun(ctx, a)
 	default:
 		content, err = r.executeLocal(ctx, a)

@@ -206,6 +206,9 @@ func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
 				return nil, fmt.Errorf("%w: agent %q uses tool %q, which toolset %q does not have", ErrCatalog, a.reg.Name, id, id.Toolset())
 			}
 			src := ToolSource{Kind: SourceLocal, Toolset: ts.schema.Name, Version: ts.schema.Version}
+			if ts.mcpServer != "" {
+				src.Kind, src.Server = SourceMCP, ts.mcpServer
+			}
 			if agentName, ok := ts.agents[id]; ok {
 				// An agent tool's agent must be there before the first step,
 				// like a toolset, not when the model first calls it.

@@ -19,6 +19,11 @@ const (
 	SourceRegistry SourceKind = "registry"
 	// SourceAgent: an agent registered as a tool with RegisterAgentTools.
 	SourceAgent SourceKind = "agent"
+	// SourceMCP: a tool of an MCP server, from a toolset registered with
+	// ToolsetRegistration.MCPServer (its tools declared in the design) or
+	// from a RegistryClient that is an MCPSource (its tools read from the
+	// server's list).
+	SourceMCP SourceKind = "mcp"
 )
 
 // ToolSource says where a tool came from when a call was admitted.
@@ -29,12 +34,17 @@ type ToolSource struct {
 	Toolset string `json:"toolset"`
 	// Version is the toolset's version, when it has one.
 	Version string `json:"version,omitempty"`
-	// Registry names the registry of a registry tool.
+	// Registry names the registry of a registry tool, and the name a
+	// dynamic MCP source is registered under (RegisterRegistry).
 	Registry string `json:"registry,omitempty"`
-	// Fingerprint identifies the registration of a registry tool.
+	// Server names the MCP server of an MCP tool.
+	Server string `json:"server,omitempty"`
+	// Fingerprint identifies the registration of a registry tool, or the
+	// list of a dynamic MCP source.
 	Fingerprint tools.Fingerprint `json:"fingerprint,omitempty"`
-	// Token is the registration token of a registry tool; calls forwarded
-	// to the registry carry it.
+	// Token is the registration token of a registry tool, or the list
+	// token of a dynamic MCP source; calls forwarded to the registry or
+	// source carry it.
 	Token string `json:"token,omitempty"`
 	// Agent names the agent of an agent used as a tool.
 	Agent string `json:"agent,omitempty"`
@@ -47,6 +57,8 @@ func (s ToolSource) String() string {
 		return fmt.Sprintf("registry %q toolset %q", s.Registry, s.Toolset)
 	case SourceAgent:
 		return fmt.Sprintf("agent %q", s.Agent)
+	case SourceMCP:
+		return fmt.Sprintf("mcp server %q toolset %q", s.Server, s.Toolset)
 	}
 	return fmt.Sprintf("local toolset %q", s.Toolset)
 }

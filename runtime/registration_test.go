@@ -35,6 +35,7 @@ func TestRegisterToolsetRefusals(t *testing.T) {
 		{"spec without tool", runtime.ToolsetRegistration{Schema: tools.ToolsetSchema{Name: "a"}, Specs: []tools.ToolSpec{spec("a.x")}, Executor: exec}, "names no tool"},
 		{"tool twice", runtime.ToolsetRegistration{Schema: tools.ToolsetSchema{Name: "a", Tools: []tools.ToolSchema{tool("a.x"), tool("a.x")}}, Specs: []tools.ToolSpec{spec("a.x")}, Executor: exec}, "listed twice"},
 		{"spec without codec", runtime.ToolsetRegistration{Schema: tools.ToolsetSchema{Name: "a", Tools: []tools.ToolSchema{tool("a.x")}}, Specs: []tools.ToolSpec{{Name: "a.x"}}, Executor: exec}, "no payload codec"},
+		{"bad MCP server name", runtime.ToolsetRegistration{Schema: tools.ToolsetSchema{Name: "a"}, Executor: exec, MCPServer: "my server"}, `toolset "a": MCP server:`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -36,6 +36,15 @@ type PinnedVersionResolver interface {
 	ResolveToolsetVersion(ctx context.Context, toolset, version string) (*ResolvedToolset, error)
 }
 
+// MCPSource is implemented by a RegistryClient that serves the tools one
+// MCP server lists (runtime/mcp's Source): calls of its tools are recorded
+// with SourceMCP and the server's name, and are forwarded to the client as
+// registry calls are.
+type MCPSource interface {
+	// MCPServer names the MCP server.
+	MCPServer() string
+}
+
 // ResolvedToolset is one toolset as a registry serves it.
 type ResolvedToolset struct {
 	// Schema is the toolset's wire record.

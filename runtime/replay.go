@@ -116,8 +116,10 @@ func (rt *Runtime) replayTool(a *agent, rec *CallRecord) (*catalogTool, error) {
 		return nil, err
 	}
 	t.partner = rec.Partner
-	switch rec.Source.Kind {
-	case SourceRegistry:
+	switch kind := rec.Source.Kind; {
+	case kind == SourceRegistry || kind == SourceMCP && rec.Source.Registry != "":
+		// A registry tool, or a dynamic MCP source's, registered as a
+		// registry under the server's name.
 		src := RegistrySource{Registry: rec.Source.Registry, Toolset: rec.Source.Toolset}
 		declared := slices.ContainsFunc(a.reg.Registries, func(s RegistrySource) bool {
 			return s.Registry == src.Registry && (s.Toolset == "" || s.Toolset == src.Toolset)
@@ -130,13 +132,16 @@ func (rt *Runtime) replayTool(a *agent, rec *CallRecord) (*catalogTool, error) {
 			return nil, fmt.Errorf("registry %q is not registered", src.Registry)
 		}
 		t.registry = client
-	case SourceLocal:
+	case kind == SourceLocal || kind == SourceMCP:
 		if !a.deferredSet[rec.Tool] && !slices.Contains(a.reg.Immediate, rec.Tool) {
 			return nil, fmt.Errorf("tool %q is not a tool of agent %q", rec.Tool, a.reg.Name)
 		}
 		ts, ok := rt.toolsetOf(rec.Tool)
 		if !ok {
 			return nil, fmt.Errorf("toolset %q is not registered", rec.Tool.Toolset())
+		}
+		if ts.mcpServer != rec.Source.Server {
+			return nil, fmt.Errorf("toolset %q is no longer bound to the recorded source, %s", rec.Tool.Toolset(), rec.Source)
 		}
 		if cur := ts.tool(rec.Tool); cur == nil || !sameSchema(cur, &def) {
 			return nil, fmt.Errorf("tool %q no longer has the recorded definition", rec.Tool)

@@ -277,6 +277,9 @@ func addRegistryToolset(c *catalog, r resolvedSource) error {
 			Fingerprint: r.toolset.Fingerprint,
 			Token:       r.toolset.Token,
 		}
+		if m, ok := r.client.(MCPSource); ok {
+			src.Kind, src.Server = SourceMCP, m.MCPServer()
+		}
 		t, err := newCatalogTool(ts, r.deferred, src)
 		if err != nil {
 			return err

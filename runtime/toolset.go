@@ -20,6 +20,11 @@ type ToolsetRegistration struct {
 	Specs []tools.ToolSpec
 	// Executor runs the toolset's tools.
 	Executor ToolExecutor
+	// MCPServer names the MCP server whose tools Executor calls, for a
+	// toolset declared in the design and bound to a session of that server
+	// (runtime/mcp.RegisterToolset); calls of its tools are recorded with
+	// SourceMCP and the server's name. Empty for any other toolset.
+	MCPServer string
 }
 
 // ToolExecutor executes admitted calls of one toolset's tools. Concurrent
@@ -73,6 +78,8 @@ type toolset struct {
 	// calls carry an AgentToolRequest; the calls of any other agent
 	// toolset carry the arguments of its tools' own schemas.
 	agentRequests bool
+	// mcpServer is ToolsetRegistration.MCPServer.
+	mcpServer string
 }
 
 // RegisterToolset registers a toolset's executor. Every tool of the schema
@@ -131,7 +138,12 @@ func newToolset(reg ToolsetRegistration) (*toolset, error) {
 	for i := range schema.Tools {
 		byIdent[schema.Tools[i].Name] = &schema.Tools[i]
 	}
-	return &toolset{schema: schema, specs: specs, byIdent: byIdent, executor: reg.Executor}, nil
+	if reg.MCPServer != "" {
+		if err := tools.ValidateName(reg.MCPServer); err != nil {
+			return nil, fmt.Errorf("%w: toolset %q: MCP server: %w", ErrInvalidRegistration, name, err)
+		}
+	}
+	return &toolset{schema: schema, specs: specs, byIdent: byIdent, executor: reg.Executor, mcpServer: reg.MCPServer}, nil
 }
 
 // cloneToolsetSchema copies the parts of a schema that a caller could

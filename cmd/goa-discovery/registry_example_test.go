@@ -10,15 +10,18 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/example/docserver"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/desk"
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/senior"
 	"github.com/goa-discovery/goa-discovery/example/gen/registries/company"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/escalation"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/knowledge"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
@@ -151,6 +154,14 @@ func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := tickets.Register(rt, unusedTickets{t}); err != nil {
+		t.Fatal(err)
+	}
+	manual, err := mcp.Connect(ctx, docs.Server, mcp.InMemory(docserver.New()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer manual.Close()
+	if err := docs.Register(ctx, rt, manual); err != nil {
 		t.Fatal(err)
 	}
 	if err := analyst.RegisterAnalystAgent(ctx, rt, analyst.AnalystAgentConfig{Planner: &scriptedRefund{t: t}}); err != nil {

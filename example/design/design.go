@@ -201,6 +201,7 @@ var _ = Service("support", func() {
 	})
 	Agent("analyst", "Analyze support trends with any company tool.", func() {
 		Use(Tickets, func() { Deferred() })
+		Use(Manual, func() { Deferred() }) // the documentation's MCP tools, found by search
 		Use(Company, func() { Deferred() })
 	})
 })

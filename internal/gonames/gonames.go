@@ -22,6 +22,10 @@ var reservedPackages = map[string]bool{
 	"json": true, "fmt": true, "sync": true, "main": true,
 }
 
+// MCPServerPackage returns the Go package name, also the directory name,
+// of the MCP server of Goa service service.
+func MCPServerPackage(service string) string { return Package(service, "service") + "mcp" }
+
 // IsReservedPackage reports whether pkg is a name Package never returns
 // because generated files import a package of that name.
 func IsReservedPackage(pkg string) bool { return reservedPackages[pkg] }

@@ -83,7 +83,8 @@ func (s *Session) compare(id tools.Ident, which string, declared, served json.Ra
 
 // RegisterToolset checks a declared toolset against the server (see
 // Check) and registers it with rt under its name, with an executor that
-// calls the server's tools under their MCP names.
+// calls the server's tools under their MCP names. Calls of its tools are
+// recorded with runtime.SourceMCP and the server's name.
 func RegisterToolset(ctx context.Context, rt *runtime.Runtime, s *Session, d DeclaredToolset) error {
 	cat, err := s.Check(ctx, d.Schema)
 	if err != nil {
@@ -105,9 +106,10 @@ func RegisterToolset(ctx context.Context, rt *runtime.Runtime, s *Session, d Dec
 		byIdent[specs[i].Name] = &specs[i]
 	}
 	return rt.RegisterToolset(runtime.ToolsetRegistration{
-		Schema:   d.Schema,
-		Specs:    specs,
-		Executor: &declaredExecutor{session: s, catalog: cat, specs: byIdent},
+		Schema:    d.Schema,
+		Specs:     specs,
+		Executor:  &declaredExecutor{session: s, catalog: cat, specs: byIdent},
+		MCPServer: s.server,
 	})
 }
 

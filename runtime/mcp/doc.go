@@ -50,6 +50,13 @@
 // sends tools/list (every page) unless the server promised
 // notifications/tools/list_changed and none arrived since the last read.
 //
+// # Call records
+//
+// The runtime records a call of either kind of MCP tool with source kind
+// runtime.SourceMCP and the server's name (runtime.ToolSource.Server): a
+// declared toolset is registered with runtime.ToolsetRegistration.MCPServer,
+// and a Source is a runtime.MCPSource.
+//
 // # Results and errors
 //
 // A tool with an output schema answers with its structuredContent,

@@ -14,6 +14,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -301,5 +302,87 @@ func TestOversizedDynamicSourceFailsTheStep(t *testing.T) {
 	var le *mcp.LimitError
 	if !errors.Is(err, runtime.ErrCatalog) || !errors.As(err, &le) || le.Server != "small" || le.What != "tools" || le.Limit != 3 {
 		t.Fatalf("Run error = %v, want the step to fail on server small's tool limit", err)
+	}
+}
+
+// TestCallsRecordTheirMCPServer checks that a call of a declared MCP tool
+// and a call of a dynamic source's tool are both recorded as MCP calls
+// naming the server, the dynamic one with the list it was admitted under,
+// and that both replay from their records.
+func TestCallsRecordTheirMCPServer(t *testing.T) {
+	ctx := context.Background()
+	s := connect(t, "fixture", mcp.InMemory(newFixture(fixtureOptions{}).server))
+	rt := runtime.New()
+	if err := mcp.RegisterToolset(ctx, rt, s, mcp.DeclaredToolset{Schema: declaredFixture}); err != nil {
+		t.Fatalf("RegisterToolset: %v", err)
+	}
+	if _, err := mcp.RegisterSource(rt, s, "fx"); err != nil {
+		t.Fatalf("RegisterSource: %v", err)
+	}
+	reg := runtime.AgentRegistration{
+		Name:       "assistant",
+		Immediate:  []tools.Ident{"fxd.add"},
+		Registries: []runtime.RegistrySource{{Registry: "fixture", Toolset: "fx"}},
+		Planner: scripted(t, func(*testing.T, *runtime.PlanInput) model.Message {
+			return calls(call("declared", "fxd_add", `{"a":1,"b":2}`), call("dynamic", "fx_add", `{"a":3,"b":4}`))
+		}),
+	}
+	if err := rt.RegisterAgent(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Client("assistant").Run(ctx, []model.Message{model.UserMessage("add")})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(out.Calls) != 2 {
+		t.Fatalf("%d calls recorded, want 2", len(out.Calls))
+	}
+	byID := map[string]runtime.CallRecord{}
+	for _, c := range out.Calls {
+		byID[c.CallID] = c
+	}
+	if src := byID["declared"].Source; src != (runtime.ToolSource{Kind: runtime.SourceMCP, Server: "fixture", Toolset: "fxd"}) {
+		t.Errorf("declared call recorded source %+v, want mcp server fixture, toolset fxd", src)
+	}
+	dyn := byID["dynamic"].Source
+	if dyn.Kind != runtime.SourceMCP || dyn.Server != "fixture" || dyn.Registry != "fixture" || dyn.Toolset != "fx" || dyn.Token == "" || dyn.Fingerprint == "" {
+		t.Errorf("dynamic call recorded source %+v, want mcp server fixture, toolset fx, with the list's token", dyn)
+	}
+	for id, want := range map[string]string{"declared": `{"sum":3}`, "dynamic": `{"sum":7}`} {
+		res, err := rt.Replay(ctx, out.RunID, byID[id])
+		if err != nil || res.IsError || res.Content != want {
+			t.Errorf("replay of %s = %+v, %v; want %s", id, res, err, want)
+		}
+	}
+
+	// A runtime where the declared toolset is no longer bound to the
+	// server refuses to replay its call.
+	state, err := rt.LoadRun(ctx, out.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := runtime.New()
+	specs := make([]tools.ToolSpec, len(declaredFixture.Tools))
+	for i := range declaredFixture.Tools {
+		spec, err := contract.Compile(&declaredFixture.Tools[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[i] = *spec
+	}
+	err = other.RegisterToolset(runtime.ToolsetRegistration{Schema: declaredFixture, Specs: specs,
+		Executor: runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolInvocation) (any, error) { return "local", nil })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Registries = nil
+	if err := other.RegisterAgent(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.ImportRun(ctx, state); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Replay(ctx, out.RunID, byID["declared"]); !errors.Is(err, runtime.ErrReplayRefused) {
+		t.Errorf("replay on a local toolset of the same name = %v, want ErrReplayRefused", err)
 	}
 }

@@ -78,6 +78,13 @@ func RegisterSource(rt *runtime.Runtime, s *Session, toolset string) (*Source, e
 	return src, nil
 }
 
+// MCPServer names the source's server: it makes the source a
+// runtime.MCPSource, so that calls of its tools are recorded with
+// runtime.SourceMCP.
+func (src *Source) MCPServer() string { return src.session.server }
+
+var _ runtime.MCPSource = (*Source)(nil)
+
 // ResolveToolset returns the source's toolset; any other name is an error.
 func (src *Source) ResolveToolset(ctx context.Context, toolset string) (*runtime.ResolvedToolset, error) {
 	if toolset != src.toolset {

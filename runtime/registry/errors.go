@@ -65,6 +65,13 @@ const (
 	// CodeAdmissionConflict: a retried call cannot continue: its admission
 	// was replaced, or the retry differs from the admitted call.
 	CodeAdmissionConflict Code = "admission_conflict"
+	// CodeCallOutcomeUnknown: the call was sent to its provider, which may
+	// have run it, and no result was recorded: the provider gave no answer,
+	// or the registry node sending it lost its claim of the call before one
+	// came. The registry never sends the call again; a retry gets its
+	// result if the sending node records one later, and this error
+	// otherwise. A new call (a new call ID) runs the tool again.
+	CodeCallOutcomeUnknown Code = "call_outcome_unknown"
 	// CodeOverloaded: the registry or the provider is at capacity; retry
 	// the same call later.
 	CodeOverloaded Code = "overloaded"
@@ -100,7 +107,7 @@ func (c Code) Status() int {
 		return http.StatusNotFound
 	case CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case CodeCatalogChanged, CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict:
+	case CodeCatalogChanged, CodeVersionMismatch, CodeRegistrationConflict, CodeTokenMismatch, CodeCallNotAdmitted, CodeAdmissionConflict, CodeCallOutcomeUnknown:
 		return http.StatusConflict
 	case CodeOverloaded, CodeLeaseExpired:
 		return http.StatusServiceUnavailable
@@ -186,6 +193,7 @@ var (
 	ErrTokenMismatch        = &Error{Code: CodeTokenMismatch}
 	ErrCallNotAdmitted      = &Error{Code: CodeCallNotAdmitted}
 	ErrAdmissionConflict    = &Error{Code: CodeAdmissionConflict}
+	ErrCallOutcomeUnknown   = &Error{Code: CodeCallOutcomeUnknown}
 	ErrOverloaded           = &Error{Code: CodeOverloaded}
 	ErrProviderUnavailable  = &Error{Code: CodeProviderUnavailable}
 	ErrStorageFull          = &Error{Code: CodeStorageFull}

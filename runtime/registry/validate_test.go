@@ -123,6 +123,7 @@ func TestErrorCodes(t *testing.T) {
 		{CodeMethodNotAllowed, 405, false},
 		{CodeCallNotAdmitted, 409, false},
 		{CodeAdmissionConflict, 409, false},
+		{CodeCallOutcomeUnknown, 409, false},
 		{CodeOverloaded, 503, true},
 		{CodeProviderUnavailable, 502, true},
 		{CodeStorageFull, 507, false},

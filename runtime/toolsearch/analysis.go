@@ -24,8 +24,12 @@ type analysis struct {
 	// last is, for each term, its position in occs in the latest document
 	// that has it: the current document has the term when last >= start.
 	last []int
-	tool int32
-	// length is the number of terms in each field of the current document.
+	// value marks the value terms ([isValueTerm]), which do not count in
+	// the length of a field.
+	value []bool
+	tool  int32
+	// length is the number of terms in each field of the current document,
+	// value terms left out.
 	length [numFields]int64
 	scan   scanner
 	schema schemaReader
@@ -50,6 +54,7 @@ func newAnalysis(terms, occs int, remember bool) *analysis {
 		terms: newDictionary(terms),
 		occs:  make([]occurrence, 0, occs),
 		last:  make([]int, 0, terms),
+		value: make([]bool, 0, terms),
 	}
 	if remember {
 		a.words = newDictionary(terms)
@@ -97,7 +102,9 @@ func (a *analysis) text(f Field, s string) {
 			a.occs = append(a.occs, occurrence{term: id, tool: a.tool})
 		}
 		a.occs[p].counts.add(f)
-		a.length[f]++
+		if !a.value[id] {
+			a.length[f]++
+		}
 	}
 }
 
@@ -115,6 +122,7 @@ func (a *analysis) term() int32 {
 		var fresh bool
 		if id, fresh = a.terms.addBytes(stem(a.scan.term)); fresh {
 			a.last = append(a.last, -1)
+			a.value = append(a.value, isValueTerm(a.terms.keys[id]))
 		}
 	}
 	if remember {

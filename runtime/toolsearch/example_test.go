@@ -31,8 +31,8 @@ func ExampleIndex_Search() {
 		fmt.Printf("%s %.2f %s\n", r.Name, r.Score, r.Fields)
 	}
 	// Output:
-	// records.search 0.91 name,description,param_name
-	// records.lookup 0.36 name,description
+	// records.search 1.20 name,description,param_name
+	// records.lookup 0.65 name,description
 }
 
 // Generated code embeds a catalog's counts and builds its index at start-up
@@ -59,6 +59,7 @@ func ExampleNewIndex() {
 	}
 	// Output:
 	// records.search
+	// records.lookup
 }
 
 func ExampleIndex_Lookup() {

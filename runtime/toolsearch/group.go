@@ -8,17 +8,19 @@ import "math/rand/v2"
 // lengths, and so the same score for every term outside the names. On its
 // first search an index puts such tools in one group (a pass over all the
 // counts, as building makes), and it scores a group once per term: a
-// term that every member has with the same counts is the group's, scored for
-// the group; any other term (a name word of some members only, such as
-// "github" beside "gitlab") is scored for each tool that has it, and such a
-// tool is then ranked on its own. Search accumulates the scores of groups
+// term that every member has with the same score and fields is the group's,
+// scored for the group; any other term (a name word of some members only,
+// such as "github" beside "gitlab", with its share of their names; a synonym
+// that some members only have) is scored for each tool that has it, and such
+// a tool is then ranked on its own. Search accumulates the scores of groups
 // and expands a group to its members, in registration order, only while
 // they can still enter the results.
 //
 // Grouping never changes a score. Members of a group have equal field
-// lengths, checked exactly, and so equal field scales; whether a term is a
-// group's is decided by comparing the counts of every member when the term
-// is first scored. The hash that proposes groups (of field lengths and of
+// lengths (value terms left out), checked exactly, and so equal scales,
+// the weight of a name word in the name share included; whether a term is a
+// group's is decided by comparing its score and fields in every member when
+// the term is first scored. The hash that proposes groups (of field lengths and of
 // the terms found outside the name field) thus only decides how much is
 // shared, never what a tool scores. A catalog without such tools has one
 // tool per group.
@@ -180,24 +182,50 @@ func searchInt32(s []int32, x int32) (int, bool) {
 
 // groupScratch is the per-group scratch of scoring a term: for each group,
 // the position+1 of its first posting and how many of its members have the
-// term with the counts of that first one (-1 once one differs). Entries are
-// zero between uses.
+// term with the score and fields of that first one (-1 once one differs).
+// Entries are zero between uses.
 type groupScratch struct {
 	first, alike []int32
 }
 
-// scoreTerm scores the postings of term t into its groups' and tools'
-// scores.
+// posting is a term's score in one tool, and the fields it matched there.
+type posting struct {
+	tool   int32
+	score  float32
+	fields FieldSet
+}
+
+// termPostings returns the score and fields of term t in every tool that
+// has it, and in every tool that has one of its synonyms instead
+// ([Index.withSynonyms]), in tool order.
+func (ix *Index) termPostings(t int32) []posting {
+	counts := ix.postings[t]
+	p := make([]posting, len(counts))
+	termIDF := ix.idf[t]
+	for i := range counts {
+		c := &counts[i]
+		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
+	}
+	if s := ix.synonyms[t]; len(s) > 0 {
+		p = ix.withSynonyms(p, s)
+	}
+	return p
+}
+
+// scoreTerm scores term t in its tools ([Index.termPostings]) and sorts the
+// scores into its groups' and tools'. A term is a group's when every member
+// has it with the same score and fields, which members alike have for a
+// word outside their names, for a word of every member's name (the name
+// share included: members have names of the same length) and for a synonym
+// they all have.
 func (ix *Index) scoreTerm(t int32) *scoredTerm {
 	ix.group()
-	counts := ix.postings[t]
-	termIDF := ix.idf[t]
+	p := ix.termPostings(t)
 	gs := &ix.groups
 	// For every group of several members: do all have the term alike?
 	var scratch *groupScratch
-	for i := range counts {
-		c := &counts[i]
-		g := gs.of[c.Tool]
+	for i := range p {
+		g := gs.of[p[i].tool]
 		if gs.size(g) == 1 {
 			continue
 		}
@@ -208,7 +236,7 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		switch f := scratch.first[g]; {
 		case f == 0:
 			scratch.first[g], scratch.alike[g] = int32(i)+1, 1
-		case scratch.alike[g] >= 0 && counts[f-1].Counts == c.Counts:
+		case scratch.alike[g] >= 0 && p[f-1].score == p[i].score && p[f-1].fields == p[i].fields:
 			scratch.alike[g]++
 		default:
 			scratch.alike[g] = -1
@@ -228,8 +256,8 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		return 0
 	}
 	var ng, nt int
-	for i := range counts {
-		switch shared(i, gs.of[counts[i].Tool]) {
+	for i := range p {
+		switch shared(i, gs.of[p[i].tool]) {
 		case 1:
 			ng++
 		case -1:
@@ -241,23 +269,22 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		groups: ids[:0:ng], gScores: scores[:0:ng], gFields: fields[:0:ng],
 		tools: ids[ng:ng], tScores: scores[ng:ng], tFields: fields[ng:ng],
 	}
-	for i := range counts {
-		c := &counts[i]
-		g := gs.of[c.Tool]
+	for i := range p {
+		g := gs.of[p[i].tool]
 		switch shared(i, g) {
 		case 1:
 			st.groups = append(st.groups, g)
-			st.gScores = append(st.gScores, termScore(termIDF, &c.Counts, &ix.scales[c.Tool]))
-			st.gFields = append(st.gFields, c.Counts.fields())
+			st.gScores = append(st.gScores, p[i].score)
+			st.gFields = append(st.gFields, p[i].fields)
 		case -1:
-			st.tools = append(st.tools, c.Tool)
-			st.tScores = append(st.tScores, termScore(termIDF, &c.Counts, &ix.scales[c.Tool]))
-			st.tFields = append(st.tFields, c.Counts.fields())
+			st.tools = append(st.tools, p[i].tool)
+			st.tScores = append(st.tScores, p[i].score)
+			st.tFields = append(st.tFields, p[i].fields)
 		}
 	}
 	if scratch != nil {
-		for _, c := range counts {
-			g := gs.of[c.Tool]
+		for i := range p {
+			g := gs.of[p[i].tool]
 			scratch.first[g], scratch.alike[g] = 0, 0
 		}
 	}

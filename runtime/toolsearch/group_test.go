@@ -10,12 +10,14 @@ import (
 // randomCatalog makes a catalog of tools from a small vocabulary, many of
 // them alike but for their names (a tool's description and parameters
 // copied under another name, of the same length or not), so that groups,
-// group terms, tools' own terms, common words and ties all occur; and
+// group terms, tools' own terms, common words, synonyms, terms with a digit
+// and ties all occur; and
 // queries over the same words, the tools' names and request words.
 func randomCatalog(seed uint64) ([]Document, []string) {
 	r := rand.New(rand.NewPCG(seed, seed>>32|1))
 	vocab := []string{"weather", "city", "forecast", "convert", "unit", "currency", "email", "send", "image", "report",
-		"print", "weekly", "record", "customer", "order", "refund", "github", "gitlab", "issue", "create"}
+		"print", "weekly", "record", "customer", "order", "refund", "github", "gitlab", "issue", "create",
+		"find", "search", "locate", "get", "fetch", "retrieve", "book", "reserve", "v2", "2024"}
 	words := func(n int) string {
 		var w []string
 		for range n {

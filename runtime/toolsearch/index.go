@@ -26,15 +26,19 @@ type Index struct {
 	terms dictionary
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
-	// the scales of the tools' fields, into scored[t], by group of tools
-	// alike but for their names (groups); later searches read the scores.
+	// the scales of the tools, and the postings of its synonyms, into
+	// scored[t], by group of tools alike but for their names (groups);
+	// later searches read the scores.
 	// common[t] marks terms that find tools only when a query's rarer terms
 	// find none.
 	postings [][]ToolTerm
 	scored   []atomic.Pointer[scoredTerm]
 	idf      []float32
 	common   []bool
-	scales   [][numFields]float32
+	scales   []toolScales
+	// synonyms[t] are the terms of t's synonym group, whose tools t's
+	// scored postings include ([Index.withSynonyms]).
+	synonyms map[int32][]int32
 	// groups are the groups of tools alike but for their names, made from
 	// the field lengths of the tools (lengths, until then) on the first
 	// search.
@@ -57,7 +61,8 @@ type toolName struct {
 
 // NewIndex builds an index from the precomputed counts of a catalog. It does
 // no tokenizing and hashes only tool names and distinct terms; it reads every
-// count once, to check it and to sum the length of each tool's fields, and
+// count once, to check it and to sum the length of each tool's fields (value
+// terms left out, see [isValueTerm]), and
 // keeps the postings of cat without copying them, so cat must not change
 // afterwards. A search scores the postings of its own terms only. NewIndex
 // fails with an error wrapping [ErrInvalidDocument] when the counts are
@@ -86,6 +91,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 		if _, added := ix.terms.add(tp.Term); !added {
 			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
+		counted := !isValueTerm(tp.Term) // in the lengths of fields
 		prev := int32(-1)
 		for j := range tp.Tools {
 			tt := &tp.Tools[j]
@@ -96,7 +102,9 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			if !tt.Counts.valid() {
 				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
 			}
-			tt.Counts.addTo(&lengths[tt.Tool])
+			if counted {
+				tt.Counts.addTo(&lengths[tt.Tool])
+			}
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
@@ -168,16 +176,18 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh sets the inverse document frequency and commonness of every term
-// and the field scales of every tool, whose fields have the given lengths,
-// and keeps the lengths for grouping the tools.
+// weigh finds the synonyms of the index's terms, sets the inverse document
+// frequency (times [termWeight]) and commonness of every term and the scales
+// of every tool, whose fields have the given lengths, and keeps the lengths
+// for grouping the tools.
 func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
+	ix.synonyms = ix.findSynonyms()
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
 	for t, p := range ix.postings {
-		ix.idf[t] = float32(idf(len(p), n))
+		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)

@@ -1,15 +1,99 @@
 package toolsearch
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// referenceSearch is [Index.AppendSearch] by scoring every posting of every
-// query term from its counts, tool by tool, and sorting every tool found: the search must return exactly its results, scores to the
-// bit, however it reaches them (groups of tools alike, pruning).
+// reference is the model of a search that referenceSearch runs: it derives
+// from an index's counts alone, tool by tool, what the index keeps in its
+// own forms (groups, scored terms, synonym lists). The BM25F score of one
+// term's counts in one tool, with the tool's name share, is [termScore] of
+// the term's weight and the tool's scales; everything around it is the
+// reference's own: field lengths without value terms, the half weight of a
+// term with a digit, synonyms from [synonymGroups], the sum and the sort.
+type reference struct {
+	ix     *Index
+	idf    []float32    // per term, times its weight
+	scales []toolScales // per tool, from lengths without value terms
+}
+
+func newReference(ix *Index) *reference {
+	n := len(ix.names)
+	r := &reference{ix: ix, idf: make([]float32, len(ix.postings))}
+	lengths := make([][numFields]int64, n)
+	for t, p := range ix.postings {
+		weight := 1.0
+		if strings.ContainsAny(ix.terms.keys[t], "0123456789") {
+			weight = valueTermWeight // and not in the lengths of fields
+		} else {
+			for _, tt := range p {
+				tt.Counts.addTo(&lengths[tt.Tool])
+			}
+		}
+		r.idf[t] = float32(idf(len(p), n) * weight)
+	}
+	r.scales = fieldScales(lengths)
+	return r
+}
+
+// termScores returns the score and fields of query term t in every tool
+// where it has one: its own counts' score, or else [synonymWeight] times the
+// best score of a synonym the tool has (of equal ones, the first synonym's
+// in its group), in that synonym's fields.
+func (r *reference) termScores(t int32) []posting {
+	ix := r.ix
+	var out []posting
+	for _, p := range ix.postings[t] {
+		out = append(out, posting{tool: p.Tool, score: termScore(r.idf[t], &p.Counts, &r.scales[p.Tool]), fields: p.Counts.fields()})
+	}
+	bySynonym := make(map[int32]posting)
+	for _, g := range synonymGroups {
+		if !slices.Contains(g, ix.terms.keys[t]) {
+			continue
+		}
+		for _, word := range g {
+			s, ok := ix.terms.lookupString(word)
+			if !ok || s == t {
+				continue
+			}
+			for _, p := range ix.postings[s] {
+				if ownsTerm(ix.postings[t], p.Tool) {
+					continue // the tool has the term itself
+				}
+				score := synonymWeight * termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
+				if prev, ok := bySynonym[p.Tool]; ok && prev.score >= score {
+					continue // an earlier synonym scores as well
+				}
+				bySynonym[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
+			}
+		}
+	}
+	for _, p := range bySynonym {
+		out = append(out, p)
+	}
+	return out
+}
+
+// ownsTerm reports whether tool is in the postings of a term.
+func ownsTerm(postings []ToolTerm, tool int32) bool {
+	_, ok := slices.BinarySearchFunc(postings, tool, func(p ToolTerm, tool int32) int { return cmp.Compare(p.Tool, tool) })
+	return ok
+}
+
+// referenceSearch is [Index.AppendSearch] by scoring every query term in
+// every tool that has it or a synonym, tool by tool, and sorting every tool
+// found: the search must return exactly its results, scores to the bit,
+// however it reaches them (groups of tools alike, pruning).
 func referenceSearch(ix *Index, query string, limit int) []Result {
+	return newReference(ix).search(query, limit)
+}
+
+func (r *reference) search(query string, limit int) []Result {
+	ix := r.ix
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -29,7 +113,7 @@ func referenceSearch(ix *Index, query string, limit int) []Result {
 		switch {
 		case isRequestWord(st.scan.term):
 			request = append(request, t)
-		case ix.common[t]:
+		case isCommon(len(ix.postings[t]), len(ix.names)):
 			common = append(common, t)
 		default:
 			rare = append(rare, t)
@@ -47,23 +131,23 @@ func referenceSearch(ix *Index, query string, limit int) []Result {
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))
 	var all []candidate
+	// Terms in query order: the order in which every tool's scores are
+	// summed.
 	for _, t := range finders {
-		for _, p := range ix.postings[t] {
-			s := termScore(ix.idf[t], &p.Counts, &ix.scales[p.Tool])
-			scores[p.Tool] += float32(weight * s)
-			fields[p.Tool] |= p.Counts.fields()
-			if !found[p.Tool] {
-				found[p.Tool] = true
-				all = append(all, candidate{tool: p.Tool})
+		for _, p := range r.termScores(t) {
+			scores[p.tool] += float32(weight * p.score)
+			fields[p.tool] |= p.fields
+			if !found[p.tool] {
+				found[p.tool] = true
+				all = append(all, candidate{tool: p.tool})
 			}
 		}
 	}
 	for _, t := range adders {
-		for _, p := range ix.postings[t] {
-			if found[p.Tool] {
-				s := termScore(ix.idf[t], &p.Counts, &ix.scales[p.Tool])
-				scores[p.Tool] += float32(weight * s)
-				fields[p.Tool] |= p.Counts.fields()
+		for _, p := range r.termScores(t) {
+			if found[p.tool] {
+				scores[p.tool] += float32(weight * p.score)
+				fields[p.tool] |= p.fields
 			}
 		}
 	}
@@ -113,8 +197,9 @@ func sameRanking(got, want []Result) bool {
 func checkAgainstReference(t *testing.T, ix *Index, queries []string, limits []int) {
 	t.Helper()
 	longest := slices.Max(limits)
+	ref := newReference(ix)
 	for _, q := range queries {
-		all := referenceSearch(ix, q, longest)
+		all := ref.search(q, longest)
 		for _, limit := range limits {
 			want := all[:min(limit, len(all))]
 			if got := ix.Search(q, limit); !sameRanking(got, want) {

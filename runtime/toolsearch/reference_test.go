@@ -138,6 +138,9 @@ func referenceStem(w []byte) []byte {
 	if len(w) > 3 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
 	}
+	if n := len(w); w[n-1] == 'y' && !strings.ContainsRune("aeiou", rune(w[n-2])) {
+		w[n-1] = 'i'
+	}
 	return w
 }
 

@@ -44,6 +44,36 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// valueTermWeight is the weight of a value term relative to other terms.
+// Requests carry the values of their arguments ("a base of 10 units", "on
+// 2023-10-02", "account 987654"), and a number in a request is much more
+// often such a value than a word that names a tool, so it counts for half.
+// The weight scales the term's every score, so a query of that term alone
+// ranks as before.
+const valueTermWeight = 0.5
+
+// isValueTerm reports whether term has a digit in it: a number, a date, an
+// id or a version. In a tool, such a term is an index or a version
+// ("Hotels_4_SearchHotel", "v2") rather than a word of what the tool does,
+// so it does not count in the length of its field either.
+func isValueTerm(term string) bool {
+	for i := 0; i < len(term); i++ {
+		if '0' <= term[i] && term[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// termWeight returns the weight of term in every score it adds to:
+// [valueTermWeight] for a value term, 1 otherwise.
+func termWeight(term string) float64 {
+	if isValueTerm(term) {
+		return valueTermWeight
+	}
+	return 1
+}
+
 // isCommon reports whether a term in df of n tools is common: it adds to the
 // scores of the tools a query's rarer terms find, and finds tools itself only
 // when they find none.
@@ -51,10 +81,28 @@ func isCommon(df, n int) bool {
 	return df >= minCommonTools && float64(df) > commonShare*float64(n)
 }
 
+// nameShareWeight is what a query adds, in units of a term's inverse
+// document frequency, for holding all of a tool's name words: each name word
+// the query holds adds its share of the name times this weight, on top of the
+// BM25F score. A name says in a few words what the tool does, so a tool whose
+// name the query spells out in full ("current weather" for
+// get_current_weather) ranks ahead of one whose longer name it matches in
+// part.
+const nameShareWeight = 0.3
+
+// toolScales are a tool's weights of one occurrence of a term: in each field
+// for BM25F, and in its name for the name share.
+type toolScales struct {
+	field [numFields]float32
+	// nameWord is nameShareWeight over the number of the name's terms.
+	nameWord float32
+}
+
 // fieldScales returns, for each tool with the given field lengths, the
-// BM25F weight of one occurrence of a term in each field: the field weight
-// over the field's length normalization against the catalog's average.
-func fieldScales(lengths [][numFields]int64) [][numFields]float32 {
+// BM25F weight of one occurrence of a term in each field (the field weight
+// over the field's length normalization against the catalog's average) and
+// the weight of one occurrence in its name for the name share.
+func fieldScales(lengths [][numFields]int64) []toolScales {
 	var avg [numFields]float64
 	for i := range lengths {
 		for f := range numFields {
@@ -64,28 +112,32 @@ func fieldScales(lengths [][numFields]int64) [][numFields]float32 {
 	for f := range numFields {
 		avg[f] /= float64(max(len(lengths), 1))
 	}
-	scales := make([][numFields]float32, len(lengths))
+	scales := make([]toolScales, len(lengths))
 	for i := range lengths {
 		for f := range numFields {
 			norm := 1.0
 			if avg[f] > 0 {
 				norm = 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
 			}
-			scales[i][f] = float32(fieldWeight[f] / norm)
+			scales[i].field[f] = float32(fieldWeight[f] / norm)
+		}
+		if n := lengths[i][FieldName]; n > 0 {
+			scales[i].nameWord = float32(nameShareWeight / float64(n))
 		}
 	}
 	return scales
 }
 
-// termScore is the BM25F score of a term with inverse document frequency
-// termIDF and counts tc in a tool whose field scales are w: the weighted
-// counts are summed, then saturated once with k1.
-func termScore(termIDF float32, tc *FieldCounts, w *[numFields]float32) float32 {
-	pseudo := w[FieldName]*float32(tc.Name) +
-		w[FieldTitle]*float32(tc.Title) +
-		w[FieldDescription]*float32(tc.Description) +
-		w[FieldParamName]*float32(tc.ParamName) +
-		w[FieldParamDescription]*float32(tc.ParamDescription) +
-		w[FieldExtra]*float32(tc.Extra)
-	return termIDF * pseudo / (k1 + pseudo)
+// termScore is the score of a term with inverse document frequency termIDF
+// and counts tc in a tool whose scales are w: the BM25F score (the weighted
+// counts summed, then saturated once with k1) plus the term's share of the
+// tool's name, both times termIDF.
+func termScore(termIDF float32, tc *FieldCounts, w *toolScales) float32 {
+	pseudo := w.field[FieldName]*float32(tc.Name) +
+		w.field[FieldTitle]*float32(tc.Title) +
+		w.field[FieldDescription]*float32(tc.Description) +
+		w.field[FieldParamName]*float32(tc.ParamName) +
+		w.field[FieldParamDescription]*float32(tc.ParamDescription) +
+		w.field[FieldExtra]*float32(tc.Extra)
+	return termIDF * (pseudo/(k1+pseudo) + w.nameWord*float32(tc.Name))
 }

@@ -2,10 +2,11 @@ package toolsearch
 
 // stem reduces a lower-cased English word to a stem in place, so that
 // inflected and derived forms of a word share one term: "queries" and "query",
-// "calculating", "calculated" and "calculation". It is a small suffix
-// stripper, not a full morphological analyzer; it leaves short words, words
-// with digits and words outside ASCII letters as they are. Both sides of a
-// search go through it, so a stem only has to be consistent, not a real word.
+// "movies" and "movie", "calculating", "calculated" and "calculation". It is a
+// small suffix stripper, not a full morphological analyzer; it leaves short
+// words, words with digits and words outside ASCII letters as they are. Both
+// sides of a search go through it, so a stem only has to be consistent, not a
+// real word.
 func stem(w []byte) []byte {
 	if len(w) < 4 || !asciiLetters(w) {
 		return w
@@ -16,6 +17,13 @@ func stem(w []byte) []byte {
 	// A final e is dropped so that "compute" meets "computing" and "computed".
 	if len(w) > 3 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
+	}
+	// A final y after a consonant becomes i, as in the Porter2 stemmer, so
+	// that the y that an -ies plural was given back ("movies" -> "movy")
+	// meets the singular that lost its e ("movie" -> "movi"), and "query"
+	// meets "queried".
+	if n := len(w); w[n-1] == 'y' && !isVowel(w[n-2]) {
+		w[n-1] = 'i'
 	}
 	return w
 }

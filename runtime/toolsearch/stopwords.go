@@ -31,7 +31,7 @@ func isStopWord(w []byte) bool {
 // do. The list is general English, written in stemmed form.
 func isRequestWord(term []byte) bool {
 	switch string(term) {
-	case "pleas", "kindly", "want", "need", "lik", "tell", "know", "help", "hi", "hello", "hey",
+	case "pleas", "kindli", "want", "need", "lik", "tell", "know", "help", "hi", "hello", "hey",
 		"thank", "may", "might", "must", "shall", "let", "wonder", "also":
 		return true
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -36,11 +37,11 @@ func checkRenderings(provider string) []checkRendering {
 	return []checkRendering{{name: "native"}, {name: "emulated", emulate: true}}
 }
 
-// checkCatalog is the deferred catalog of the check: the customers and
-// tickets toolsets, as the analyst finds them.
+// checkCatalog is the deferred catalog of the check: the customers,
+// tickets and docs toolsets, as the analyst finds them.
 func checkCatalog() (*discovery.Catalog, error) {
 	var entries []discovery.Entry
-	for _, ts := range slices.Concat(customers.ToolSchemas(), tickets.ToolSchemas()) {
+	for _, ts := range slices.Concat(customers.ToolSchemas(), tickets.ToolSchemas(), docs.ToolSchemas()) {
 		e, err := discovery.EntryFromSchema(&ts)
 		if err != nil {
 			return nil, err

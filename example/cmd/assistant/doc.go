@@ -2,11 +2,14 @@
 // design's analyst agent end to end and prints every step.
 //
 // It starts a tool registry in-process on 127.0.0.1, publishes the generated
-// customers toolset in it from a provider endpoint of its own, registers the
-// generated tickets executor locally, and asks the agent a question that no
-// tool it starts with can answer: the agent has only the discovery tool, so
-// it searches, loads the tools it found, calls them (one through the
-// registry, one locally) and answers.
+// customers toolset in it from a provider endpoint of its own, serves the
+// documentation's MCP server (example/docserver) over streamable HTTP on
+// 127.0.0.1 and binds the design's Manual toolset to a session with it
+// (docs.Register checks the server's tool list against the design),
+// registers the generated tickets executor locally, and asks the agent a
+// question that no tool it starts with can answer: the agent has only the
+// discovery tool, so it searches, loads the tools it found, calls them
+// (through the registry, locally and on the MCP server) and answers.
 //
 // By default it runs offline (-provider replay): the real provider adapter
 // and the provider's official SDK talk to a local HTTP server that replays

@@ -27,7 +27,7 @@ func TestExportWritesTheRecordedRun(t *testing.T) {
 	if err := dec.Decode(&state); err != nil {
 		t.Fatal(err)
 	}
-	if state.Agent != "analyst" || state.Status != runtime.RunStopped || state.Stop != runtime.StopCompleted || len(state.Calls) != 2 {
+	if state.Agent != "analyst" || state.Status != runtime.RunStopped || state.Stop != runtime.StopCompleted || len(state.Calls) != 4 {
 		t.Errorf("exported run: agent %q, status %q, stop %q, %d calls", state.Agent, state.Status, state.Stop, len(state.Calls))
 	}
 	// The export is a record the runtime takes back.

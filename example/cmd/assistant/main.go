@@ -28,9 +28,11 @@ const (
 var liveProviders = []string{providerAnthropic, providerOpenAI, providerOpenAIChat}
 
 // defaultQuestion needs tools the agent does not start with: the customer's
-// usage (published in the registry) and their tickets (a local toolset).
+// usage (published in the registry), their tickets (a local toolset) and
+// the documentation (an MCP server).
 const defaultQuestion = "Customer C-7 says their API usage for November 2026 looks wrong. " +
-	"What did they use from 2026-11-01 to 2026-11-30, and do they have an open ticket about it?"
+	"What did they use from 2026-11-01 to 2026-11-30, do they have an open ticket about it, " +
+	"and what does the documentation say about how API usage is counted?"
 
 // config is what the command line asks for.
 type config struct {

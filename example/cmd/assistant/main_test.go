@@ -33,6 +33,13 @@ func requestSizes(t *testing.T, out string) []int {
 	return sizes
 }
 
+// declaredAt returns what the trace says step declares.
+func declaredAt(out string, step int) string {
+	_, rest, _ := strings.Cut(out, "step "+strconv.Itoa(step)+": declares ")
+	line, _, _ := strings.Cut(rest, "\n")
+	return line
+}
+
 func TestReplayDiscoversAndCallsTools(t *testing.T) {
 	cases := []struct {
 		provider string
@@ -54,31 +61,53 @@ func TestReplayDiscoversAndCallsTools(t *testing.T) {
 				"replaying recorded " + tc.provider + " responses",
 				"offline, no API key used",
 				"published toolset customers@1.4.0: 2 tools, token reg1-",
+				`MCP server "docs" serving at http://127.0.0.1:`,
+				"  toolset docs registered from its tools/list: 2 tools, schemas checked against the design",
+				"agent analyst starts with 0 immediate tools, 7 deferred tools (tickets, docs) and registry company (deferred)",
 				tc.mode,
 				"step 1: declares tool_search",
 				`  search: query "customer usage per product, search open tickets"`,
+				`  search: query "read documentation pages"`,
 				"  found: customers_customer_usage, tickets_search_tickets,",
+				"  found: docs_read_doc, docs_search_docs\n",
 				`  call: customers_customer_usage {"id":"C-7","from":"2026-11-01","to":"2026-11-30"}`,
+				`  call: docs_search_docs {"query":"API usage"}`,
 				`  result of customers_customer_usage: {"api_calls":1284000,"exports":312,"seats_active":37}`,
 				`  result of tickets_search_tickets: [{"id":"T-1042",`,
+				`  result of docs_search_docs: {"pages":["/billing/api-usage"]}`,
+				`  call: docs_read_doc {"path":"/billing/api-usage"}`,
+				"  result of docs_read_doc: # How API usage is counted Every request to the API counts as one API call,",
 				"\nanswer: ",
 				"1,284,000 API calls",
+				"including requests that fail with a 4xx status",
 				"call customers.customer_usage ran registry company, toolset customers@1.4.0, token reg1-",
 				"call tickets.search_tickets ran local toolset tickets",
-				"3 steps, 2 tool calls, stop completed",
+				"call docs.search_docs ran mcp server docs, toolset docs",
+				"call docs.read_doc ran mcp server docs, toolset docs",
+				"4 steps, 4 tool calls, stop completed",
 				"tokens as recorded: ",
 			} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q", want)
 				}
 			}
+			// docs_read_doc is declared only once the second search found it.
+			if d := declaredAt(out, 1); strings.Contains(d, "docs_") {
+				t.Errorf("step 1 declares %s, want no docs tool before the search", d)
+			}
+			if d := declaredAt(out, 2); !strings.Contains(d, "docs_read_doc") {
+				t.Errorf("step 2 declares %s, want the docs_read_doc the search found", d)
+			}
 			sizes := requestSizes(t, out)
-			if len(sizes) != 3 {
-				t.Fatalf("%d request sizes printed, want 3:\n%s", len(sizes), out)
+			if len(sizes) != 4 {
+				t.Fatalf("%d request sizes printed, want 4:\n%s", len(sizes), out)
 			}
 			// The history only grows, and so does every request after the first.
-			if !(0 < sizes[0] && sizes[0] < sizes[1] && sizes[1] < sizes[2]) {
-				t.Errorf("request sizes %v, want growing sizes", sizes)
+			for i, n := range sizes {
+				if n <= 0 || i > 0 && n <= sizes[i-1] {
+					t.Errorf("request sizes %v, want growing sizes", sizes)
+					break
+				}
 			}
 			if t.Failed() {
 				t.Logf("output:\n%s", out)
@@ -183,7 +212,7 @@ func TestLiveRequestSizes(t *testing.T) {
 		t.Errorf("live run announced as:\n%s", out)
 	}
 	got, want := requestSizes(t, out), served.all()
-	if len(want) != 3 || !slices.Equal(got, want) {
+	if len(want) != 4 || !slices.Equal(got, want) {
 		t.Errorf("trace printed sizes %v, server received %v", got, want)
 	}
 }
@@ -206,9 +235,9 @@ func TestReplayServerRefusesWhatIsNotRecorded(t *testing.T) {
 		want   string
 	}{
 		{"wrong endpoint", []string{"/v1/complete"}, []int{http.StatusNotFound}, "POST /v1/complete is not the recorded endpoint POST /v1/messages"},
-		{"unused recordings", []string{"/v1/messages"}, []int{http.StatusOK}, "1 of 3 recorded responses used"},
-		{"past the recordings", []string{"/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages"},
-			[]int{http.StatusOK, http.StatusOK, http.StatusOK, http.StatusInternalServerError}, "request 4 has no recording (3 recorded)"},
+		{"unused recordings", []string{"/v1/messages"}, []int{http.StatusOK}, "1 of 4 recorded responses used"},
+		{"past the recordings", []string{"/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages", "/v1/messages"},
+			[]int{http.StatusOK, http.StatusOK, http.StatusOK, http.StatusOK, http.StatusInternalServerError}, "request 5 has no recording (4 recorded)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,8 +265,8 @@ func TestRecordingsLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(bodies) != 3 {
-			t.Errorf("%s: %d recordings, want 3", p, len(bodies))
+		if len(bodies) != 4 {
+			t.Errorf("%s: %d recordings, want 4", p, len(bodies))
 		}
 	}
 	if _, err := loadRecordings("gemini"); err == nil {

@@ -61,6 +61,8 @@ type replayServer struct {
 
 	mu   sync.Mutex
 	sent int
+	// bodies are the request bodies received at the endpoint, in order.
+	bodies [][]byte
 	// failure is the first request the recordings could not answer.
 	failure error
 }
@@ -96,6 +98,7 @@ func (r *replayServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	n := r.sent
 	r.sent++
+	r.bodies = append(r.bodies, body)
 	r.mu.Unlock()
 	if n >= len(r.replies) {
 		r.refuse(w, http.StatusInternalServerError, fmt.Errorf("request %d has no recording (%d recorded)", n+1, len(r.replies)))
@@ -130,6 +133,13 @@ func (r *replayServer) check() error {
 		return fmt.Errorf("replay: %d of %d recorded responses used", r.sent, len(r.replies))
 	}
 	return nil
+}
+
+// requests returns the request bodies received at the endpoint, in order.
+func (r *replayServer) requests() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.bodies)
 }
 
 // close stops the server.

@@ -1,4 +1,4 @@
-// The quickstart itself: registry, executors, agent, one run.
+// The quickstart itself: registry, MCP server, executors, agent, one run.
 
 package main
 
@@ -10,6 +10,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/example/gen/agents/analyst"
 	"github.com/goa-discovery/goa-discovery/example/gen/registries/company"
+	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
@@ -21,8 +22,9 @@ import (
 const instructions = "You are a support analyst. You start with only the " + runtime.DiscoveryToolName + " tool: " +
 	"search for the tools you need, call them, and answer from their results. Be brief."
 
-// run starts the registry and the model endpoint cfg asks for, runs the
-// analyst agent on cfg.question and prints every step to w.
+// run starts the registry, the documentation's MCP server and the model
+// endpoint cfg asks for, runs the analyst agent on cfg.question and prints
+// every step to w.
 func run(ctx context.Context, cfg config, w io.Writer) (err error) {
 	log := &requestLog{}
 	provider, modelID := cfg.provider, cfg.model
@@ -66,9 +68,16 @@ func run(ctx context.Context, cfg config, w io.Writer) (err error) {
 	if err := tickets.Register(rt, newTicketDesk()); err != nil {
 		return err
 	}
+	manual, err := startManual(ctx, rt)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, manual.close()) }()
+	fmt.Fprintf(w, "MCP server %q serving at %s (in process, streamable HTTP)\n", docs.Server, manual.url)
+	fmt.Fprintf(w, "  toolset %s registered from its tools/list: %d tools, schemas checked against the design\n", docs.Name, len(docs.ToolSchemas()))
 	def := analyst.Definition()
-	fmt.Fprintf(w, "local toolset %s registered; agent %s starts with %d immediate tools, %d deferred local tools and registry %s (deferred)\n",
-		tickets.Name, analyst.Name, len(def.Immediate), len(def.Deferred), company.Name)
+	fmt.Fprintf(w, "local toolset %s registered; agent %s starts with %d immediate tools, %d deferred tools (%s, %s) and registry %s (deferred)\n",
+		tickets.Name, analyst.Name, len(def.Immediate), len(def.Deferred), tickets.Name, docs.Name, company.Name)
 	caps := client.Capabilities(modelID)
 	fmt.Fprintf(w, "discovery on %s %s: %s\n\n", provider, modelID, caps.Discovery)
 

@@ -149,8 +149,11 @@ func (t *tracer) finish(out *runtime.RunOutput) {
 	}
 	for _, c := range out.Calls {
 		where := string(c.Source.Kind) + " toolset " + c.Source.Toolset
-		if c.Source.Kind == runtime.SourceRegistry {
+		switch c.Source.Kind {
+		case runtime.SourceRegistry:
 			where = fmt.Sprintf("registry %s, toolset %s@%s, token %s", c.Source.Registry, c.Source.Toolset, c.Source.Version, c.Source.Token)
+		case runtime.SourceMCP:
+			where = fmt.Sprintf("mcp server %s, toolset %s", c.Source.Server, c.Source.Toolset)
 		}
 		fmt.Fprintf(t.w, "call %s ran %s (%s)\n", c.Tool, where, c.CallID)
 	}

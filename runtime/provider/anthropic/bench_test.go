@@ -151,3 +151,43 @@ func BenchmarkRenderDeferredCatalog(b *testing.B) {
 	b.ReportMetric(float64(f.wire), "sent-bytes")
 	b.ReportMetric(float64(f.visible), "visible-bytes")
 }
+
+// BenchmarkRenderToolChanges renders, with a 1,000-tool deferred catalog,
+// the request of a step whose policy withholds a discovered tool: on a
+// model with mid-conversation tool changes (the tool stays declared and a
+// tool_removal is appended) and on one without (the catalog is declared as
+// permitted).
+func BenchmarkRenderToolChanges(b *testing.B) {
+	entries := bigCatalog(1000)
+	full, err := discovery.NewCatalog(entries, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lost := entries[10].Snapshot.Name
+	without := full.Subset(func(i int) bool { return entries[i].Snapshot.Name != lost })
+	call := model.DiscoveryCall{ID: "toolu_d1", Names: []string{lost}}
+	res, err := full.Answer(call, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	history := append(opening(), model.AssistantMessage(model.DiscoveryCallPart(call)), model.DiscoveryMessage(res))
+	c := New(WithAPIKey("unused"))
+	for _, modelID := range []string{toolChangesModel, nativeModel} {
+		b.Run(modelID, func(b *testing.B) {
+			req := &model.Request{Model: modelID, Messages: history, Tools: []model.ToolDefinition{lookupTool}, Discovery: model.Discovery{Enabled: true}, MaxOutputTokens: 1024}
+			if _, err := discovery.Prepare(req, c.Capabilities(modelID), without); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := c.render(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(r.params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -12,6 +12,9 @@ type modelVersion struct {
 	// known is false for IDs that do not follow a Claude naming scheme.
 	known        bool
 	major, minor int
+	// family is the model family ("opus", "sonnet", "haiku", "fable",
+	// "mythos"), empty when the ID names none.
+	family string
 }
 
 // atLeast reports whether v is version major.minor or later.
@@ -41,10 +44,15 @@ func parseModelID(id string) modelVersion {
 	if n, ok := versionNumber(words[0]); ok {
 		// Version first: claude-3-5-sonnet, claude-3-opus, claude-2.1.
 		v := modelVersion{known: true, major: n}
-		if len(words) > 1 {
-			if m, ok := versionNumber(words[1]); ok {
+		rest := words[1:]
+		if len(rest) > 0 {
+			if m, ok := versionNumber(rest[0]); ok {
 				v.minor = m
+				rest = rest[1:]
 			}
+		}
+		if len(rest) > 0 {
+			v.family = rest[0]
 		}
 		return v
 	}
@@ -56,7 +64,7 @@ func parseModelID(id string) modelVersion {
 	if !ok {
 		return modelVersion{}
 	}
-	v := modelVersion{known: true, major: n}
+	v := modelVersion{known: true, major: n, family: words[0]}
 	if len(words) > 2 {
 		if m, ok := versionNumber(words[2]); ok {
 			v.minor = m
@@ -93,6 +101,25 @@ func strictLimits(v modelVersion) model.StrictLimits {
 		return model.StrictLimits{}
 	}
 	return model.StrictLimits{Supported: true, MaxTools: maxStrictTools, SubsetOnly: true}
+}
+
+// toolChanges reports whether the model accepts mid-conversation tool
+// changes (tool_addition and tool_removal blocks in system-role messages,
+// beta mid-conversation-tool-changes-2026-07-01): Claude Opus 4.8, Opus 5,
+// Fable 5 and Mythos 5 and later versions of those families, and any ID
+// this package does not recognize; not Sonnet or Haiku, nor earlier models
+// (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages).
+func toolChanges(v modelVersion) bool {
+	if !v.known {
+		return true
+	}
+	switch v.family {
+	case "opus":
+		return v.atLeast(4, 8)
+	case "fable", "mythos":
+		return v.atLeast(5, 0)
+	}
+	return false
 }
 
 // Capabilities reports how the client renders discovery for modelID and

@@ -52,6 +52,8 @@ type Client struct {
 	emulate bool
 	catalog bool
 	hosted  HostedSearch
+	// noToolChanges turns mid-conversation tool changes off.
+	noToolChanges bool
 }
 
 // WithConversationCatalog renders emulated discovery in conversation
@@ -84,6 +86,13 @@ func WithAPIKey(key string) Option { return WithRequestOptions(option.WithAPIKey
 // WithEmulation forces emulated discovery on every model, for proxies and
 // gateways that drop deferred tools and tool references.
 func WithEmulation() Option { return func(c *Client) { c.emulate = true } }
+
+// WithoutToolChanges renders a permitted catalog that changes between steps
+// by declaring it as permitted, on every model, instead of with
+// mid-conversation tool changes: for gateways that do not pass the beta on,
+// and for model IDs this package does not recognize that name a model
+// without tool changes.
+func WithoutToolChanges() Option { return func(c *Client) { c.noToolChanges = true } }
 
 // WithHostedSearch makes native discovery use the provider's hosted search
 // tool s instead of the application's discovery tool. ClientSearch restores
@@ -141,6 +150,7 @@ func (c *Client) Stream(ctx context.Context, req *model.Request) (model.Stream, 
 		return c.sdk.Beta.Messages.NewStreaming(ctx, turn.params(r.params), r.opts...)
 	}
 	s := newStream(open, r.decoder())
+	s.finish = r.recordToolChanges
 	if r.conv != nil {
 		return r.conv.Stream(s), nil
 	}

@@ -25,13 +25,36 @@
 // The request also sets the top-level automatic cache breakpoint, so the
 // rendered bytes of earlier messages never change from step to step.
 //
+// Mid-conversation tool changes keep the prompt cache when the run's
+// permitted catalog changes between steps, on the models that accept them
+// (Claude Opus 4.8, Opus 5, Fable 5, Mythos 5, later versions of those
+// families and unrecognized IDs), with native discovery and client search:
+// a discovered tool the run no longer permits stays declared, deferred and
+// at its place, and a system-role message after the last user turn
+// withdraws it with a tool_removal block; when it is permitted again a
+// tool_addition block offers it again. Requests carrying such messages send
+// the beta header mid-conversation-tool-changes-2026-07-01 (BetaToolChanges).
+// Each change is recorded in the Meta of the answer to its request
+// (MetaToolChanges, with the places of discovered tools among the
+// declarations), so a stored history renders the same bytes again. The
+// protocol adds and removes tools by name only: a history holding two
+// definitions of one discovered tool fails before sending with a
+// *ToolRedefinedError (start a new conversation, or compact the history to
+// one definition). On other models, with hosted search, with emulation and
+// with WithoutToolChanges the declarations follow the permitted catalog, as before: the withheld
+// tool is no longer declared or referenced, no system message is sent, the
+// records are not rendered, and the cached prefix is rewritten from the
+// tools on at each change.
+//
 // The adapter renders what the request declares; it does not decide it.
 // Which tools a request declares, and whether the history is valid, is the
 // business of package discovery: every request passes discovery.Check
 // before it is rendered. Tool names travel as discovery's portable names
 // and are mapped back in answers; names that collide are rejected before
 // sending. A discovery result never references a tool the request does not
-// declare, so a tool withheld by policy stays unseen.
+// declare, so a tool withheld by policy stays unseen (with tool changes, a
+// withheld tool the model already found stays declared but withdrawn; the
+// runtime refuses its calls).
 //
 // A history started on another adapter, or under another rendering,
 // continues here: discovery calls without a native record are rendered

@@ -30,6 +30,11 @@ type historyRenderer struct {
 	toolReferences bool
 	// conv is the conversation catalog rendering, nil in the others.
 	conv *emulation.Conversation
+	// changes is the mid-conversation tool change rendering, nil in the
+	// others; toolChanges is set once a system message carrying tool
+	// changes is rendered.
+	changes     *toolChangePlan
+	toolChanges bool
 	// results are the history's discovery results by call id.
 	results map[string]*model.DiscoveryResult
 }
@@ -45,6 +50,7 @@ func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBloc
 	}
 	var system []anthropic.BetaTextBlockParam
 	var out []anthropic.BetaMessageParam
+	var carried []toolChangeRecord
 	opening := true
 	for i, m := range msgs {
 		if m.Role == model.RoleSystem {
@@ -59,6 +65,11 @@ func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBloc
 			continue
 		}
 		opening = false
+		// A recorded change goes before the answer that carries it; an
+		// answer that renders no turn hands it to the next one.
+		if rec, ok := h.changes.before(i); ok {
+			carried = append(carried, rec)
+		}
 		blocks, err := h.blocks(i, m)
 		if err != nil {
 			return nil, nil, err
@@ -73,7 +84,15 @@ func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBloc
 			continue
 		}
 		assistant := m.Role == model.RoleAssistant
-		if n := len(out); n > 0 && (out[n-1].OfAssistant != nil) == assistant {
+		if assistant {
+			for _, rec := range carried {
+				if err := h.appendToolChanges(&out, i, rec); err != nil {
+					return nil, nil, err
+				}
+			}
+			carried = nil
+		}
+		if n := len(out); n > 0 && out[n-1].OfSystem == nil && (out[n-1].OfAssistant != nil) == assistant {
 			appendBlocks(&out[n-1], blocks)
 			continue
 		}
@@ -83,12 +102,33 @@ func (h *historyRenderer) render(msgs []model.Message) ([]anthropic.BetaTextBloc
 			out = append(out, anthropic.NewBetaUserMessage(blocks...))
 		}
 	}
+	if h.changes != nil && h.changes.pending.changes() {
+		carried = append(carried, h.changes.pending)
+	}
+	for _, rec := range carried {
+		if err := h.appendToolChanges(&out, len(msgs), rec); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i, m := range out {
 		if (m.OfUser != nil && len(m.OfUser.Content) == 0) || (m.OfAssistant != nil && len(m.OfAssistant.Content) == 0) {
 			return nil, nil, invalid(-1, -1, RuleEmptyTurn, "rendered turn %d has no content", i)
 		}
 	}
 	return system, out, nil
+}
+
+// appendToolChanges renders a tool change record as a system message
+// after the turns so far; the API takes one only right after a user turn
+// (consecutive system messages count as one). i is the history message it
+// comes before (len(history): the end).
+func (h *historyRenderer) appendToolChanges(out *[]anthropic.BetaMessageParam, i int, rec toolChangeRecord) error {
+	if n := len(*out); n == 0 || ((*out)[n-1].OfUser == nil && (*out)[n-1].OfSystem == nil) {
+		return invalid(i, -1, RuleToolChanges, "a tool change (withdrawing %q, offering %q) must follow a user turn", rec.Removed, rec.Added)
+	}
+	*out = append(*out, toolChangeMessage(rec, h.names))
+	h.toolChanges = true
+	return nil
 }
 
 func appendBlocks(m *anthropic.BetaMessageParam, blocks []anthropic.BetaContentBlockParamUnion) {

@@ -1,7 +1,9 @@
 package anthropic
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -65,14 +67,36 @@ type rendered struct {
 	discoveryTool string
 	// conv is the conversation catalog rendering, nil in the others.
 	conv *emulation.Conversation
+	// changes is the mid-conversation tool change rendering, nil when the
+	// request renders none.
+	changes *toolChangePlan
 }
 
-// finish completes a decoded response (conversation catalog mode).
+// finish completes a decoded response: conversation catalog mode maps
+// dispatcher calls and records its catalog message, tool changes record
+// theirs.
 func (r *rendered) finish(resp *model.Response, err error) (*model.Response, error) {
 	if err == nil && r.conv != nil {
 		r.conv.Finish(resp)
 	}
+	if err == nil {
+		r.recordToolChanges(resp)
+	}
 	return resp, err
+}
+
+// recordToolChanges puts the request's tool change record, if it has one,
+// into the answer's Meta.
+func (r *rendered) recordToolChanges(resp *model.Response) {
+	if resp == nil || r.changes == nil || r.changes.record == nil {
+		return
+	}
+	meta := maps.Clone(resp.Message.Meta)
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[MetaToolChanges] = r.changes.record
+	resp.Message.Meta = meta
 }
 
 func (r *rendered) decoder() *blockDecoder {
@@ -114,6 +138,11 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	}
 	decl := classify(req)
 	var err error
+	if r.mode == modeClientSearch && decl.discovery != nil && !c.noToolChanges && toolChanges(parseModelID(req.Model)) {
+		if r.changes, err = planToolChanges(req, decl); err != nil {
+			return nil, err
+		}
+	}
 	if r.names, err = newNames(decl.names(r.mode)); err != nil {
 		return nil, err
 	}
@@ -124,7 +153,7 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := historyRenderer{names: r.names, mode: r.mode, conv: r.conv, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
+	h := historyRenderer{names: r.names, mode: r.mode, conv: r.conv, changes: r.changes, hosted: c.hosted, toolReferences: r.mode == modeClientSearch && decl.discovery != nil}
 	system, msgs, err := h.render(req.Messages)
 	if err != nil {
 		return nil, err
@@ -141,6 +170,9 @@ func (c *Client) render(req *model.Request) (*rendered, error) {
 		p.OutputConfig.Format = anthropic.BetaJSONOutputFormatParam{Schema: f.Schema}
 	}
 	p.ToolChoice = toolChoice(req.ToolChoice, r.names)
+	if h.toolChanges {
+		p.Betas = []anthropic.AnthropicBeta{BetaToolChanges}
+	}
 	r.params = p
 	return r, nil
 }

@@ -29,6 +29,9 @@ type stream struct {
 	queue   []model.Event
 	done    bool
 	err     error
+	// finish, when set, completes the response of the done event (the
+	// request's tool change record).
+	finish func(*model.Response)
 }
 
 func newStream(open func(*pausedTurn) *ssestream.Stream[anthropic.BetaRawMessageStreamEventUnion], dec *blockDecoder) *stream {
@@ -96,6 +99,9 @@ func (s *stream) handle(ev anthropic.BetaRawMessageStreamEventUnion) error {
 		resp, err := s.dec.build(&s.acc)
 		if err != nil {
 			return err
+		}
+		if s.finish != nil {
+			s.finish(resp)
 		}
 		s.queue = append(s.queue, &model.DoneEvent{Response: resp})
 		s.done = true

@@ -17,6 +17,10 @@ type declarations struct {
 	discovered []model.ToolDefinition
 	// deferred is the permitted catalog of deferred tools.
 	deferred []model.ToolDefinition
+	// retained are discovered tools withdrawn by mid-conversation tool
+	// changes that stay declared deferred, so the tools array keeps its
+	// bytes (see planToolChanges).
+	retained []slotted
 }
 
 // classify sorts the tools of a request that discovery.Check accepted.
@@ -52,6 +56,9 @@ func (d *declarations) names(m mode) []string {
 			out = append(out, t.Name)
 		}
 	}
+	for _, r := range d.retained {
+		out = append(out, r.def.Name)
+	}
 	return out
 }
 
@@ -65,8 +72,10 @@ func (d *declarations) names(m mode) []string {
 // or the hosted search tool, then every deferred tool with defer_loading:
 // the permitted catalog in its order, a discovered tool replacing the
 // catalog entry of its name (its snapshot is what the model was shown),
-// and discovered tools outside the catalog after it. The declarations are
-// the same on every step of a run whatever has been discovered.
+// and discovered tools outside the catalog after it, with the tools that
+// mid-conversation tool changes withdrew back at their places. The
+// declarations are the same on every step of a run whatever has been
+// discovered.
 //
 // The cache breakpoint goes on the last non-deferred tool.
 func (d *declarations) render(names *names, m mode, hosted HostedSearch, strict model.StrictLimits) ([]anthropic.BetaToolUnionParam, error) {
@@ -104,7 +113,8 @@ func (d *declarations) render(names *names, m mode, hosted HostedSearch, strict 
 	return out, nil
 }
 
-// deferredTools merges the permitted catalog and the discovered tools.
+// deferredTools merges the permitted catalog, the discovered tools and the
+// retained ones.
 func (d *declarations) deferredTools() []model.ToolDefinition {
 	discovered := make(map[string]int, len(d.discovered))
 	for i, t := range d.discovered {
@@ -128,7 +138,7 @@ func (d *declarations) deferredTools() []model.ToolDefinition {
 			out = append(out, t)
 		}
 	}
-	return out
+	return withRetained(out, d.retained)
 }
 
 // toolParam renders one tool; its schema goes out byte for byte.

@@ -107,6 +107,11 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		})
 		switch {
 		case errors.Is(err, ErrStale):
+			// The store's registration is newer than the one this service
+			// read: read it, to name it.
+			if rerr := s.refresh(ctx, nil); rerr != nil {
+				return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is no longer the current registration of toolset %q; resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset())
+			}
 			return nil, nil, notAdmitted(req, s.registration(req.Tool.Toolset()))
 		case err != nil:
 			return nil, nil, s.storeError(fmt.Sprintf("admit call %q", req.CallID), err)
@@ -183,17 +188,18 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 		}
 		return nil, cur.Result, nil
 	}
-	if mine, err := s.claim(ctx, req.CallID, a); err != nil || !mine {
-		if err != nil {
-			s.end(req.CallID, a, err)
-			return nil, nil, err
-		}
+	fence, mine, err := s.claim(ctx, req.CallID, a)
+	switch {
+	case err != nil:
+		s.end(req.CallID, a, err)
+		return nil, nil, err
+	case !mine:
 		return a, nil, nil
 	}
 	select {
 	case s.slots <- struct{}{}:
 	default:
-		s.unclaim(req.CallID)
+		s.release(req.CallID, fence)
 		e := registry.Errorf(registry.CodeOverloaded, "call %q is admitted, but %d calls are already being forwarded; retry it", req.CallID, cap(s.slots))
 		e.RetryAfter = DefaultRetryAfter
 		s.end(req.CallID, a, e)
@@ -201,7 +207,7 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	}
 	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
 	s.wg.Add(1)
-	go s.forward(rec.Endpoint, a, spec, fwd)
+	go s.forward(rec.Endpoint, a, spec, fwd, fence)
 	return a, nil, nil
 }
 
@@ -228,37 +234,16 @@ func (s *Service) registration(toolset string) *entry {
 	return s.toolsets[toolset]
 }
 
-// forward runs one attempt. It does not depend on the caller's context: a
-// caller that gives up does not stop the call, whose result a retry finds.
-func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest) {
+// forward runs one attempt under the claim fence (see send). It does not
+// depend on the caller's context: a caller that gives up does not stop the
+// call, whose result a retry finds.
+func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest, fence uint64) {
 	defer s.wg.Done()
-	held := make(chan struct{})
-	released := make(chan struct{})
-	go func() {
-		defer close(released)
-		s.holdClaim(req.CallID, held)
-	}()
-	defer func() { close(held); <-released }()
-	var pr *registry.ProviderResult
-	err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
-	if err != nil {
-		// Registered before the rules changed: refused, and not run.
-		err = registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), s.opts.forwardTimeout)
-		pr, err = s.opts.forwarder.Forward(ctx, endpoint, req)
-		cancel()
-	}
-	<-s.slots // the slot bounds forwarding; recording needs none
-	var res *registry.CallResult
-	if err == nil {
-		res, err = s.outcome(spec, req, pr)
-	}
-	if err == nil {
-		if _, serr := s.store.Complete(context.Background(), req.CallID, res); serr != nil {
-			err = s.storeError(fmt.Sprintf("record result of call %q", req.CallID), serr)
-		}
-	}
+	stop := s.holdClaim(req.CallID, fence)
+	err := s.send(endpoint, req, fence, func(pr *registry.ProviderResult) (*registry.CallResult, error) {
+		return s.outcome(spec, req, pr)
+	})
+	stop()
 	s.callMu.Lock()
 	defer s.callMu.Unlock()
 	if err != nil {

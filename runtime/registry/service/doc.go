@@ -18,8 +18,10 @@
 // the Redis store of package redisstore, which several services share as
 // the nodes of one registry: a store that tells the generation
 // (SharedStore) is read again before a read that another node's change made
-// stale, one that records claims (AttemptStore) has each pending call
-// forwarded by one node at a time, and one that keeps leases (LeaseStore)
+// stale, one that records attempts (AttemptStore) has each pending call
+// forwarded by one node at a time under a fenced claim and sent to its
+// provider at most once unless the provider answered that it failed, and
+// one that keeps leases (LeaseStore)
 // lets WithProviderLease report providers that stopped renewing.
 //
 // Over HTTP, the Handler admits only requests with credentials

@@ -28,3 +28,10 @@ func NewMemoryStore() Store {
 	}
 	return st
 }
+
+// WithHandOverHook runs f before each call is handed over to its provider,
+// once the call was claimed, and the function f returns with the outcome of
+// the hand-over (nil: the call is being sent).
+func WithHandOverHook(f func(callID string) func(error)) Option {
+	return func(o *options) { o.handOverHook = f }
+}

@@ -19,7 +19,10 @@ import (
 // Forwarder carries an admitted call to the endpoint of the registration it
 // was admitted under. It returns the provider's answer for a call that ran,
 // an *registry.Error with CodeOverloaded when the provider asks to retry
-// later, or an error with CodeProviderUnavailable when the endpoint failed.
+// later, or an error with CodeProviderUnavailable when the endpoint failed;
+// an error whose chain holds ErrNoAnswer when the call may have reached the
+// provider but no answer came back (and the call then is never sent again
+// by nodes sharing a store that records attempts).
 type Forwarder interface {
 	// Forward sends the call to endpoint.
 	Forward(ctx context.Context, endpoint string, call *registry.CallRequest) (*registry.ProviderResult, error)
@@ -55,7 +58,7 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, unavailable(call, reachFailure(ctx, err), err)
+		return nil, unavailable(call, reachFailure(ctx, err), noAnswer(err))
 	}
 	defer resp.Body.Close()
 	limit := f.MaxBody
@@ -64,7 +67,7 @@ func (f *HTTPForwarder) Forward(ctx context.Context, endpoint string, call *regi
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, unavailable(call, "its answer was cut off", err)
+		return nil, unavailable(call, "its answer was cut off", fmt.Errorf("%w: %w", ErrNoAnswer, err))
 	}
 	if int64(len(data)) > limit {
 		return nil, unavailable(call, fmt.Sprintf("its answer exceeds %d bytes", limit), nil)
@@ -93,6 +96,17 @@ func unavailable(call *registry.CallRequest, why string, cause error) *registry.
 	e := registry.Errorf(registry.CodeProviderUnavailable, "provider of %q could not run call %q: %s", call.Tool, call.CallID, why)
 	e.Cause = cause
 	return e
+}
+
+// noAnswer marks the error of a request that got no answer with
+// ErrNoAnswer, unless the connection was never made (the dial failed or was
+// refused): the provider then never saw the call.
+func noAnswer(err error) error {
+	var op *net.OpError
+	if errors.Is(err, errSelfAddress) || (errors.As(err, &op) && op.Op == "dial") {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrNoAnswer, err)
 }
 
 // reachFailure says, without addresses, why a request got no answer.

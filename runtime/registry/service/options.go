@@ -43,6 +43,10 @@ type options struct {
 	now            func() time.Time
 	store          Store
 	providerLease  time.Duration
+	// handOverHook, set by the package's tests, runs before a call is
+	// handed over to its provider, and what it returns runs with the
+	// hand-over's outcome.
+	handOverHook func(callID string) func(error)
 }
 
 // WithDataDir persists the embedded store in dir, created when missing,

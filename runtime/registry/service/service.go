@@ -282,7 +282,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		if err != nil {
 			return nil, s.storeError(fmt.Sprintf("publish toolset %q", ts.Name), err)
 		}
-		if err := s.refresh(ctx, e); err != nil {
+		if err := s.installChange(ctx, e); err != nil {
 			return nil, err
 		}
 		return &registry.PublishResult{Status: status, Registration: cloneRegistration(&e.reg)}, nil
@@ -335,8 +335,21 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 		if err != nil {
 			return s.storeError(fmt.Sprintf("withdraw toolset %q", req.Toolset), err)
 		}
-		return s.refresh(ctx, nil)
+		return s.installChange(ctx, nil)
 	}
+}
+
+// installChange reads the registrations again after a change this service
+// made in its store (fresh: the registration it made, compiled). A shared
+// store is read again before the next answer anyway (current), so a
+// failure to read it now does not undo what the change's answer tells:
+// the change is made, and stays made if the store goes away right after.
+func (s *Service) installChange(ctx context.Context, fresh *entry) error {
+	err := s.refresh(ctx, fresh)
+	if _, shared := s.store.(SharedStore); shared && errors.Is(err, ErrUnavailable) {
+		return nil
+	}
+	return err
 }
 
 // storeError is the registry error of a failed store operation: what

@@ -66,3 +66,16 @@ var _ = Service("assistant", func() {
 		Use(Planning) // ERR cycle
 	})
 })
+
+// Tickets breaks the rules of its generated package: a tool named like what
+// every toolset package declares, a default its own schema rejects, and a
+// field that would hide the method setting the defaults.
+var Tickets = Toolset("tickets", func() {
+	Tool("specs", "List ticket specs") // ERR package-ident
+	Tool("search", "Search tickets", func() {
+		Args(func() { // ERR generated-args
+			Attribute("set_defaults", Boolean)
+			Attribute("limit", Int, func() { Maximum(100); Default(200) })
+		})
+	})
+})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	company "github.com/goa-discovery/goa-discovery/example/gen/registries/company"
+	docs "github.com/goa-discovery/goa-discovery/example/gen/toolsets/docs"
 	tickets "github.com/goa-discovery/goa-discovery/example/gen/toolsets/tickets"
 	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -29,7 +30,7 @@ func ImmediateTools() []tools.Ident {
 // DeferredTools returns the local tools that the agent loads through discovery,
 // in use order. Each call returns a fresh slice.
 func DeferredTools() []tools.Ident {
-	return []tools.Ident{tickets.GetTicket, tickets.SearchTickets, tickets.UpdateTicket, tickets.MergeTickets, tickets.CloseTicket}
+	return []tools.Ident{tickets.GetTicket, tickets.SearchTickets, tickets.UpdateTicket, tickets.MergeTickets, tickets.CloseTicket, docs.SearchDocs, docs.ReadDoc}
 }
 
 // RegistrySources returns the agent's registry sources, with their pinned
@@ -62,6 +63,11 @@ type AnalystAgentConfig struct {
 	Planner runtime.Planner
 	// DiscoveryDescription is appended to the discovery tool's description.
 	DiscoveryDescription string
+	// ConversationCatalog renders emulated discovery in conversation catalog mode
+	// on every request of the agent
+	// (runtime.AgentRegistration.ConversationCatalog): fixed declarations,
+	// discovered tools in catalog messages. Native discovery is not affected.
+	ConversationCatalog bool
 	// DiscoveryLimit caps the tools a discovery query returns; 0 means
 	// runtime.DefaultDiscoveryLimit.
 	DiscoveryLimit int
@@ -82,6 +88,7 @@ func RegisterAnalystAgent(ctx context.Context, rt *runtime.Runtime, cfg AnalystA
 	reg := Definition()
 	reg.Planner = cfg.Planner
 	reg.DiscoveryDescription = cfg.DiscoveryDescription
+	reg.ConversationCatalog = cfg.ConversationCatalog
 	reg.DiscoveryLimit = cfg.DiscoveryLimit
 	reg.Caps = cfg.Caps
 	reg.Policy = cfg.Policy

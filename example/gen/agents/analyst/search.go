@@ -39,6 +39,8 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Name: "tickets.update_ticket", Alias: "tickets_update_ticket"},
 		{Name: "tickets.merge_tickets", Alias: "tickets_merge_tickets"},
 		{Name: "tickets.close_ticket", Alias: "tickets_close_ticket"},
+		{Name: "docs.search_docs", Alias: "docs_search_docs"},
+		{Name: "docs.read_doc", Alias: "docs_read_doc"},
 	}, Terms: []toolsearch.TermPostings{
 		{Term: "chang", Tools: []toolsearch.ToolTerm{
 			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
@@ -47,6 +49,14 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
+		{Term: "doc", Tools: []toolsearch.ToolTerm{
+			{Tool: 5, Counts: toolsearch.FieldCounts{Name: 4}},
+			{Tool: 6, Counts: toolsearch.FieldCounts{Name: 4}},
+		}},
+		{Term: "documentat", Tools: []toolsearch.ToolTerm{
+			{Tool: 5, Counts: toolsearch.FieldCounts{Description: 1}},
+			{Tool: 6, Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
 		{Term: "duplicat", Tools: []toolsearch.ToolTerm{
 			{Tool: 3, Counts: toolsearch.FieldCounts{Description: 1}},
@@ -74,6 +84,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		}},
 		{Term: "keyword", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Tool: 5, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 		}},
 		{Term: "limit", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
@@ -102,19 +113,32 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
+		{Term: "pag", Tools: []toolsearch.ToolTerm{
+			{Tool: 6, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+		}},
+		{Term: "path", Tools: []toolsearch.ToolTerm{
+			{Tool: 6, Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+		}},
 		{Term: "pend", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-		{Term: "priority", Tools: []toolsearch.ToolTerm{
+		{Term: "prioriti", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},
 		{Term: "problem", Tools: []toolsearch.ToolTerm{
 			{Tool: 4, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
-		{Term: "query", Tools: []toolsearch.ToolTerm{
+		{Term: "product", Tools: []toolsearch.ToolTerm{
+			{Tool: 5, Counts: toolsearch.FieldCounts{Description: 1}},
+		}},
+		{Term: "queri", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Tool: 5, Counts: toolsearch.FieldCounts{ParamName: 1}},
+		}},
+		{Term: "read", Tools: []toolsearch.ToolTerm{
+			{Tool: 6, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "remain", Tools: []toolsearch.ToolTerm{
 			{Tool: 3, Counts: toolsearch.FieldCounts{ParamDescription: 1}},
@@ -127,6 +151,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		}},
 		{Term: "search", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Tool: 5, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "set", Tools: []toolsearch.ToolTerm{
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 1}},

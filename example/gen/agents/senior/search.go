@@ -60,7 +60,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Term: "limit", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
-		{Term: "query", Tools: []toolsearch.ToolTerm{
+		{Term: "queri", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
 		{Term: "question", Tools: []toolsearch.ToolTerm{

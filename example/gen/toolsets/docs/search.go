@@ -15,7 +15,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "documentat", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "keyword", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "docs.read_doc", Alias: "docs_read_doc", Terms: []toolsearch.TermCounts{

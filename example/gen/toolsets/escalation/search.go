@@ -17,7 +17,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "senior", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "summary", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
+			{Term: "summari", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
 			{Term: "support", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "ticket", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Term: "tri", Counts: toolsearch.FieldCounts{ParamDescription: 1}},

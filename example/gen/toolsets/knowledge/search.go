@@ -16,7 +16,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "keyword", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "knowledg", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "limit", Counts: toolsearch.FieldCounts{ParamName: 1}},
-			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "question", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "return", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},

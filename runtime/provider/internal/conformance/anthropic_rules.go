@@ -26,7 +26,8 @@ const (
 
 // betaFeatures maps request fields that are beta features to the
 // anthropic-beta value they need. The adapters use none of them, so a
-// request must send the header exactly when one is present.
+// request must send the header exactly when one is present, or when its
+// messages carry tool changes (toolChangeBeta).
 var betaFeatures = map[string]string{
 	"mcp_servers":        "mcp-client-2025-11-20",
 	"context_management": "context-management-2025-06-27",
@@ -52,6 +53,9 @@ func anthropicRules() []Rule {
 					if _, ok := r.Body[field]; ok {
 						want = append(want, beta)
 					}
+				}
+				if usesToolChanges(r) {
+					want = append(want, toolChangeBeta)
 				}
 				sort.Strings(want)
 				var got []string
@@ -263,6 +267,9 @@ func checkToolReferences(r *Request) error {
 	refs = func(v any) error {
 		switch x := v.(type) {
 		case map[string]any:
+			if isToolChange(x) {
+				return nil // its tool_reference names the tool: checkToolChanges
+			}
 			if x["type"] == "tool_reference" && !declared[str(x["tool_name"])] {
 				return fmt.Errorf("tool_reference to undeclared %q", x["tool_name"])
 			}

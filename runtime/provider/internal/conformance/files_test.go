@@ -21,7 +21,9 @@ func newParams(provider string) any {
 	return new(sdk.ChatCompletionNewParams)
 }
 
-// requestFiles lists the request bodies each adapter keeps under testdata.
+// requestFiles lists the request bodies each adapter keeps under testdata,
+// and those the quickstart's conversation sends (kept by its
+// TestRequestBodies).
 var requestFiles = []struct {
 	provider string
 	glob     string
@@ -29,6 +31,9 @@ var requestFiles = []struct {
 	{Anthropic, "../../anthropic/testdata/*.json"},
 	{OpenAIResponses, "../../openai/testdata/*.json"},
 	{OpenAIChat, "../../openaichat/testdata/*.json"},
+	{Anthropic, "../../../../example/cmd/assistant/testdata/requests/anthropic/*.json"},
+	{OpenAIResponses, "../../../../example/cmd/assistant/testdata/requests/openai/*.json"},
+	{OpenAIChat, "../../../../example/cmd/assistant/testdata/requests/openai-chat/*.json"},
 }
 
 // TestRequestBodiesDecodeStrictly decodes every request body of the
@@ -41,7 +46,7 @@ func TestRequestBodiesDecodeStrictly(t *testing.T) {
 			t.Fatalf("%s: no request bodies (%v)", rf.glob, err)
 		}
 		for _, f := range files {
-			t.Run(rf.provider+"/"+filepath.Base(f), func(t *testing.T) {
+			t.Run(rf.provider+"/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 				body, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
@@ -80,8 +85,8 @@ var responseFiles = []struct {
 func TestResponsesDecodeStrictly(t *testing.T) {
 	for _, rf := range responseFiles {
 		files, err := filepath.Glob(rf.glob)
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no responses (%v)", rf.glob, err)
 		}
 		for _, f := range files {
 			t.Run(rf.provider+"/"+filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {

@@ -60,7 +60,7 @@ func Rules(provider string) []Rule {
 }
 
 func allRules() []Rule {
-	return append(append(anthropicRules(), responsesRules()...), chatRules()...)
+	return append(append(append(anthropicRules(), toolChangeRules()...), responsesRules()...), chatRules()...)
 }
 
 // Violations applies the rules of provider to r and returns one line per

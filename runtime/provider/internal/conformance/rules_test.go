@@ -29,7 +29,10 @@ var breaking = map[string]map[string]struct {
 		"hosted-search-input":        {`{"messages":[{"role":"assistant","content":[{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_regex","input":{"query":"q"}}]}]}`, nil},
 		"thinking-signed":            {`{"messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":""}]}]}`, nil},
 		"strict-limits":              {`{"tools":[` + strings.Repeat(`{"name":"a","strict":true,"input_schema":{"type":"object","properties":{"x":{"type":["string","null"]}}}},`, 25) + `{"name":"b","input_schema":{}}]}`, nil},
-		"cache-breakpoints":          {`{"system":[` + strings.Repeat(`{"type":"text","text":"s","cache_control":{"type":"ephemeral"}},`, 4) + `{"type":"text","text":"s","cache_control":{"type":"ephemeral"}}]}`, nil},
+		"system-message-placement":   {`{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"y"},{"role":"system","content":"z"}]}`, nil},
+		"tool-change-declared": {`{"tools":[{"name":"a","input_schema":{}}],"messages":[{"role":"user","content":"x"},` +
+			`{"role":"system","content":[{"type":"tool_removal","tool":{"type":"tool_reference","name":"b"}}]}]}`, nil},
+		"cache-breakpoints": {`{"system":[` + strings.Repeat(`{"type":"text","text":"s","cache_control":{"type":"ephemeral"}},`, 4) + `{"type":"text","text":"s","cache_control":{"type":"ephemeral"}}]}`, nil},
 	},
 	OpenAIResponses: {
 		"bearer-auth":                     {`{"model":"gpt-4.1"}`, http.Header{"Authorization": {"Basic x"}}},

@@ -10,13 +10,17 @@
 // most once. The store also tells the services sharing it the current
 // generation (service.SharedStore), so a node reads the registrations
 // again before it answers a read that another node's change made stale,
-// and records which node forwards a pending call (service.AttemptStore),
-// so a call runs on one node at a time.
+// and records which node forwards a pending call and whether it was handed
+// to its provider (service.AttemptStore), each step checked against the
+// fence of the node's claim, so that a call is sent at most once at a time
+// and never again once its outcome is unknown.
 //
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash
 // slot): gen (the generation), regs and tokens (hashes from toolset to
 // registration and token), leases (hash from toolset to a provider's lease),
 // call:ID and result:ID (a call's admission and result), calls (a sorted
-// set of call IDs by last event, for forgetting) and claim:ID (the node
-// forwarding a call). Nothing that matters is kept in a node.
+// set of call IDs by last event, for forgetting), claim:ID (the fence and
+// the node of the claim forwarding a call, expiring unless renewed),
+// sent:ID (the fence a call was handed over under) and fence (the counter
+// of fences). Nothing that matters is kept in a node.
 package redisstore

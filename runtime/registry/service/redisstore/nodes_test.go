@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -102,13 +103,92 @@ func testPendingCallOnAnotherNode(t *testing.T, rdb redis.UniversalClient, name 
 	waitABit()
 	close(gate)
 	wg.Wait()
-	for i := range results {
-		if errs[i] != nil {
-			t.Fatalf("node %d: %v", i, errs[i])
-		}
+	if n := p.executions("c"); n != 1 {
+		t.Fatalf("the call ran %d times, want 1", n)
+	}
+	if errs[0] != nil {
+		t.Fatalf("node a, which sent the call: %v", errs[0])
+	}
+	// On a real Redis a claim lapses by the clock: a node starved of CPU
+	// for the claim's 3 s lets it lapse, and b then answers that the
+	// call's outcome is unknown, never sending it again (the lapse itself
+	// is tested deterministically by TestClaimLapsedWhileTheProviderRuns).
+	// Claims on miniredis lapse only when the test moves its clock.
+	if errs[1] != nil && lapsesByTheClock(t) && errors.Is(errs[1], registry.ErrCallOutcomeUnknown) {
+		t.Logf("node b: a's claim lapsed: %v", errs[1])
+		return
+	}
+	if errs[1] != nil {
+		t.Fatalf("node b: %v", errs[1])
 	}
 	if string(results[0].Result) != string(results[1].Result) {
 		t.Fatalf("results differ: %s and %s", results[0].Result, results[1].Result)
+	}
+}
+
+// A node's claim of a call lapses while the provider runs the call (the
+// node was starved of CPU and renewed too late; the test removes the claim
+// as its expiry does). The call reaching another node is never sent again:
+// that node answers call_outcome_unknown at once. The first node, which
+// sent the call, still records its result, which every later retry gets,
+// through either node. The provider runs the call once.
+func TestClaimLapsedWhileTheProviderRuns(t *testing.T) {
+	eachRedis(t, testClaimLapsedWhileTheProviderRuns)
+}
+
+func testClaimLapsedWhileTheProviderRuns(t *testing.T, rdb redis.UniversalClient, name string) {
+	ctx := context.Background()
+	p := newProvider(t)
+	gate := make(chan struct{})
+	p.gate = gate
+	a, b := newNode(t, rdb, name), newNode(t, rdb, name)
+	var open sync.Once
+	t.Cleanup(func() { open.Do(func() { close(gate) }) }) // before the nodes close
+	r := publish(t, a, p, "notes", "1.0.0", "r1")
+
+	type answer struct {
+		res *registry.CallResult
+		err error
+	}
+	call := func(node *service.Service) <-chan answer {
+		out := make(chan answer, 1)
+		go func() {
+			res, err := node.CallResolvedTool(ctx, get("c", "notes", r.Token, "x"))
+			out <- answer{res, err}
+		}()
+		return out
+	}
+	first := call(a)
+	for p.total.Load() == 0 {
+		waitABit()
+	}
+	if err := rdb.Del(ctx, "goa-discovery:{"+name+"}:claim:c").Err(); err != nil {
+		t.Fatal(err)
+	}
+	second := call(b)
+	var got answer
+	for done := false; !done; {
+		select {
+		case got = <-second:
+			done = true
+		default:
+			if p.total.Load() > 1 {
+				t.Fatalf("node b sent the call again after a's claim lapsed: the provider ran it %d times", p.executions("c"))
+			}
+			waitABit()
+		}
+	}
+	wantCode(t, got.err, registry.CodeCallOutcomeUnknown)
+	open.Do(func() { close(gate) })
+	sent := <-first
+	if sent.err != nil {
+		t.Fatalf("node a, which sent the call: %v", sent.err)
+	}
+	for i, node := range []*service.Service{a, b} {
+		again := <-call(node)
+		if again.err != nil || string(again.res.Result) != string(sent.res.Result) {
+			t.Fatalf("retry through node %d = %+v, %v; want a's result %s", i, again.res, again.err, sent.res.Result)
+		}
 	}
 	if n := p.executions("c"); n != 1 {
 		t.Fatalf("the call ran %d times, want 1", n)
@@ -163,5 +243,52 @@ func TestRedisDownFailsExplicitly(t *testing.T) {
 	cat, err := client.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: "notes"}})
 	if err != nil || cat.Toolsets[0].Token != r.Token {
 		t.Fatalf("resolve after Redis came back = %+v, %v", cat, err)
+	}
+}
+
+// A call whose provider gives no answer (the forward times out while the
+// provider still holds it) may have run: the node answers
+// call_outcome_unknown, and no retry through any node sends it again. A
+// call whose provider answered with a failure (overloaded) did not run: a
+// retry sends it again and gets its result.
+func TestCallsSentAgainOnlyAfterAnAnswer(t *testing.T) {
+	eachRedis(t, testCallsSentAgainOnlyAfterAnAnswer)
+}
+
+func testCallsSentAgainOnlyAfterAnAnswer(t *testing.T, rdb redis.UniversalClient, name string) {
+	ctx := context.Background()
+	p := newProvider(t)
+	gate := make(chan struct{})
+	var open sync.Once
+	a := newNode(t, rdb, name, service.WithForwardTimeout(100*time.Millisecond))
+	b := newNode(t, rdb, name)
+	t.Cleanup(func() { open.Do(func() { close(gate) }) }) // before the nodes close
+	r := publish(t, a, p, "notes", "1.0.0", "r1")
+
+	p.mu.Lock()
+	p.gate = gate
+	p.mu.Unlock()
+	_, err := a.CallResolvedTool(ctx, get("held", "notes", r.Token, "x"))
+	wantCode(t, err, registry.CodeCallOutcomeUnknown)
+	for i, node := range []*service.Service{a, b} {
+		_, err := node.CallResolvedTool(ctx, get("held", "notes", r.Token, "x"))
+		if !errors.Is(err, registry.ErrCallOutcomeUnknown) {
+			t.Fatalf("retry %d of the unanswered call: %v; want call_outcome_unknown", i, err)
+		}
+	}
+	if n := p.executions("held"); n != 1 {
+		t.Fatalf("the unanswered call ran %d times, want 1", n)
+	}
+	open.Do(func() { close(gate) })
+
+	p.busy.Store(1)
+	_, err = a.CallResolvedTool(ctx, get("busy", "notes", r.Token, "y"))
+	wantCode(t, err, registry.CodeOverloaded)
+	res, err := b.CallResolvedTool(ctx, get("busy", "notes", r.Token, "y"))
+	if err != nil || string(res.Result) != `{"text":"note y"}` {
+		t.Fatalf("retry after the provider answered overloaded = %+v, %v; want its result", res, err)
+	}
+	if n := p.executions("busy"); n != 1 {
+		t.Fatalf("the call ran %d times, want 1", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -63,6 +64,11 @@ func uniqueName(t testing.TB) string {
 	_, _ = rand.Read(b)
 	return unsafeName.ReplaceAllString(t.Name(), "-") + "-" + hex.EncodeToString(b)
 }
+
+// lapsesByTheClock reports whether keys with a time to live expire by the
+// wall clock in the subtest of eachRedis that t is: on the real Redis they
+// do, on miniredis only when a test moves its clock.
+func lapsesByTheClock(t *testing.T) bool { return strings.HasSuffix(t.Name(), "/redis-server") }
 
 // eachRedis runs f on miniredis and on the real Redis.
 func eachRedis(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient, name string)) {

@@ -44,31 +44,33 @@ redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
 return {1}
 `)
 
-// completeScript: KEYS call, result, calls, claim; ARGV result JSON,
-// last-event score, call ID. Returns {0} for a call with no admission, or
-// {1, record, result}: the result recorded now or earlier. A recorded
-// result ends the call's claim, whoever holds it: every later arrival gets
-// the result, and the forwarder's release then writes nothing.
+// completeScript: KEYS call, result, calls, claim, sent; ARGV result
+// JSON, last-event score, call ID, fence ("": not fenced). Returns {0} for
+// a call with no admission, {2} when a fence is given and the call was not
+// handed over under it, or {1, record, result}: the result recorded now or
+// earlier. A recorded result ends the call's claim and hand-over: every
+// later arrival gets the result.
 var completeScript = redis.NewScript(`
 local rec = redis.call('GET', KEYS[1])
 if not rec then return {0} end
 local res = redis.call('GET', KEYS[2])
 if res then return {1, rec, res} end
+if ARGV[4] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[4] then return {2} end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
-redis.call('DEL', KEYS[4])
+redis.call('DEL', KEYS[4], KEYS[5])
 return {1, rec, ARGV[1]}
 `)
 
 // forgetScript: KEYS calls; ARGV key prefix, cutoff score, call IDs.
-// Removes the calls whose last event is still before the cutoff, and
-// returns how many.
+// Removes the calls whose last event is still before the cutoff and that
+// no node claims now, with their hand-overs, and returns how many.
 var forgetScript = redis.NewScript(`
 local n = 0
 for i = 3, #ARGV do
   local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
-  if score and tonumber(score) < tonumber(ARGV[2]) then
-    redis.call('DEL', ARGV[1] .. 'call:' .. ARGV[i], ARGV[1] .. 'result:' .. ARGV[i])
+  if score and tonumber(score) < tonumber(ARGV[2]) and redis.call('EXISTS', ARGV[1] .. 'claim:' .. ARGV[i]) == 0 then
+    redis.call('DEL', ARGV[1] .. 'call:' .. ARGV[i], ARGV[1] .. 'result:' .. ARGV[i], ARGV[1] .. 'sent:' .. ARGV[i])
     redis.call('ZREM', KEYS[1], ARGV[i])
     n = n + 1
   end
@@ -76,26 +78,54 @@ end
 return n
 `)
 
-// claimScript: KEYS claim; ARGV owner, ttl in ms. Returns 1 when owner
-// holds the claim (new, or already its own), 0 otherwise.
+// A claim (KEYS claim) holds "FENCE OWNER"; a hand-over (KEYS sent) holds
+// the FENCE of the claim it was made under. Fences come from one counter
+// (KEYS fence) that only grows.
+
+// claimScript: KEYS claim, sent, result, fence; ARGV owner, ttl in ms.
+// Returns {fence} for a new claim of owner, or {0, state}: "done" (a
+// result), "claimed" (another claim is current, or owner's own while a
+// hand-over is outstanding) or "lost" (a hand-over whose claim lapsed).
+// Owner's own claim without a hand-over is replaced by a new one.
 var claimScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[3]) == 1 then return {0, 'done'} end
 local cur = redis.call('GET', KEYS[1])
-if cur and cur ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+if cur and string.match(cur, '^%d+ (.*)$') ~= ARGV[1] then return {0, 'claimed'} end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  if cur then return {0, 'claimed'} end
+  return {0, 'lost'}
+end
+local fence = redis.call('INCR', KEYS[4])
+redis.call('SET', KEYS[1], fence .. ' ' .. ARGV[1], 'PX', ARGV[2])
+return {fence}
 `)
 
-// renewScript: KEYS claim; ARGV owner, ttl in ms. Returns 1 when owner
-// held the claim.
+// renewScript: KEYS claim; ARGV fence, ttl in ms. Returns 1 when the
+// claim of fence was current.
 var renewScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local cur = redis.call('GET', KEYS[1])
+if not cur or string.match(cur, '^(%d+) ') ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `)
 
-// releaseScript: KEYS claim; ARGV owner.
-var releaseScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+// handOverScript: KEYS claim, sent, result; ARGV fence. Records the
+// hand-over and returns 1 when the claim of fence is current and the call
+// has neither a result nor a hand-over; 0 otherwise.
+var handOverScript = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if not cur or string.match(cur, '^(%d+) ') ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
+return 1
+`)
+
+// returnScript: KEYS claim, sent; ARGV fence, release only ("1": leave
+// the hand-over). Ends the hand-over and the claim that fence holds.
+var returnScript = redis.NewScript(`
+if ARGV[2] ~= '1' and redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+local cur = redis.call('GET', KEYS[1])
+if cur and string.match(cur, '^(%d+) ') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `)
 

@@ -36,10 +36,7 @@ type decodedRegistration struct {
 	reg  registry.Registration
 }
 
-var (
-	_ service.SharedStore  = (*Store)(nil)
-	_ service.AttemptStore = (*Store)(nil)
-)
+var _ service.SharedStore = (*Store)(nil)
 
 // Open connects to the Redis at url (redis://[user:password@]host:port/db,
 // or unix://path) and returns the store of the registry called name.
@@ -216,19 +213,28 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 
 // Complete implements service.Store.
 func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*service.CallRecord, error) {
+	return s.complete(ctx, callID, "", result)
+}
+
+// complete records result, fenced by the hand-over of fence ("": not
+// fenced).
+func (s *Store) complete(ctx context.Context, callID, fence string, result *registry.CallResult) (*service.CallRecord, error) {
 	data, err := json.Marshal(result)
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
-	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID)}
-	res, err := completeScript.Run(ctx, s.rdb, keys, data, score(result.CompletedAt), callID).Slice()
+	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID), s.key("sent:" + callID)}
+	res, err := completeScript.Run(ctx, s.rdb, keys, data, score(result.CompletedAt), callID, fence).Slice()
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)
 	}
-	if code, _ := res[0].(int64); code != 1 || len(res) != 3 {
-		return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
+	switch code, _ := res[0].(int64); {
+	case code == 1 && len(res) == 3:
+		return decodeCall(callID, res[1], res[2])
+	case code == 2:
+		return nil, fmt.Errorf("%w: call %q was not handed over under claim %s", service.ErrClaimLost, callID, fence)
 	}
-	return decodeCall(callID, res[1], res[2])
+	return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
 }
 
 // Call implements service.Store: the admission and the result are read
@@ -302,41 +308,6 @@ func (s *Store) Forget(ctx context.Context, cutoff time.Time, keep func(string) 
 		}
 	}
 	return n, flush()
-}
-
-// Claim implements service.AttemptStore.
-func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (bool, error) {
-	n, err := claimScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner, ttl.Milliseconds()).Int()
-	if err != nil {
-		return false, wrap(fmt.Sprintf("claim call %q", callID), err)
-	}
-	return n == 1, nil
-}
-
-// Renew implements service.AttemptStore.
-func (s *Store) Renew(ctx context.Context, callID, owner string, ttl time.Duration) (bool, error) {
-	n, err := renewScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner, ttl.Milliseconds()).Int()
-	if err != nil {
-		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
-	}
-	return n == 1, nil
-}
-
-// Release implements service.AttemptStore.
-func (s *Store) Release(ctx context.Context, callID, owner string) error {
-	if err := releaseScript.Run(ctx, s.rdb, []string{s.key("claim:" + callID)}, owner).Err(); err != nil {
-		return wrap(fmt.Sprintf("release claim of call %q", callID), err)
-	}
-	return nil
-}
-
-// Claimed implements service.AttemptStore.
-func (s *Store) Claimed(ctx context.Context, callID string) (bool, error) {
-	n, err := s.rdb.Exists(ctx, s.key("claim:"+callID)).Result()
-	if err != nil {
-		return false, wrap(fmt.Sprintf("read claim of call %q", callID), err)
-	}
-	return n == 1, nil
 }
 
 // wrap classifies a Redis error: out of memory is service.ErrStorageFull;

@@ -80,8 +80,8 @@ func testCallRules(t *testing.T, rdb redis.UniversalClient, name string) {
 	if _, err := st.Complete(ctx, "nope", &registry.CallResult{CallID: "nope"}); !errors.Is(err, service.ErrNotAdmitted) {
 		t.Fatalf("result of a call never admitted: %v, want ErrNotAdmitted", err)
 	}
-	if ok, err := st.Claim(ctx, "c1", "node-a", time.Minute); !ok || err != nil {
-		t.Fatalf("claim = %v, %v", ok, err)
+	if fence, _, err := st.Claim(ctx, "c1", "node-a", time.Minute); fence == 0 || err != nil {
+		t.Fatalf("claim = %v, %v", fence, err)
 	}
 	first := &registry.CallResult{CallID: "c1", ToolError: "first", CompletedAt: epoch.Add(time.Minute)}
 	for _, res := range []*registry.CallResult{first, {CallID: "c1", ToolError: "second", CompletedAt: epoch.Add(2 * time.Minute)}} {
@@ -91,8 +91,11 @@ func testCallRules(t *testing.T, rdb redis.UniversalClient, name string) {
 		}
 	}
 	// The recorded result ended the claim.
-	if held, err := st.Claimed(ctx, "c1"); held || err != nil {
-		t.Fatalf("claimed after the result = %v, %v; want not", held, err)
+	if state, err := st.Attempt(ctx, "c1"); state != service.AttemptDone || err != nil {
+		t.Fatalf("attempt after the result = %v, %v; want done", state, err)
+	}
+	if _, state, err := st.Claim(ctx, "c1", "node-b", time.Minute); state != service.AttemptDone || err != nil {
+		t.Fatalf("claim after the result = %v, %v; want done", state, err)
 	}
 	// Withdrawn: a new call is fenced, the admitted one keeps its record.
 	if _, err := st.DeleteRegistration(ctx, "a", "t1"); err != nil {
@@ -121,6 +124,7 @@ func testForget(t *testing.T, rdb redis.UniversalClient, name string) {
 	}{
 		{"old", epoch, time.Time{}},
 		{"old-kept", epoch, time.Time{}},
+		{"old-claimed", epoch, time.Time{}},
 		{"old-completed-late", epoch, epoch.Add(time.Hour)},
 		{"new", epoch.Add(time.Hour), time.Time{}},
 	} {
@@ -133,45 +137,19 @@ func testForget(t *testing.T, rdb redis.UniversalClient, name string) {
 			}
 		}
 	}
+	// A call another node forwards now is kept, whatever this node's keep
+	// says.
+	if fence, _, err := st.Claim(ctx, "old-claimed", "other-node", time.Minute); fence == 0 || err != nil {
+		t.Fatalf("claim = %d, %v", fence, err)
+	}
 	n, err := st.Forget(ctx, epoch.Add(time.Minute), func(id string) bool { return id == "old-kept" })
 	if err != nil || n != 1 {
 		t.Fatalf("forget = %d, %v; want 1", n, err)
 	}
-	for id, want := range map[string]bool{"old": false, "old-kept": true, "old-completed-late": true, "new": true} {
+	for id, want := range map[string]bool{"old": false, "old-kept": true, "old-claimed": true, "old-completed-late": true, "new": true} {
 		rec, err := st.Call(ctx, id)
 		if err != nil || (rec != nil) != want {
 			t.Fatalf("call %q after forget = %+v, %v; want kept=%v", id, rec, err, want)
-		}
-	}
-}
-
-func TestClaims(t *testing.T) {
-	ctx := context.Background()
-	m, rdb := newMini(t)
-	st, _ := redisstore.New(rdb, "r")
-	steps := []struct {
-		name string
-		do   func() (bool, error)
-		want bool
-	}{
-		{"a claims", func() (bool, error) { return st.Claim(ctx, "c", "a", time.Second) }, true},
-		{"b is refused", func() (bool, error) { return st.Claim(ctx, "c", "b", time.Second) }, false},
-		{"a claims again", func() (bool, error) { return st.Claim(ctx, "c", "a", time.Second) }, true},
-		{"b cannot renew", func() (bool, error) { return st.Renew(ctx, "c", "b", time.Second) }, false},
-		{"a renews", func() (bool, error) { return st.Renew(ctx, "c", "a", time.Second) }, true},
-		{"claimed", func() (bool, error) { return st.Claimed(ctx, "c") }, true},
-		{"b's release does not free it", func() (bool, error) { return true, st.Release(ctx, "c", "b") }, true},
-		{"still claimed", func() (bool, error) { return st.Claimed(ctx, "c") }, true},
-		{"lapses", func() (bool, error) { m.FastForward(2 * time.Second); return st.Claimed(ctx, "c") }, false},
-		{"b claims a lapsed claim", func() (bool, error) { return st.Claim(ctx, "c", "b", time.Second) }, true},
-		{"a renews no more", func() (bool, error) { return st.Renew(ctx, "c", "a", time.Second) }, false},
-		{"b releases", func() (bool, error) { return true, st.Release(ctx, "c", "b") }, true},
-		{"free", func() (bool, error) { return st.Claimed(ctx, "c") }, false},
-	}
-	for _, s := range steps {
-		got, err := s.do()
-		if err != nil || got != s.want {
-			t.Fatalf("%s = %v, %v; want %v", s.name, got, err, s.want)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "offset", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "output", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "per", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
-			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "ratio", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "region", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "report", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 4}},

@@ -37,7 +37,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Name: "weather.forecast", Alias: "weather_forecast"},
 		{Name: "weather.observe", Alias: "weather_observe"},
 	}, Terms: []toolsearch.TermPostings{
-		{Term: "city", Tools: []toolsearch.ToolTerm{
+		{Term: "citi", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},

@@ -11,7 +11,7 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "weather.forecast", Alias: "weather_forecast", Terms: []toolsearch.TermCounts{
-			{Term: "city", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "citi", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Term: "day", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "forecast", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
@@ -19,7 +19,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "weather.observe", Alias: "weather_observe", Terms: []toolsearch.TermCounts{
-			{Term: "city", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "citi", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Term: "current", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "observ", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},

@@ -46,7 +46,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Term: "dir", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
-		{Term: "directory", Tools: []toolsearch.ToolTerm{
+		{Term: "directori", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 		}},
 		{Term: "fil", Tools: []toolsearch.ToolTerm{

@@ -30,7 +30,7 @@ func SearchCounts() []toolsearch.Counts {
 		{Name: "files.archive", Alias: "files_archive", Terms: []toolsearch.TermCounts{
 			{Term: "archiv", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "dir", Counts: toolsearch.FieldCounts{ParamName: 1}},
-			{Term: "directory", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
+			{Term: "directori", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "zip", Counts: toolsearch.FieldCounts{Description: 1}},

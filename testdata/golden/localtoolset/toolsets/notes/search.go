@@ -12,7 +12,7 @@ func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "notes.add_note", Alias: "notes_add_note", Terms: []toolsearch.TermCounts{
 			{Term: "add", Counts: toolsearch.FieldCounts{Name: 2, Title: 1, Description: 1}},
-			{Term: "body", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "bodi", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "not", Counts: toolsearch.FieldCounts{Name: 4, Title: 1, Description: 1, ParamDescription: 1}},

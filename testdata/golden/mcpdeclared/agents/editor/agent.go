@@ -59,6 +59,11 @@ type EditorAgentConfig struct {
 	Planner runtime.Planner
 	// DiscoveryDescription is appended to the discovery tool's description.
 	DiscoveryDescription string
+	// ConversationCatalog renders emulated discovery in conversation catalog mode
+	// on every request of the agent
+	// (runtime.AgentRegistration.ConversationCatalog): fixed declarations,
+	// discovered tools in catalog messages. Native discovery is not affected.
+	ConversationCatalog bool
 	// DiscoveryLimit caps the tools a discovery query returns; 0 means
 	// runtime.DefaultDiscoveryLimit.
 	DiscoveryLimit int
@@ -79,6 +84,7 @@ func RegisterEditorAgent(ctx context.Context, rt *runtime.Runtime, cfg EditorAge
 	reg := Definition()
 	reg.Planner = cfg.Planner
 	reg.DiscoveryDescription = cfg.DiscoveryDescription
+	reg.ConversationCatalog = cfg.ConversationCatalog
 	reg.DiscoveryLimit = cfg.DiscoveryLimit
 	reg.Caps = cfg.Caps
 	reg.Policy = cfg.Policy

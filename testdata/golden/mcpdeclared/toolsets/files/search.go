@@ -17,7 +17,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "text", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
 		{Name: "files.list_directory", Alias: "files_list_directory", Terms: []toolsearch.TermCounts{
-			{Term: "directory", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "directori", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
 			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "list", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},

@@ -15,7 +15,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "find", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "keyword", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Term: "query", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
 		{Name: "catalog.get_product", Alias: "catalog_get_product", Terms: []toolsearch.TermCounts{
 			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 2}},

@@ -23,7 +23,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "born", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "cod", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "contact", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
-			{Term: "country", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "countri", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "creat", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "credit", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1}},

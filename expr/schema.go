@@ -1,7 +1,8 @@
-package codegen
+package expr
 
-// This file derives JSON Schema (draft 2020-12) documents from Goa
-// attributes. A schema states everything the design states about a value
+// This file derives the JSON Schema (draft 2020-12) documents of tool
+// arguments and results from Goa attributes: the one rendering that code
+// generation emits and validation checks defaults against. A schema states everything the design states about a value
 // (types, required properties, enums, formats, patterns, ranges, lengths,
 // descriptions, defaults and examples) so that the validating codecs of the
 // generated code enforce all of it. Objects admit no other properties: a
@@ -16,8 +17,6 @@ import (
 	"math"
 
 	goaexpr "goa.design/goa/v3/expr"
-
-	"github.com/goa-discovery/goa-discovery/expr"
 )
 
 // schemaObject is a JSON object whose keys keep their insertion order.
@@ -101,9 +100,11 @@ type schemaBuilder struct {
 	visiting map[string]bool
 }
 
-// buildSchema returns the JSON document of att's schema. owner says where
-// att is, for errors.
-func buildSchema(att *goaexpr.AttributeExpr, owner string) ([]byte, error) {
+// JSONSchema returns the JSON Schema document of att, the schema generated
+// code states for it. owner says where att is, for errors ("Args").
+// Validation rejects the shapes that have no schema (shapes.go), so for a
+// validated design it fails only on a bug.
+func JSONSchema(att *goaexpr.AttributeExpr, owner string) ([]byte, error) {
 	b := &schemaBuilder{visiting: map[string]bool{}}
 	s, err := b.schema(att, owner)
 	if err != nil {
@@ -112,8 +113,8 @@ func buildSchema(att *goaexpr.AttributeExpr, owner string) ([]byte, error) {
 	return marshalNoEscape(s)
 }
 
-// emptyObjectSchema is the payload schema of a tool without arguments.
-func emptyObjectSchema() []byte {
+// EmptyObjectSchema returns the payload schema of a tool without arguments.
+func EmptyObjectSchema() []byte {
 	s := newSchemaObject()
 	s.set("type", "object")
 	s.set("additionalProperties", false)
@@ -254,7 +255,7 @@ func validations(s *schemaObject, att *goaexpr.AttributeExpr, v *goaexpr.Validat
 		s.set("enum", v.Values)
 	}
 	// Validation refused the formats without a counterpart.
-	switch f, ok := expr.SchemaFormat(v.Format); {
+	switch f, ok := SchemaFormat(v.Format); {
 	case ok:
 		s.set("format", f)
 	case v.Format == goaexpr.FormatIP:

@@ -1,0 +1,281 @@
+package service
+
+// Attempts of a shared store's calls. Services sharing a store that records
+// attempts (AttemptStore) send each call to its provider at most once at a
+// time, and never again once a sending may have run it without its outcome
+// being known:
+//
+//   - A node forwards a pending call under a claim that it renews while it
+//     forwards. Each claim carries a fence, a number the store hands out in
+//     increasing order, so that an old claim is never mistaken for a new
+//     one. A claim not renewed (its node died, or was starved of CPU)
+//     lapses, and another node may then claim the call.
+//   - The moment of sending is a hand-over, recorded in the store in one
+//     atomic step that checks the claim's fence: a node whose claim lapsed
+//     cannot hand the call over, and a call handed over cannot be claimed
+//     again until the hand-over ends.
+//   - A hand-over ends with the provider's result, recorded only by the
+//     node that handed the call over (fenced by the hand-over, which no
+//     other node can hold meanwhile), or with a failure the provider
+//     answered, after which a retry may send the call again: the provider
+//     is done with the first sending and its caller was told why it failed.
+//     A sending that got no answer (a timeout, a connection cut mid-call)
+//     never ends: the provider may be running the call still.
+//   - A call handed over whose claim lapsed before a result was recorded
+//     has an unknown outcome: it is never sent again, and those asking for
+//     it get registry.ErrCallOutcomeUnknown, unless the node that sent it
+//     is alive and records the result later, which every later retry gets.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+)
+
+// ErrClaimLost: the claim a change was fenced by is no longer the call's
+// current claim (it lapsed, and maybe another node claimed the call), or
+// the call was handed over under another claim.
+var ErrClaimLost = errors.New("registry store: the claim of the call was lost")
+
+// ErrNoAnswer marks, in the chain of a Forwarder's error, a call that may
+// have reached its provider but whose answer did not come back. A call
+// forwarded through a store that records attempts is then never sent
+// again: the provider may have run it, or be running it still.
+var ErrNoAnswer = errors.New("the provider's answer did not arrive")
+
+// AttemptState is the state of a pending call's forwarding in an
+// AttemptStore.
+type AttemptState int
+
+// Attempt states.
+const (
+	// AttemptFree: no claim is current and no hand-over is outstanding; a
+	// node may claim the call (or it has no record).
+	AttemptFree AttemptState = iota
+	// AttemptClaimed: a node's claim of the call is current.
+	AttemptClaimed
+	// AttemptLost: the call was handed over under a claim that lapsed
+	// before a result was recorded; its outcome is unknown.
+	AttemptLost
+	// AttemptDone: the call has a result.
+	AttemptDone
+)
+
+// AttemptStore is a Store that records which service forwards a call, and
+// whether the call was handed to its provider; see the file comment.
+type AttemptStore interface {
+	Store
+	// Claim makes owner the forwarder of callID for ttl, unless another
+	// claim is current or a hand-over is outstanding, and returns the new
+	// claim's fence (greater than any fence handed out before); otherwise
+	// it returns 0 and the call's state.
+	Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, AttemptState, error)
+	// Renew extends the claim fence of callID by ttl, and reports whether
+	// it was still current.
+	Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error)
+	// HandOver records that callID is being sent to its provider under the
+	// claim fence, provided fence is the call's current claim, the call has
+	// no result and no hand-over is outstanding; ErrClaimLost otherwise.
+	HandOver(ctx context.Context, callID string, fence uint64) error
+	// CompleteHandedOver records res as the result of callID, provided the
+	// call was handed over under fence (or already has a result, which it
+	// returns), and ends the hand-over and the claim. A call not handed
+	// over under fence is ErrClaimLost; one with no admission,
+	// ErrNotAdmitted.
+	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*CallRecord, error)
+	// Return ends the hand-over and the claim fence of callID, those that
+	// fence holds, after its provider answered with a failure: the call
+	// may be handed over again.
+	Return(ctx context.Context, callID string, fence uint64) error
+	// Release ends the claim fence of callID if it is current, leaving a
+	// hand-over made under it outstanding.
+	Release(ctx context.Context, callID string, fence uint64) error
+	// Attempt returns the state of callID's forwarding.
+	Attempt(ctx context.Context, callID string) (AttemptState, error)
+}
+
+// Claims of AttemptStore: a forwarding node renews its claim every
+// claimRenew; a claim not renewed lapses after claimTTL. A call arriving at
+// another node meanwhile checks for the result every claimPoll.
+const (
+	claimTTL   = 3 * time.Second
+	claimRenew = time.Second
+	claimPoll  = 20 * time.Millisecond
+)
+
+// claim makes this service the forwarder of a pending call, whose attempt
+// a is registered. It returns the claim's fence (0 for a store that keeps
+// no claims) and true when the call is this service's to forward;
+// otherwise a waits for another service's attempt, or has ended so that
+// the caller reads the record again. An error is not yet a's.
+func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64, bool, error) {
+	st, ok := s.store.(AttemptStore)
+	if !ok {
+		return 0, true, nil
+	}
+	fence, state, err := st.Claim(ctx, callID, s.instance, claimTTL)
+	switch {
+	case err != nil:
+		return 0, false, s.storeError(fmt.Sprintf("claim call %q", callID), err)
+	case fence != 0:
+		return fence, true, nil
+	case state == AttemptClaimed:
+		s.wg.Add(1)
+		go s.await(st, callID, a)
+		return 0, false, nil
+	case state == AttemptLost:
+		return 0, false, lostOutcome(callID)
+	}
+	s.end(callID, a, nil) // a result, or no record: read it again
+	return 0, false, nil
+}
+
+// await ends a when another service's attempt at callID has ended: the call
+// has a result, no claim, or a hand-over whose claim lapsed (a's error).
+// The caller then reads the record again.
+func (s *Service) await(st AttemptStore, callID string, a *attempt) {
+	defer s.wg.Done()
+	ctx := context.Background()
+	state, err := AttemptClaimed, error(nil)
+	for state == AttemptClaimed && err == nil {
+		time.Sleep(claimPoll)
+		state, err = st.Attempt(ctx, callID)
+	}
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	switch {
+	case err != nil:
+		a.err = s.storeError(fmt.Sprintf("read call %q", callID), err)
+	case state == AttemptLost:
+		a.err = lostOutcome(callID)
+	}
+	delete(s.running, callID)
+	close(a.done)
+}
+
+// holdClaim renews this service's claim fence of callID until the
+// returned function is called. A renewal that fails lets the claim lapse:
+// the fences then keep every other node from sending the call while this
+// one may still be.
+func (s *Service) holdClaim(callID string, fence uint64) (stop func()) {
+	st, ok := s.store.(AttemptStore)
+	if !ok {
+		return func() {}
+	}
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(claimRenew)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if held, err := st.Renew(context.Background(), callID, fence, claimTTL); err == nil && !held {
+					return // lapsed: a lapsed claim is never current again
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-ended }
+}
+
+// release ends a claim this service will not hand the call over under. A
+// release that fails leaves the claim to lapse.
+func (s *Service) release(callID string, fence uint64) {
+	if st, ok := s.store.(AttemptStore); ok {
+		_ = st.Release(context.Background(), callID, fence)
+	}
+}
+
+// send hands an admitted call to its provider under the claim fence (see
+// the file comment), and records its result. It returns nil when a result
+// was recorded, or when the claim was lost before the hand-over, so that
+// the caller reads the record again. It frees the forwarding slot the call
+// holds once the provider is done with it.
+func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) error {
+	ctx := context.Background()
+	st, shared := s.store.(AttemptStore)
+	if err := s.opts.rules.check(req.Tool.Toolset(), endpoint); err != nil {
+		// Registered before the rules changed: refused, and not sent.
+		<-s.slots
+		s.release(req.CallID, fence)
+		return registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
+	}
+	if shared {
+		err := s.handOver(ctx, st, req.CallID, fence)
+		if err != nil {
+			<-s.slots
+			if errors.Is(err, ErrClaimLost) {
+				return nil // another node's attempt, or a result: read again
+			}
+			// The hand-over may have been made, its answer lost: the call
+			// was not sent, so it is returned (a return that fails leaves
+			// the call's outcome unknown, never sent twice).
+			_ = st.Return(ctx, req.CallID, fence)
+			return s.storeError(fmt.Sprintf("hand over call %q", req.CallID), err)
+		}
+	}
+	fctx, cancel := context.WithTimeout(ctx, s.opts.forwardTimeout)
+	pr, err := s.opts.forwarder.Forward(fctx, endpoint, req)
+	unanswered := err != nil && (errors.Is(err, ErrNoAnswer) || fctx.Err() != nil)
+	cancel()
+	<-s.slots // the slot bounds forwarding; recording needs none
+	var res *registry.CallResult
+	if err == nil {
+		res, err = outcome(pr)
+	}
+	switch {
+	case err == nil && !shared:
+		if _, err := s.store.Complete(ctx, req.CallID, res); err != nil {
+			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+		}
+		return nil
+	case err == nil:
+		_, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
+		switch {
+		case errors.Is(err, ErrClaimLost):
+			// The hand-over was ended by a forget of the call.
+			s.release(req.CallID, fence)
+			return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
+		case err != nil:
+			s.release(req.CallID, fence)
+			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+		}
+		return nil
+	case !shared:
+		return err
+	case unanswered:
+		s.release(req.CallID, fence) // the hand-over stays: never sent again
+		e := asRegistryError(req, err)
+		return &registry.Error{Code: registry.CodeCallOutcomeUnknown, Cause: e.Cause,
+			Message: e.Message + "; it may have run, and the registry does not send it again"}
+	}
+	// The provider answered with a failure: it is done with this sending.
+	if rerr := st.Return(ctx, req.CallID, fence); rerr != nil {
+		return s.storeError(fmt.Sprintf("end the attempt of call %q", req.CallID), rerr)
+	}
+	return err
+}
+
+// handOver hands callID over under fence, through the tests' hook when
+// one is set.
+func (s *Service) handOver(ctx context.Context, st AttemptStore, callID string, fence uint64) error {
+	if s.opts.handOverHook == nil {
+		return st.HandOver(ctx, callID, fence)
+	}
+	done := s.opts.handOverHook(callID)
+	err := st.HandOver(ctx, callID, fence)
+	done(err)
+	return err
+}
+
+// lostOutcome is the error of a call handed over under a claim that ended
+// before its result was recorded.
+func lostOutcome(callID string) *registry.Error {
+	return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q was sent to its provider, and the registry node that sent it recorded no result before its claim of the call ended (the node stopped, lost the store, or renewed its claim too late); it may have run, and the registry does not send it again", callID)
+}

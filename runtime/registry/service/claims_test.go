@@ -1,0 +1,101 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
+)
+
+// A node claims a call and is held just before it hands the call over (a
+// node starved of CPU there), while its claim lapses (the test removes it,
+// as its expiry does) and another node claims the call and sends it. The
+// first node, let go while the provider runs the call, cannot hand the call
+// over under its lapsed claim: it waits for the other node's attempt and
+// answers with its result. The provider runs the call once.
+func TestClaimLapsedBeforeTheHandOver(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	paused, resume, handedOver := make(chan string, 1), make(chan struct{}), make(chan error, 1)
+	var once sync.Once
+	hook := func(callID string) func(error) {
+		held := false
+		once.Do(func() { held = true })
+		if !held {
+			return func(error) {}
+		}
+		paused <- callID
+		<-resume
+		return func(err error) { handedOver <- err }
+	}
+	node := func(opts ...service.Option) *service.Service {
+		st, err := redisstore.New(rdb, "reg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := service.New(append([]service.Option{service.WithStore(st), service.WithInsecure()}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = svc.Close() })
+		return svc
+	}
+	a, b := node(service.WithHandOverHook(hook)), node()
+	p := newProvider(t)
+	gate := make(chan struct{})
+	var open sync.Once
+	t.Cleanup(func() { open.Do(func() { close(gate) }) }) // before the nodes close
+	p.setAnswer(func(*registry.CallRequest) (json.RawMessage, error) {
+		<-gate
+		return json.RawMessage(`{"name":"record 7"}`), nil
+	})
+	reg := publish(t, a, p, "1.0.0", "r1")
+
+	type answer struct {
+		res *registry.CallResult
+		err error
+	}
+	call := func(svc *service.Service) <-chan answer {
+		out := make(chan answer, 1)
+		go func() {
+			res, err := svc.CallResolvedTool(ctx, lookup("c", reg.Token, "7"))
+			out <- answer{res, err}
+		}()
+		return out
+	}
+	first := call(a)
+	if id := <-paused; id != "c" {
+		t.Fatalf("held call %q, want c", id)
+	}
+	m.Del("goa-discovery:{reg}:claim:c")
+	second := call(b)
+	for p.executions.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(resume)
+	if err := <-handedOver; !errors.Is(err, service.ErrClaimLost) {
+		t.Fatalf("node a handed the call over under its lapsed claim: %v; want ErrClaimLost", err)
+	}
+	open.Do(func() { close(gate) })
+	sent, got := <-second, <-first
+	if sent.err != nil {
+		t.Fatalf("node b, which claimed the lapsed call: %v", sent.err)
+	}
+	if got.err != nil || string(got.res.Result) != string(sent.res.Result) {
+		t.Fatalf("node a after its claim lapsed = %+v, %v; want b's result %s", got.res, got.err, sent.res.Result)
+	}
+	if n := p.executions.Load(); n != 1 {
+		t.Fatalf("the call ran %d times, want 1", n)
+	}
+}

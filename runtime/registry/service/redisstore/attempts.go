@@ -1,0 +1,115 @@
+package redisstore
+
+// The attempts of calls (service.AttemptStore): claim:ID holds the claim of
+// the node forwarding call ID, "FENCE OWNER", and expires unless renewed;
+// sent:ID holds the FENCE of the claim the call was handed to its provider
+// under; fence is the counter fences come from, which only grows. Every
+// step is one script (scripts.go), so that a fence is checked and acted on
+// at once.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
+)
+
+var _ service.AttemptStore = (*Store)(nil)
+
+func (s *Store) attemptKeys(callID string) (claim, sent string) {
+	return s.key("claim:" + callID), s.key("sent:" + callID)
+}
+
+// Claim implements service.AttemptStore.
+func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
+	claim, sent := s.attemptKeys(callID)
+	keys := []string{claim, sent, s.key("result:" + callID), s.key("fence")}
+	res, err := claimScript.Run(ctx, s.rdb, keys, owner, ttl.Milliseconds()).Slice()
+	if err != nil {
+		return 0, 0, wrap(fmt.Sprintf("claim call %q", callID), err)
+	}
+	if fence, _ := res[0].(int64); fence > 0 {
+		return uint64(fence), service.AttemptClaimed, nil
+	}
+	if len(res) == 2 {
+		switch res[1] {
+		case "done":
+			return 0, service.AttemptDone, nil
+		case "claimed":
+			return 0, service.AttemptClaimed, nil
+		case "lost":
+			return 0, service.AttemptLost, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("registry store redis: claim call %q: script answered %v", callID, res)
+}
+
+// Renew implements service.AttemptStore.
+func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
+	claim, _ := s.attemptKeys(callID)
+	n, err := renewScript.Run(ctx, s.rdb, []string{claim}, fence, ttl.Milliseconds()).Int()
+	if err != nil {
+		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
+	}
+	return n == 1, nil
+}
+
+// HandOver implements service.AttemptStore.
+func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error {
+	claim, sent := s.attemptKeys(callID)
+	n, err := handOverScript.Run(ctx, s.rdb, []string{claim, sent, s.key("result:" + callID)}, fence).Int()
+	if err != nil {
+		return wrap(fmt.Sprintf("hand over call %q", callID), err)
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: claim %d of call %q is not current, or the call was handed over or has a result", service.ErrClaimLost, fence, callID)
+	}
+	return nil
+}
+
+// CompleteHandedOver implements service.AttemptStore.
+func (s *Store) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*service.CallRecord, error) {
+	return s.complete(ctx, callID, strconv.FormatUint(fence, 10), res)
+}
+
+// Return implements service.AttemptStore.
+func (s *Store) Return(ctx context.Context, callID string, fence uint64) error {
+	return s.end(ctx, callID, fence, "0", "return call %q")
+}
+
+// Release implements service.AttemptStore.
+func (s *Store) Release(ctx context.Context, callID string, fence uint64) error {
+	return s.end(ctx, callID, fence, "1", "release claim of call %q")
+}
+
+func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly, what string) error {
+	claim, sent := s.attemptKeys(callID)
+	if err := returnScript.Run(ctx, s.rdb, []string{claim, sent}, fence, claimOnly).Err(); err != nil {
+		return wrap(fmt.Sprintf(what, callID), err)
+	}
+	return nil
+}
+
+// Attempt implements service.AttemptStore: the call's record, result,
+// claim and hand-over are read with one command.
+func (s *Store) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
+	claim, sent := s.attemptKeys(callID)
+	vals, err := s.rdb.MGet(ctx, s.key("call:"+callID), s.key("result:"+callID), claim, sent).Result()
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("read the attempt of call %q", callID), err)
+	}
+	switch {
+	case vals[0] == nil:
+		return service.AttemptFree, nil
+	case vals[1] != nil:
+		return service.AttemptDone, nil
+	case vals[2] != nil:
+		return service.AttemptClaimed, nil
+	case vals[3] != nil:
+		return service.AttemptLost, nil
+	}
+	return service.AttemptFree, nil
+}

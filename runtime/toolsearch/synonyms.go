@@ -1,0 +1,103 @@
+package toolsearch
+
+import (
+	"cmp"
+	"slices"
+)
+
+// synonymWeight is the share of a synonym's score that a term gives a tool
+// that has the synonym but not the term itself.
+const synonymWeight = 0.25
+
+// synonymGroups are verbs that tools use for the same action, as [Terms]
+// gives them: a request to "find" a hotel means the tool that "searches for
+// accommodations", one to "get" the weather the tool that "retrieves" it.
+// The list is general English for what tools do; it knows nothing about any
+// catalog.
+var synonymGroups = [...][]string{
+	{"find", "search", "locat", "lookup", "discover"},
+	{"get", "retriev", "fetch", "obtain"},
+	{"calculat", "comput", "determin"},
+	{"creat", "add", "mak"},
+	{"book", "reserv"},
+}
+
+// findSynonyms returns, for every term of a synonym group that has a term in
+// the index, the other terms of its group. It adds the group's terms that no
+// tool has to the index, without postings, so that a query saying "find"
+// reaches the tools that say "search" in a catalog where none says "find".
+// It runs before the terms are weighed.
+func (ix *Index) findSynonyms() map[int32][]int32 {
+	var synonyms map[int32][]int32
+	for _, g := range synonymGroups {
+		if !slices.ContainsFunc(g, func(term string) bool {
+			_, ok := ix.terms.lookupString(term)
+			return ok
+		}) {
+			continue
+		}
+		ids := make([]int32, len(g))
+		for i, term := range g {
+			id, added := ix.terms.add(term)
+			if added {
+				ix.postings = append(ix.postings, nil)
+			}
+			ids[i] = id
+		}
+		if synonyms == nil {
+			synonyms = make(map[int32][]int32)
+		}
+		for _, id := range ids {
+			for _, other := range ids {
+				if other != id {
+					synonyms[id] = append(synonyms[id], other)
+				}
+			}
+		}
+	}
+	return synonyms
+}
+
+// withSynonyms returns the postings own of a term with those of the tools
+// that have one of its synonyms but not the term: each scores
+// [synonymWeight] times the best score of a synonym there (of equal ones,
+// that of the synonym first in its group), in the fields of that synonym.
+// The result is in tool order, as own is.
+func (ix *Index) withSynonyms(own []posting, synonyms []int32) []posting {
+	var extra []posting
+	for _, s := range synonyms {
+		counts := ix.postings[s]
+		for i := range counts {
+			c := &counts[i]
+			score := synonymWeight * termScore(ix.idf[s], &c.Counts, &ix.scales[c.Tool])
+			extra = append(extra, posting{tool: c.Tool, score: score, fields: c.Counts.fields()})
+		}
+	}
+	if len(extra) == 0 {
+		return own
+	}
+	// Best score first within a tool, so the first of each tool is kept;
+	// of equal scores, that of the synonym first in its group.
+	slices.SortStableFunc(extra, func(a, b posting) int {
+		if c := cmp.Compare(a.tool, b.tool); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.score, a.score)
+	})
+	merged := make([]posting, 0, len(own)+len(extra))
+	i := 0
+	for j, e := range extra {
+		if j > 0 && extra[j-1].tool == e.tool {
+			continue
+		}
+		for i < len(own) && own[i].tool < e.tool {
+			merged = append(merged, own[i])
+			i++
+		}
+		if i < len(own) && own[i].tool == e.tool {
+			continue // the tool has the term itself
+		}
+		merged = append(merged, e)
+	}
+	return append(merged, own[i:]...)
+}

@@ -1,0 +1,97 @@
+package toolsearch
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestSynonymGroupsAreStemmed checks that every word of the synonym groups is
+// listed as the analyzer gives it, so that the groups match index terms.
+func TestSynonymGroupsAreStemmed(t *testing.T) {
+	words := [][]string{
+		{"find", "search", "locate", "lookup", "discover"},
+		{"get", "retrieve", "fetch", "obtain"},
+		{"calculate", "compute", "determine"},
+		{"create", "add", "make"},
+		{"book", "reserve"},
+	}
+	if len(words) != len(synonymGroups) {
+		t.Fatalf("%d groups checked, %d listed", len(words), len(synonymGroups))
+	}
+	for i, g := range words {
+		var want []string
+		for _, w := range g {
+			want = append(want, Terms(w)...)
+		}
+		if !slices.Equal(synonymGroups[i], want) {
+			t.Errorf("group %d is %q, want %q as Terms gives %q", i, synonymGroups[i], want, g)
+		}
+	}
+}
+
+// TestSynonymPostings checks a term's scored postings: its own scores where
+// the tool has it, a synonym's best score times synonymWeight where the tool
+// has only synonyms, in tool order.
+func TestSynonymPostings(t *testing.T) {
+	desc := FieldCounts{Description: 1}
+	ix, err := NewIndex(CatalogCounts{
+		Tools: []CatalogTool{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}},
+		Terms: []TermPostings{
+			{Term: "find", Tools: []ToolTerm{{Tool: 1, Counts: desc}}},
+			{Term: "search", Tools: []ToolTerm{{Tool: 0, Counts: desc}, {Tool: 1, Counts: desc}, {Tool: 2, Counts: FieldCounts{Name: 1}}}},
+			{Term: "locat", Tools: []ToolTerm{{Tool: 2, Counts: desc}}},
+			{Term: "weather", Tools: []ToolTerm{{Tool: 3, Counts: desc}}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := func(term string, tool int32) float32 {
+		id, _ := ix.terms.lookupString(term)
+		for _, c := range ix.postings[id] {
+			if c.Tool == tool {
+				return termScore(ix.idf[id], &c.Counts, &ix.scales[tool])
+			}
+		}
+		t.Fatalf("%q is not in tool %d", term, tool)
+		return 0
+	}
+	find, _ := ix.terms.lookupString("find")
+	// In tool 2, the rarer locat outscores search.
+	if own("locat", 2) <= own("search", 2) {
+		t.Fatalf("locat %v, search %v in tool 2", own("locat", 2), own("search", 2))
+	}
+	want := []posting{
+		{tool: 0, score: synonymWeight * own("search", 0), fields: 1 << FieldDescription},
+		{tool: 1, score: own("find", 1), fields: 1 << FieldDescription},
+		{tool: 2, score: synonymWeight * own("locat", 2), fields: 1 << FieldDescription},
+	}
+	got := ix.termPostings(find)
+	if len(got) != len(want) {
+		t.Fatalf("postings of find = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].tool != want[i].tool || got[i].fields != want[i].fields || math.Abs(float64(got[i].score-want[i].score)) > 1e-6 {
+			t.Errorf("posting %d of find = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	weather, _ := ix.terms.lookupString("weather")
+	if got := ix.termPostings(weather); len(got) != 1 || got[0].tool != 3 {
+		t.Errorf("postings of weather = %v, want tool 3 alone", got)
+	}
+}
+
+// TestSynonymsFindTools checks that a request to find a hotel ranks the tool
+// that searches for hotels ahead of one that only mentions them.
+func TestSynonymsFindTools(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "hotel_reviews", Description: "Reviews of a hotel by guests."},
+		{Name: "hotel_search", Description: "Search for a hotel in a city."},
+		{Name: "weather", Description: "Weather in a city."},
+	})
+	want := []string{"hotel_search", "hotel_reviews"}
+	if got := names(ix.Search("find a hotel", 5)); !slices.Equal(got, want) {
+		t.Errorf("Search(find a hotel) = %v, want %v", got, want)
+	}
+}

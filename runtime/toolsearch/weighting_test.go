@@ -1,0 +1,110 @@
+package toolsearch
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestTermWeight(t *testing.T) {
+	tests := []struct {
+		term string
+		want float64
+	}{
+		{"weather", 1},
+		{"52", valueTermWeight},
+		{"sha256", valueTermWeight},
+		{"v2", valueTermWeight},
+		{"天気", 1},
+	}
+	for _, tt := range tests {
+		if got := termWeight(tt.term); got != tt.want {
+			t.Errorf("termWeight(%q) = %v, want %v", tt.term, got, tt.want)
+		}
+	}
+}
+
+// TestValueTermsCountHalf checks that a term with a digit adds half of what
+// an otherwise equal word adds (its own field's length leaves it out), and
+// that alone it still finds its tool.
+func TestValueTermsCountHalf(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "hash", Description: "Hash text with sha256."},
+		{Name: "draw", Description: "Draw circle."},
+	})
+	got := ix.Search("sha256 circle", 5)
+	if len(got) != 2 || got[0].Name != "draw" || got[1].Name != "hash" {
+		t.Fatalf("Search(sha256 circle) = %v, want draw then hash", got)
+	}
+	if ratio := got[1].Score / got[0].Score; math.Abs(ratio-valueTermWeight) > 1e-6 {
+		t.Errorf("score of the value term over the word = %v, want %v", ratio, valueTermWeight)
+	}
+	if got := names(ix.Search("sha256", 5)); len(got) != 1 || got[0] != "hash" {
+		t.Errorf("Search(sha256) = %v, want hash", got)
+	}
+}
+
+// TestNameShare checks that a query holding a tool's whole name ranks it
+// ahead of a tool whose name it holds in part, though that one's
+// description matches one word more (without the name share it ranks
+// first).
+func TestNameShare(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "weather_report", Description: "Current weather in a city."},
+		{Name: "current_weather", Description: "Current weather."},
+		{Name: "city_guide", Description: "A guide to a city."},
+		{Name: "news", Description: "News of the day."},
+		{Name: "traffic", Description: "Road traffic."},
+	})
+	want := []string{"current_weather", "weather_report", "city_guide"}
+	if got := names(ix.Search("current weather in the city", 5)); !slices.Equal(got, want) {
+		t.Errorf("Search = %v, want %v", got, want)
+	}
+}
+
+func TestFieldScalesNameWord(t *testing.T) {
+	scales := fieldScales([][numFields]int64{{FieldName: 2, FieldDescription: 3}, {FieldDescription: 1}})
+	if got, want := scales[0].nameWord, float32(nameShareWeight/2); got != want {
+		t.Errorf("nameWord of a two-term name = %v, want %v", got, want)
+	}
+	if got := scales[1].nameWord; got != 0 {
+		t.Errorf("nameWord of a tool without name terms = %v, want 0", got)
+	}
+}
+
+// TestValueTermsOutOfLength checks that a term with a digit does not make
+// its field longer: a version in a name costs the tool nothing, so the two
+// tools tie and keep registration order.
+func TestValueTermsOutOfLength(t *testing.T) {
+	docs := []Document{
+		{Name: "report_v2", Description: "Weekly report."},
+		{Name: "report", Description: "Weekly report."},
+		{Name: "weather", Description: "Weather forecast."},
+	}
+	for _, build := range []struct {
+		name  string
+		index func() (*Index, error)
+	}{
+		{"documents", func() (*Index, error) { return NewIndexFromDocuments(docs) }},
+		{"counts", func() (*Index, error) {
+			counts := make([]Counts, len(docs))
+			for i, d := range docs {
+				c, err := Count(d)
+				if err != nil {
+					return nil, err
+				}
+				counts[i] = c
+			}
+			return NewIndex(NewCatalogCounts(counts))
+		}},
+	} {
+		ix, err := build.index()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ix.Search("weekly report", 5)
+		if len(got) != 2 || got[0].Name != "report_v2" || got[1].Name != "report" || got[0].Score != got[1].Score {
+			t.Errorf("%s: Search(weekly report) = %v, want report_v2 and report with equal scores", build.name, got)
+		}
+	}
+}
