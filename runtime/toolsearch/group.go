@@ -1,6 +1,9 @@
 package toolsearch
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // Tools alike but for their names score alike. A catalog pooled from several
 // servers, or a toolset published under several prefixes, holds the same
@@ -180,12 +183,14 @@ func searchInt32(s []int32, x int32) (int, bool) {
 	return lo, lo < len(s) && s[lo] == x
 }
 
-// groupScratch is the per-group scratch of scoring a term: for each group,
-// the position+1 of its first posting and how many of its members have the
-// term with the score and fields of that first one (-1 once one differs).
-// Entries are zero between uses.
+// groupScratch is the scratch of scoring a term: for each group, the
+// position+1 of its first posting and how many of its members have the term
+// with the score and fields of that first one (-1 once one differs), zero
+// between uses; and room for the term's postings before they are sorted
+// into groups and tools.
 type groupScratch struct {
 	first, alike []int32
+	postings     []posting
 }
 
 // posting is a term's score in one tool, and the fields it matched there.
@@ -197,10 +202,10 @@ type posting struct {
 
 // termPostings returns the score and fields of term t in every tool that
 // has it, and in every tool that has one of its synonyms instead
-// ([Index.withSynonyms]), in tool order.
-func (ix *Index) termPostings(t int32) []posting {
+// ([Index.withSynonyms]), in tool order, in buf when it has room.
+func (ix *Index) termPostings(t int32, buf []posting) []posting {
 	counts := ix.postings[t]
-	p := make([]posting, len(counts))
+	p := slices.Grow(buf[:0], len(counts))[:len(counts)]
 	termIDF := ix.idf[t]
 	for i := range counts {
 		c := &counts[i]
@@ -220,18 +225,16 @@ func (ix *Index) termPostings(t int32) []posting {
 // they all have.
 func (ix *Index) scoreTerm(t int32) *scoredTerm {
 	ix.group()
-	p := ix.termPostings(t)
+	scratch := ix.scratch()
+	defer ix.scratchPool.Put(scratch)
+	p := ix.termPostings(t, scratch.postings)
+	scratch.postings = p[:0]
 	gs := &ix.groups
 	// For every group of several members: do all have the term alike?
-	var scratch *groupScratch
 	for i := range p {
 		g := gs.of[p[i].tool]
 		if gs.size(g) == 1 {
 			continue
-		}
-		if scratch == nil {
-			scratch = ix.scratch()
-			defer ix.scratchPool.Put(scratch)
 		}
 		switch f := scratch.first[g]; {
 		case f == 0:
@@ -282,11 +285,9 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 			st.tFields = append(st.tFields, p[i].fields)
 		}
 	}
-	if scratch != nil {
-		for i := range p {
-			g := gs.of[p[i].tool]
-			scratch.first[g], scratch.alike[g] = 0, 0
-		}
+	for i := range p {
+		g := gs.of[p[i].tool]
+		scratch.first[g], scratch.alike[g] = 0, 0
 	}
 	return st
 }
