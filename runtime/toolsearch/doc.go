@@ -21,15 +21,26 @@
 // parameter names, parameter descriptions, extra search terms): a name match
 // outweighs a description match and rare words outweigh common ones. A term
 // with a digit in it is most often a value the request carries (an amount, a
-// date, an id) and counts half; in a tool it is an index or a version
-// ("Hotels_4_SearchHotel") and does not count in the length of its field. Each of a tool's name words that the query
-// holds also adds its share of the name, so a query that spells out a whole
-// name ("current weather" for get_current_weather) ranks that tool ahead of
-// one whose longer name it holds in part. A few verbs that tools use for the
-// same action are synonyms ("find", "search", "locate"; "get", "retrieve",
-// "fetch"; ...): a term scores a quarter of its synonym's score in a tool
-// that has the synonym but not the term. A tool's score is thus a sum, over
-// the query's terms, of a score each term has in that tool alone.
+// date, an id) and its scores count half; in a tool it is an index or a
+// version ("Hotels_4_SearchHotel") and does not count in the length of its
+// field. Each of a tool's name words that the query holds also adds its
+// share of the name, so a query that spells out a whole name ("current
+// weather" for get_current_weather) ranks that tool ahead of one whose longer
+// name it holds in part. A few verbs that tools use for the same action are
+// synonyms ("find", "search", "locate"; "get", "retrieve", "fetch"; ...): a
+// term scores a quarter of its synonym's score in a tool that has the synonym
+// but not the term. A tool's score is thus the sum, over the query's terms in
+// query order, of the term's weight (1 for every term) times the term's score
+// in that tool alone: its BM25F score plus its name share, both halved for a
+// term with a digit, or a quarter of its best synonym's.
+//
+// Tools alike but for their names (the same terms with the same counts
+// outside the name field, and fields of the same lengths, value terms left
+// out, as a catalog pooled from several servers holds) form a group that a
+// search scores once per term, so that their copies cost a search little; a
+// word of some members' names only, with its name share, and a synonym of
+// some members only are scored for each of them. Grouping changes no score:
+// every tool scores exactly what scoring it alone gives.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer
@@ -49,8 +60,8 @@
 //
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores
-// nothing: the first search of a term scores the tools it occurs in, once, and
-// keeps the scores. Beyond that, [Index.AppendSearch] allocates nothing when
-// its destination has room and [Index.Search] allocates only its result
-// slice.
+// nothing: the first search groups the tools alike, and the first search of a
+// term scores the tools it or its synonyms occur in, once, and keeps the
+// scores. Beyond that, [Index.AppendSearch] allocates nothing when its
+// destination has room and [Index.Search] allocates only its result slice.
 package toolsearch

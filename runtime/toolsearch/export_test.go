@@ -4,6 +4,6 @@ package toolsearch
 // would.
 func ScoreAll(ix *Index) {
 	for t := range ix.postings {
-		ix.scoredPostings(int32(t))
+		ix.scoredTerm(int32(t))
 	}
 }

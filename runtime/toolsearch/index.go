@@ -26,26 +26,28 @@ type Index struct {
 	terms dictionary
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
-	// the scales of the tools' fields, into scored[t]; later searches read
-	// the scores. common[t] marks terms that find tools only when a query's
-	// rarer terms find none.
+	// the scales of the tools, and the postings of its synonyms, into
+	// scored[t], by group of tools alike but for their names (groups);
+	// later searches read the scores.
+	// common[t] marks terms that find tools only when a query's rarer terms
+	// find none.
 	postings [][]ToolTerm
-	scored   []atomic.Pointer[[]posting]
+	scored   []atomic.Pointer[scoredTerm]
 	idf      []float32
 	common   []bool
 	scales   []toolScales
 	// synonyms[t] are the terms of t's synonym group, whose tools t's
 	// scored postings include ([Index.withSynonyms]).
 	synonyms map[int32][]int32
+	// groups are the groups of tools alike but for their names, made from
+	// the field lengths of the tools (lengths, until then) on the first
+	// search.
+	grouping sync.Once
+	groups   toolGroups
+	lengths  [][numFields]int64
 
-	states sync.Pool // of *searchState
-}
-
-// posting is a term's occurrence in a tool: its score and fields.
-type posting struct {
-	tool   int32
-	score  float32
-	fields FieldSet
+	states      sync.Pool // of *searchState
+	scratchPool sync.Pool // of *groupScratch
 }
 
 // toolName is the tool that a name or model-facing name refers to.
@@ -174,13 +176,14 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh finds the synonyms of the index's terms, and sets the inverse
-// document frequency (times [termWeight]) and commonness of every term and
-// the field scales of every tool, whose fields have the given lengths.
+// weigh finds the synonyms of the index's terms, sets the inverse document
+// frequency (times [termWeight]) and commonness of every term and the scales
+// of every tool, whose fields have the given lengths, and keeps the lengths
+// for grouping the tools.
 func (ix *Index) weigh(lengths [][numFields]int64) {
 	n := len(ix.names)
 	ix.synonyms = ix.findSynonyms()
-	ix.scored = make([]atomic.Pointer[[]posting], len(ix.postings))
+	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
 	for t, p := range ix.postings {
@@ -188,27 +191,34 @@ func (ix *Index) weigh(lengths [][numFields]int64) {
 		ix.common[t] = isCommon(len(p), n)
 	}
 	ix.scales = fieldScales(lengths)
+	ix.lengths = lengths
 }
 
-// scoredPostings returns the postings of term t with their scores, scoring
-// them on the term's first search. Concurrent first searches may each score
-// the term; they compute the same scores and keep the first.
-func (ix *Index) scoredPostings(t int32) []posting {
+// group puts the tools in their groups, once, on the first search: building
+// reads every count once already, and grouping reads them all again.
+func (ix *Index) group() {
+	ix.grouping.Do(func() {
+		keys := newGroupKeys(len(ix.names))
+		for t, p := range ix.postings {
+			h := keys.termHash(t)
+			for i := range p {
+				keys.add(p[i].Tool, h, &p[i].Counts)
+			}
+		}
+		ix.groups = groupTools(keys, ix.lengths)
+		ix.lengths = nil
+	})
+}
+
+// scoredTerm returns the postings of term t with their scores, scoring them
+// on the term's first search. Concurrent first searches may each score the
+// term; they compute the same scores and keep the first.
+func (ix *Index) scoredTerm(t int32) *scoredTerm {
 	if p := ix.scored[t].Load(); p != nil {
-		return *p
+		return p
 	}
-	counts := ix.postings[t]
-	p := make([]posting, len(counts))
-	termIDF := ix.idf[t]
-	for i := range counts {
-		c := &counts[i]
-		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
-	}
-	if s := ix.synonyms[t]; len(s) > 0 {
-		p = ix.withSynonyms(p, s)
-	}
-	ix.scored[t].CompareAndSwap(nil, &p)
-	return *ix.scored[t].Load()
+	ix.scored[t].CompareAndSwap(nil, ix.scoreTerm(t))
+	return ix.scored[t].Load()
 }
 
 // newNamedIndex returns an index for n tools, ready for their names.

@@ -3,6 +3,8 @@ package toolsearch
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -24,10 +26,6 @@ type Result struct {
 	// model-facing name (or, for a lookup, that it was named).
 	Exact bool
 }
-
-// exactBit marks, in a search's per-tool field set, a tool named exactly by
-// the query; it is outside the bits of the fields.
-const exactBit FieldSet = 1 << 7
 
 // ErrUnknownTool is wrapped by the error of [Index.Lookup] when a name is not
 // in the index.
@@ -57,16 +55,14 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	st := ix.state()
 	defer ix.states.Put(st)
 	ix.matchNames(st, query)
-	ix.matchTerms(st, query)
-	top := st.selectTop(limit)
+	ix.queryTerms(st, query)
+	ix.accumulate(st)
+	ix.rank(st, limit)
+	top := st.sortTop()
 	dst = slices.Grow(dst, len(top))
 	for _, c := range top {
-		dst = append(dst, Result{
-			Name:   ix.names[c.tool],
-			Score:  float64(st.scores[c.tool]),
-			Fields: st.fields[c.tool] &^ exactBit,
-			Exact:  c.exact,
-		})
+		_, fields, _ := ix.scoreAlone(st, c.tool)
+		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.exact})
 	}
 	st.clear()
 	return dst
@@ -80,7 +76,7 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 // sentence it is just that word.
 func (ix *Index) matchNames(st *searchState, query string) {
 	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok {
-		st.touch(ix.named[id].tool, exactBit)
+		st.markExact(ix.named[id].tool)
 	}
 	rest := query
 	for len(rest) > 0 {
@@ -99,7 +95,7 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		for {
 			if id, ok := ix.byName.lookupString(word); ok {
 				if !ix.named[id].word || quoted(query, start, start+len(word)) {
-					st.touch(ix.named[id].tool, exactBit)
+					st.markExact(ix.named[id].tool)
 				}
 				break
 			}
@@ -136,50 +132,150 @@ func isNameRune(r rune) bool {
 	return true
 }
 
-// matchTerms adds the score of every query term to the tools it occurs in;
-// each distinct term counts once. A common term adds to the tools that the
-// query's rarer terms find, and finds tools itself only when they find none;
-// a word that only frames a request ([isRequestWord]) counts only then.
-func (ix *Index) matchTerms(st *searchState, query string) {
+// queryTerms sorts the query's terms, each distinct term once, into those
+// that find tools and those that add to the scores of the tools found. A
+// common term adds to the tools that the query's rarer terms find, and finds
+// tools itself only when there are none; a word that only frames a request
+// ([isRequestWord]) finds tools only when the query has no other term. Both
+// lists keep query order, the order in which a tool's scores are summed.
+func (ix *Index) queryTerms(st *searchState, query string) {
 	st.scan.reset(query)
-	st.queryTerms = st.queryTerms[:0]
-	st.weakTerms = st.weakTerms[:0]
-	rare := 0 // the query's terms are rare ones, then common ones
+	st.rare, st.common, st.weak = st.rare[:0], st.common[:0], st.weak[:0]
 	for st.scan.next() {
 		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || containsTerm(st.queryTerms, t) || containsTerm(st.weakTerms, t) {
+		if !ok || containsTerm(st.rare, t) || containsTerm(st.common, t) || containsTerm(st.weak, t) {
 			continue
 		}
+		// Every query term weighs 1: a tool's score is the sum of its
+		// scores for the query's terms, each times the term's weight.
+		q := weightedTerm{term: t, weight: 1}
 		switch {
 		case isRequestWord(st.scan.term):
-			st.weakTerms = append(st.weakTerms, t)
+			st.weak = append(st.weak, q)
 		case ix.common[t]:
-			st.queryTerms = append(st.queryTerms, t)
+			st.common = append(st.common, q)
 		default:
-			st.queryTerms = append(st.queryTerms, t)
-			last := len(st.queryTerms) - 1
-			st.queryTerms[rare], st.queryTerms[last] = st.queryTerms[last], st.queryTerms[rare]
-			rare++
+			st.rare = append(st.rare, q)
 		}
 	}
-	found := rare > 0
-	if !found && len(st.queryTerms) == 0 {
-		st.queryTerms = append(st.queryTerms, st.weakTerms...)
+	switch {
+	case len(st.rare) > 0:
+		st.finders, st.adders = st.rare, st.common
+	case len(st.common) > 0:
+		st.finders, st.adders = st.common, nil
+	default:
+		st.finders, st.adders = st.weak, nil
 	}
-	for i, t := range st.queryTerms {
-		for _, p := range ix.scoredPostings(t) {
-			if i >= rare && found && st.fields[p.tool]&^exactBit == 0 {
-				continue // a common term, and the tool found by no rarer one
-			}
-			st.touch(p.tool, p.fields)
-			st.scores[p.tool] += p.score
+}
+
+// accumulate adds the weighted scores of the query's terms to the groups
+// that share them, finding terms first and then adding terms, which add only
+// to groups found; a tool that has a term its group does not share is ranked
+// alone. The loops read each term's postings in order and do not branch on
+// them.
+func (ix *Index) accumulate(st *searchState) {
+	scores, found := st.scores, st.found
+	for _, q := range st.finders {
+		sc := ix.scoredTerm(q.term)
+		gScores := sc.gScores[:len(sc.groups)]
+		for i, g := range sc.groups {
+			scores[g] += float32(q.weight * gScores[i])
+			found[g>>6] |= 1 << (uint32(g) & 63)
+		}
+		for _, tool := range sc.tools {
+			st.markAlone(tool)
+		}
+	}
+	for _, q := range st.adders {
+		sc := ix.scoredTerm(q.term)
+		gScores := sc.gScores[:len(sc.groups)]
+		for i, g := range sc.groups {
+			s := float32(q.weight * gScores[i])
+			scores[g] += math.Float32frombits(math.Float32bits(s) & -found.bit(g)) // s if found, else +0
+		}
+		for _, tool := range sc.tools {
+			st.markAlone(tool)
 		}
 	}
 }
 
-func containsTerm(terms []int32, t int32) bool {
+// rank keeps the best limit candidates: the tools ranked alone that the
+// query finds or names, then the members of the groups found. A group's
+// members score alike, so its members are offered in registration order
+// until one is not kept. Ranking empties the found groups.
+func (ix *Index) rank(st *searchState, limit int) {
+	for _, tool := range st.aloneList {
+		score, _, found := ix.scoreAlone(st, tool)
+		if exact := st.isExact(tool); found || exact {
+			st.offer(candidate{tool: tool, score: score, exact: exact}, limit)
+		}
+	}
+	// floor is a score that a group must reach to have a member kept: that
+	// of the worst kept candidate once limit are kept.
+	floor := float32(math.Inf(-1))
+	setFloor := func() {
+		if h := st.heap; len(h) == limit {
+			floor = h[0].score
+			if h[0].exact {
+				floor = float32(math.Inf(1))
+			}
+		}
+	}
+	setFloor()
+	scores, found := st.scores, st.found
+	for w, word := range found {
+		if word == 0 {
+			continue
+		}
+		found[w] = 0
+		for word != 0 {
+			g := int32(w<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			score := scores[g]
+			scores[g] = 0
+			if score < floor {
+				continue
+			}
+			for _, tool := range ix.groups.membersOf(g) {
+				if st.alone.has(tool) {
+					continue
+				}
+				if !st.offer(candidate{tool: tool, score: score}, limit) {
+					break
+				}
+			}
+			setFloor()
+		}
+	}
+}
+
+// scoreAlone returns the score of tool for the query, term by term in the
+// order of accumulate, the fields its terms matched in, and whether the
+// query's finding terms find it.
+func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields FieldSet, found bool) {
+	g := ix.groups.of[tool]
+	for _, q := range st.finders {
+		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool); ok {
+			score += float32(q.weight * s)
+			fields |= f
+			found = true
+		}
+	}
+	if !found {
+		return 0, 0, false
+	}
+	for _, q := range st.adders {
+		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool); ok {
+			score += float32(q.weight * s)
+			fields |= f
+		}
+	}
+	return score, fields, true
+}
+
+func containsTerm(terms []weightedTerm, t int32) bool {
 	for _, u := range terms {
-		if u == t {
+		if u.term == t {
 			return true
 		}
 	}
@@ -202,10 +298,10 @@ func (ix *Index) Lookup(names ...string) ([]Result, error) {
 			continue
 		}
 		tool := ix.named[id].tool
-		if st.fields[tool] != 0 {
+		if st.alone.has(tool) {
 			continue // named before
 		}
-		st.touch(tool, exactBit)
+		st.markAlone(tool)
 		results = append(results, Result{Name: ix.names[tool], Exact: true})
 	}
 	st.clear()

@@ -284,32 +284,46 @@ func TestLookup(t *testing.T) {
 }
 
 // TestSearchConcurrent searches a fresh index from many goroutines, so that
-// first searches of a term (which score it) race, and expects the results of
-// the same searches made one at a time on another index.
+// first searches of a term (which score it, by group of tools alike) race,
+// and expects the results of the same searches made one at a time on
+// another index; on the test catalog and on one of tools alike but for
+// their names.
 func TestSearchConcurrent(t *testing.T) {
-	queries := []string{"weather", "convert units", "customer records", "files.list", "help", "thumbnail"}
-	want := make([][]Result, len(queries))
-	sequential := mustIndex(t, testCatalog())
-	for i, q := range queries {
-		want[i] = sequential.Search(q, 10)
+	var alike []Document
+	for i := range 200 {
+		alike = append(alike, Document{Name: fmt.Sprintf("%s_t%d", []string{"print", "mail"}[i%2], i), Description: []string{"Print a report.", "Mail a weekly report.", "Convert units."}[i%3]})
 	}
-	ix := mustIndex(t, testCatalog())
-	done := make(chan error)
-	for g := range 8 {
-		go func() {
-			for i := range 200 {
-				q := (g + i) % len(queries)
-				if got := ix.Search(queries[q], 10); !slices.Equal(got, want[q]) {
-					done <- fmt.Errorf("Search(%q) = %v, want %v", queries[q], got, want[q])
-					return
+	for _, c := range []struct {
+		catalog []Document
+		queries []string
+	}{
+		{testCatalog(), []string{"weather", "convert units", "customer records", "files.list", "help", "thumbnail"}},
+		{alike, []string{"print report", "mail t7", "weekly report", "convert", "t12 t13 units", "mail_t9"}},
+	} {
+		queries := c.queries
+		want := make([][]Result, len(queries))
+		sequential := mustIndex(t, c.catalog)
+		for i, q := range queries {
+			want[i] = sequential.Search(q, 10)
+		}
+		ix := mustIndex(t, c.catalog)
+		done := make(chan error)
+		for g := range 8 {
+			go func() {
+				for i := range 200 {
+					q := (g + i) % len(queries)
+					if got := ix.Search(queries[q], 10); !slices.Equal(got, want[q]) {
+						done <- fmt.Errorf("Search(%q) = %v, want %v", queries[q], got, want[q])
+						return
+					}
 				}
+				done <- nil
+			}()
+		}
+		for range 8 {
+			if err := <-done; err != nil {
+				t.Error(err)
 			}
-			done <- nil
-		}()
-	}
-	for range 8 {
-		if err := <-done; err != nil {
-			t.Error(err)
 		}
 	}
 }

@@ -4,16 +4,34 @@ package toolsearch
 // search allocates nothing but its results (and the scores of a term on its
 // first search).
 type searchState struct {
-	scores     []float32  // per tool
-	fields     []FieldSet // per tool; non-zero once the tool is touched
-	touched    []int32    // tools with non-zero fields, in first-touch order
-	queryTerms []int32    // the query's terms that find tools
-	weakTerms  []int32    // its common terms and request words
-	heap       []candidate
-	scan       scanner
+	// scores holds, per group, the sum of the weighted scores of the query
+	// terms that the group's members share; found marks the groups that the
+	// query's finding terms reach. Both are zero outside a search.
+	scores []float32
+	found  bitSet
+	// alone marks the tools ranked one by one (listed in aloneList): those
+	// with a query term that their group does not share, and those named
+	// exactly (also listed in exact).
+	alone     bitSet
+	aloneList []int32
+	exact     []int32
+	// finders are the query terms that find tools, adders those that add to
+	// the tools the finders find; each with its weight.
+	finders, adders []weightedTerm
+	rare, common    []weightedTerm // the query's rare and common terms
+	weak            []weightedTerm // its request words
+	heap            []candidate
+	scan            scanner
 }
 
-// candidate is a touched tool competing for a place in the results.
+// weightedTerm is a query term and its weight, the factor of its scores in
+// a tool's score.
+type weightedTerm struct {
+	term   int32
+	weight float32
+}
+
+// candidate is a tool competing for a place in the results.
 type candidate struct {
 	tool  int32
 	score float32
@@ -35,6 +53,7 @@ func (a candidate) before(b candidate) bool {
 // state takes a search state from the index's pool; the caller puts it back
 // after clearing it.
 func (ix *Index) state() *searchState {
+	ix.group()
 	if st, ok := ix.states.Get().(*searchState); ok {
 		return st
 	}
@@ -42,42 +61,65 @@ func (ix *Index) state() *searchState {
 }
 
 func (ix *Index) newState() *searchState {
+	ix.group()
 	return &searchState{
-		scores: make([]float32, len(ix.names)),
-		fields: make([]FieldSet, len(ix.names)),
+		scores: make([]float32, ix.groups.len()),
+		found:  newBitSet(ix.groups.len()),
+		alone:  newBitSet(len(ix.names)),
 	}
 }
 
-// touch records that tool matched in fields.
-func (st *searchState) touch(tool int32, fields FieldSet) {
-	if st.fields[tool] == 0 {
-		st.touched = append(st.touched, tool)
+// markAlone records that tool is ranked on its own.
+func (st *searchState) markAlone(tool int32) {
+	if !st.alone.has(tool) {
+		st.alone.add(tool)
+		st.aloneList = append(st.aloneList, tool)
 	}
-	st.fields[tool] |= fields
 }
 
-// selectTop returns the best limit touched tools, best first. The heap keeps
-// the worst kept candidate at its root.
-func (st *searchState) selectTop(limit int) []candidate {
-	h := st.heap[:0]
-	for _, tool := range st.touched {
-		c := candidate{tool: tool, score: st.scores[tool], exact: st.fields[tool]&exactBit != 0}
-		if len(h) < limit {
-			h = append(h, c)
-			siftUp(h, len(h)-1)
-			continue
-		}
-		if c.before(h[0]) {
-			h[0] = c
-			siftDown(h, 0, len(h))
+// markExact records that the query names tool exactly.
+func (st *searchState) markExact(tool int32) {
+	if !st.isExact(tool) {
+		st.exact = append(st.exact, tool)
+		st.markAlone(tool)
+	}
+}
+
+func (st *searchState) isExact(tool int32) bool {
+	for _, e := range st.exact {
+		if e == tool {
+			return true
 		}
 	}
+	return false
+}
+
+// offer puts c among the best limit candidates when it ranks ahead of the
+// worst of them, and reports whether it did. The heap keeps the worst kept
+// candidate at its root.
+func (st *searchState) offer(c candidate, limit int) bool {
+	h := st.heap
+	if len(h) < limit {
+		st.heap = append(h, c)
+		siftUp(st.heap, len(st.heap)-1)
+		return true
+	}
+	if !c.before(h[0]) {
+		return false
+	}
+	h[0] = c
+	siftDown(h, 0, len(h))
+	return true
+}
+
+// sortTop orders the kept candidates best first and returns them.
+func (st *searchState) sortTop() []candidate {
+	h := st.heap
 	// Heap sort: repeatedly move the worst to the end, leaving best first.
 	for end := len(h) - 1; end > 0; end-- {
 		h[0], h[end] = h[end], h[0]
 		siftDown(h, 0, end)
 	}
-	st.heap = h
 	return h
 }
 
@@ -110,11 +152,14 @@ func siftDown(h []candidate, i, n int) {
 	}
 }
 
-// clear resets the per-tool scratch of the touched tools.
+// clear resets the scratch of the tools ranked alone and forgets the
+// candidates; the group scores and found groups are reset as they are
+// ranked.
 func (st *searchState) clear() {
-	for _, tool := range st.touched {
-		st.scores[tool] = 0
-		st.fields[tool] = 0
+	for _, tool := range st.aloneList {
+		st.alone[tool>>6] = 0
 	}
-	st.touched = st.touched[:0]
+	st.aloneList = st.aloneList[:0]
+	st.exact = st.exact[:0]
+	st.heap = st.heap[:0]
 }

@@ -60,8 +60,9 @@ func (ix *Index) findSynonyms() map[int32][]int32 {
 
 // withSynonyms returns the postings own of a term with those of the tools
 // that have one of its synonyms but not the term: each scores
-// [synonymWeight] times the best score of a synonym there, in the fields
-// of that synonym. The result is in tool order, as own is.
+// [synonymWeight] times the best score of a synonym there (of equal ones,
+// that of the synonym first in its group), in the fields of that synonym.
+// The result is in tool order, as own is.
 func (ix *Index) withSynonyms(own []posting, synonyms []int32) []posting {
 	var extra []posting
 	for _, s := range synonyms {
@@ -75,8 +76,9 @@ func (ix *Index) withSynonyms(own []posting, synonyms []int32) []posting {
 	if len(extra) == 0 {
 		return own
 	}
-	// Best score first within a tool, so the first of each tool is kept.
-	slices.SortFunc(extra, func(a, b posting) int {
+	// Best score first within a tool, so the first of each tool is kept;
+	// of equal scores, that of the synonym first in its group.
+	slices.SortStableFunc(extra, func(a, b posting) int {
 		if c := cmp.Compare(a.tool, b.tool); c != 0 {
 			return c
 		}

@@ -67,7 +67,7 @@ func TestSynonymPostings(t *testing.T) {
 		{tool: 1, score: own("find", 1), fields: 1 << FieldDescription},
 		{tool: 2, score: synonymWeight * own("locat", 2), fields: 1 << FieldDescription},
 	}
-	got := ix.scoredPostings(find)
+	got := ix.termPostings(find, nil)
 	if len(got) != len(want) {
 		t.Fatalf("postings of find = %v, want %v", got, want)
 	}
@@ -77,7 +77,7 @@ func TestSynonymPostings(t *testing.T) {
 		}
 	}
 	weather, _ := ix.terms.lookupString("weather")
-	if got := ix.scoredPostings(weather); len(got) != 1 || got[0].tool != 3 {
+	if got := ix.termPostings(weather, nil); len(got) != 1 || got[0].tool != 3 {
 		t.Errorf("postings of weather = %v, want tool 3 alone", got)
 	}
 }

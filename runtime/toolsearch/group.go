@@ -1,0 +1,314 @@
+package toolsearch
+
+import (
+	"math/rand/v2"
+	"slices"
+)
+
+// Tools alike but for their names score alike. A catalog pooled from several
+// servers, or a toolset published under several prefixes, holds the same
+// tool under different names: the same description, parameters and field
+// lengths, and so the same score for every term outside the names. On its
+// first search an index puts such tools in one group (a pass over all the
+// counts, as building makes), and it scores a group once per term: a
+// term that every member has with the same score and fields is the group's,
+// scored for the group; any other term (a name word of some members only,
+// such as "github" beside "gitlab", with its share of their names; a synonym
+// that some members only have) is scored for each tool that has it, and such
+// a tool is then ranked on its own. Search accumulates the scores of groups
+// and expands a group to its members, in registration order, only while
+// they can still enter the results.
+//
+// Grouping never changes a score. Members of a group have equal field
+// lengths (value terms left out), checked exactly, and so equal scales,
+// the weight of a name word in the name share included; whether a term is a
+// group's is decided by comparing its score and fields in every member when
+// the term is first scored. The hash that proposes groups (of field lengths and of
+// the terms found outside the name field) thus only decides how much is
+// shared, never what a tool scores. A catalog without such tools has one
+// tool per group.
+
+// toolGroups assigns every tool of an index to its group. Groups are
+// numbered in the order of their first member.
+type toolGroups struct {
+	of      []int32 // the group of each tool
+	start   []int32 // the members of group g are members[start[g]:start[g+1]]
+	members []int32 // in registration order within a group
+}
+
+// len returns the number of groups.
+func (gs *toolGroups) len() int { return max(len(gs.start)-1, 0) }
+
+// size returns the number of members of group g.
+func (gs *toolGroups) size(g int32) int32 { return gs.start[g+1] - gs.start[g] }
+
+// membersOf returns the members of group g in registration order.
+func (gs *toolGroups) membersOf(g int32) []int32 {
+	return gs.members[gs.start[g]:gs.start[g+1]]
+}
+
+// groupKeys accumulates, for every tool, a hash of the terms that it has
+// outside the name field, with their counts: the sum over those terms of a
+// random odd number per term times the term's packed counts, which does not
+// depend on the order in which terms are added and costs one multiplication.
+type groupKeys struct {
+	seed uint64
+	sums []uint64
+}
+
+func newGroupKeys(n int) groupKeys {
+	return groupKeys{seed: rand.Uint64(), sums: make([]uint64, n)}
+}
+
+// termHash returns the random factor of term t.
+func (k *groupKeys) termHash(t int) uint64 { return mix(uint64(t)^k.seed) | 1 }
+
+// add adds a term with hash h (its [groupKeys.termHash]) and counts c to the
+// key of tool.
+func (k *groupKeys) add(tool int32, h uint64, c *FieldCounts) {
+	if c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra == 0 {
+		return // a name word: decided per term when scored
+	}
+	packed := uint64(uint32(c.Name)) ^ uint64(uint32(c.Title))<<10 ^ uint64(uint32(c.Description))<<20 ^
+		uint64(uint32(c.ParamName))<<30 ^ uint64(uint32(c.ParamDescription))<<40 ^ uint64(uint32(c.Extra))<<50
+	k.sums[tool] += h * (packed<<1 | 1)
+}
+
+// mix is a 64-bit finalizer that spreads every input bit over the output.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// groupTools groups the tools whose keys and field lengths are equal. A tool
+// with no term outside its name stays alone: nothing but its name would be
+// shared.
+func groupTools(keys groupKeys, lengths [][numFields]int64) toolGroups {
+	n := len(lengths)
+	gs := toolGroups{of: make([]int32, n)}
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	mask := uint64(size - 1)
+	slots := make([]int32, size) // group+1 of a key; 0 when empty
+	var first []int32            // the first member of each group
+	for i := range n {
+		g := int32(len(first))
+		if key := keys.sums[i]; key != 0 {
+			h := mix(key ^ mix(lengthsHash(&lengths[i])^keys.seed))
+			for s := h & mask; ; s = (s + 1) & mask {
+				slot := slots[s]
+				if slot == 0 {
+					slots[s] = g + 1
+					break
+				}
+				if f := first[slot-1]; keys.sums[f] == key && lengths[f] == lengths[i] {
+					g = slot - 1
+					break
+				}
+			}
+		}
+		if g == int32(len(first)) {
+			first = append(first, int32(i))
+		}
+		gs.of[i] = g
+	}
+	groups := len(first)
+	gs.start = make([]int32, groups+1)
+	for _, g := range gs.of {
+		gs.start[g+1]++
+	}
+	for g := range groups {
+		gs.start[g+1] += gs.start[g]
+	}
+	gs.members = make([]int32, n)
+	next := make([]int32, groups)
+	copy(next, gs.start[:groups])
+	for i, g := range gs.of {
+		gs.members[next[g]] = int32(i)
+		next[g]++
+	}
+	return gs
+}
+
+func lengthsHash(l *[numFields]int64) uint64 {
+	var h uint64
+	for _, v := range l {
+		h = (h ^ uint64(v)) * 0x9e3779b97f4a7c15
+	}
+	return h
+}
+
+// scoredTerm is a term's postings with their scores, in two parts: the
+// groups whose every member has the term with the same counts, and the other
+// tools that have it. Both are in increasing order, as parallel slices so
+// that accumulating reads them sequentially.
+type scoredTerm struct {
+	groups  []int32
+	gScores []float32
+	gFields []FieldSet
+	tools   []int32
+	tScores []float32
+	tFields []FieldSet
+}
+
+// lookup returns the score and fields of the term in tool, of group g, and
+// whether tool has the term.
+func (st *scoredTerm) lookup(g, tool int32) (float32, FieldSet, bool) {
+	if i, ok := searchInt32(st.groups, g); ok {
+		return st.gScores[i], st.gFields[i], true
+	}
+	if i, ok := searchInt32(st.tools, tool); ok {
+		return st.tScores[i], st.tFields[i], true
+	}
+	return 0, 0, false
+}
+
+// searchInt32 finds x in the increasing s.
+func searchInt32(s []int32, x int32) (int, bool) {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(s) && s[lo] == x
+}
+
+// groupScratch is the scratch of scoring a term: for each group, the
+// position+1 of its first posting and how many of its members have the term
+// with the score and fields of that first one (-1 once one differs), zero
+// between uses; and room for the term's postings before they are sorted
+// into groups and tools.
+type groupScratch struct {
+	first, alike []int32
+	postings     []posting
+}
+
+// posting is a term's score in one tool, and the fields it matched there.
+type posting struct {
+	tool   int32
+	score  float32
+	fields FieldSet
+}
+
+// termPostings returns the score and fields of term t in every tool that
+// has it, and in every tool that has one of its synonyms instead
+// ([Index.withSynonyms]), in tool order, in buf when it has room.
+func (ix *Index) termPostings(t int32, buf []posting) []posting {
+	counts := ix.postings[t]
+	p := slices.Grow(buf[:0], len(counts))[:len(counts)]
+	termIDF := ix.idf[t]
+	for i := range counts {
+		c := &counts[i]
+		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
+	}
+	if s := ix.synonyms[t]; len(s) > 0 {
+		p = ix.withSynonyms(p, s)
+	}
+	return p
+}
+
+// scoreTerm scores term t in its tools ([Index.termPostings]) and sorts the
+// scores into its groups' and tools'. A term is a group's when every member
+// has it with the same score and fields, which members alike have for a
+// word outside their names, for a word of every member's name (the name
+// share included: members have names of the same length) and for a synonym
+// they all have.
+func (ix *Index) scoreTerm(t int32) *scoredTerm {
+	ix.group()
+	scratch := ix.scratch()
+	defer ix.scratchPool.Put(scratch)
+	p := ix.termPostings(t, scratch.postings)
+	scratch.postings = p[:0]
+	gs := &ix.groups
+	// For every group of several members: do all have the term alike?
+	for i := range p {
+		g := gs.of[p[i].tool]
+		if gs.size(g) == 1 {
+			continue
+		}
+		switch f := scratch.first[g]; {
+		case f == 0:
+			scratch.first[g], scratch.alike[g] = int32(i)+1, 1
+		case scratch.alike[g] >= 0 && p[f-1].score == p[i].score && p[f-1].fields == p[i].fields:
+			scratch.alike[g]++
+		default:
+			scratch.alike[g] = -1
+		}
+	}
+	// shared reports whether posting i is its group's (1), its tool's
+	// alone (-1), or repeats the group's (0).
+	shared := func(i int, g int32) int {
+		switch {
+		case gs.size(g) == 1:
+			return 1
+		case scratch.alike[g] != gs.size(g):
+			return -1
+		case scratch.first[g] == int32(i)+1:
+			return 1
+		}
+		return 0
+	}
+	var ng, nt int
+	for i := range p {
+		switch shared(i, gs.of[p[i].tool]) {
+		case 1:
+			ng++
+		case -1:
+			nt++
+		}
+	}
+	ids, scores, fields := make([]int32, ng+nt), make([]float32, ng+nt), make([]FieldSet, ng+nt)
+	st := &scoredTerm{
+		groups: ids[:0:ng], gScores: scores[:0:ng], gFields: fields[:0:ng],
+		tools: ids[ng:ng], tScores: scores[ng:ng], tFields: fields[ng:ng],
+	}
+	for i := range p {
+		g := gs.of[p[i].tool]
+		switch shared(i, g) {
+		case 1:
+			st.groups = append(st.groups, g)
+			st.gScores = append(st.gScores, p[i].score)
+			st.gFields = append(st.gFields, p[i].fields)
+		case -1:
+			st.tools = append(st.tools, p[i].tool)
+			st.tScores = append(st.tScores, p[i].score)
+			st.tFields = append(st.tFields, p[i].fields)
+		}
+	}
+	for i := range p {
+		g := gs.of[p[i].tool]
+		scratch.first[g], scratch.alike[g] = 0, 0
+	}
+	return st
+}
+
+// scratch takes a group scratch from the index's pool.
+func (ix *Index) scratch() *groupScratch {
+	if s, ok := ix.scratchPool.Get().(*groupScratch); ok {
+		return s
+	}
+	n := ix.groups.len()
+	return &groupScratch{first: make([]int32, n), alike: make([]int32, n)}
+}
+
+// bitSet is a set of small non-negative integers, one bit each.
+type bitSet []uint64
+
+func newBitSet(n int) bitSet { return make(bitSet, (n+63)/64) }
+
+func (b bitSet) has(i int32) bool { return b[i>>6]&(1<<(uint32(i)&63)) != 0 }
+
+func (b bitSet) add(i int32) { b[i>>6] |= 1 << (uint32(i) & 63) }
+
+// bit returns 1 when i is in the set, 0 otherwise.
+func (b bitSet) bit(i int32) uint32 { return uint32(b[i>>6]>>(uint32(i)&63)) & 1 }

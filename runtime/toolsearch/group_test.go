@@ -1,0 +1,156 @@
+package toolsearch
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// randomCatalog makes a catalog of tools from a small vocabulary, many of
+// them alike but for their names (a tool's description and parameters
+// copied under another name, of the same length or not), so that groups,
+// group terms, tools' own terms, common words, synonyms, terms with a digit
+// and ties all occur; and
+// queries over the same words, the tools' names and request words.
+func randomCatalog(seed uint64) ([]Document, []string) {
+	r := rand.New(rand.NewPCG(seed, seed>>32|1))
+	vocab := []string{"weather", "city", "forecast", "convert", "unit", "currency", "email", "send", "image", "report",
+		"print", "weekly", "record", "customer", "order", "refund", "github", "gitlab", "issue", "create",
+		"find", "search", "locate", "get", "fetch", "retrieve", "book", "reserve", "v2", "2024"}
+	words := func(n int) string {
+		var w []string
+		for range n {
+			w = append(w, vocab[r.IntN(len(vocab))])
+		}
+		return strings.Join(w, " ")
+	}
+	n := 1 + r.IntN(120)
+	docs := make([]Document, 0, n)
+	for i := range n {
+		var d Document
+		if i > 0 && r.IntN(3) > 0 {
+			d = docs[r.IntN(len(docs))] // alike but for the name
+			d.Alias = ""
+		} else {
+			d.Description = words(r.IntN(6))
+			if r.IntN(2) == 0 {
+				d.Title = words(1 + r.IntN(2))
+			}
+			if r.IntN(2) == 0 {
+				d.Parameters = []byte(fmt.Sprintf(`{"type":"object","properties":{%q:{"description":%q}}}`, vocab[r.IntN(len(vocab))], words(2)))
+			}
+			if r.IntN(4) == 0 {
+				d.SearchTerms = []string{words(1)}
+			}
+		}
+		d.Name = fmt.Sprintf("%s_%s_t%d", vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], i)
+		if r.IntN(3) == 0 {
+			d.Name = fmt.Sprintf("%s.t%d", vocab[r.IntN(len(vocab))], i) // a shorter name
+		}
+		if r.IntN(5) == 0 {
+			d.Alias = "a" + d.Name
+		}
+		docs = append(docs, d)
+	}
+	var queries []string
+	for range 40 {
+		q := words(r.IntN(5))
+		switch r.IntN(6) {
+		case 0:
+			q += " please help"
+		case 1:
+			q += " " + docs[r.IntN(n)].Name
+		case 2:
+			q += fmt.Sprintf(" t%d", r.IntN(n))
+		}
+		queries = append(queries, q)
+	}
+	return docs, queries
+}
+
+// checkRandomCatalog compares, on the random catalog of seed, both ways of
+// building an index with the reference ranking.
+func checkRandomCatalog(t *testing.T, seed uint64) {
+	docs, queries := randomCatalog(seed)
+	fromDocs := mustIndex(t, docs)
+	counts := make([]Counts, len(docs))
+	for i, d := range docs {
+		c, err := Count(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[i] = c
+	}
+	fromCounts, err := NewIndex(NewCatalogCounts(counts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range []*Index{fromDocs, fromCounts} {
+		checkAgainstReference(t, ix, queries, []int{1, 3, 10})
+	}
+}
+
+// TestSearchMatchesReferenceRandom is the property that searching through
+// groups ranks exactly as scoring every tool does, over random catalogs.
+func TestSearchMatchesReferenceRandom(t *testing.T) {
+	for seed := range uint64(300) {
+		checkRandomCatalog(t, seed)
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+}
+
+func FuzzSearchMatchesReference(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed)
+	}
+	f.Fuzz(checkRandomCatalog)
+}
+
+// TestGroupsOfAlikeTools checks which tools share a group: those alike but
+// for their names, with names of the same length.
+func TestGroupsOfAlikeTools(t *testing.T) {
+	docs := []Document{
+		{Name: "github_create_issue", Description: "Create an issue."},
+		{Name: "gitlab_create_issue", Description: "Create an issue."},
+		{Name: "create_issue", Description: "Create an issue."},      // a shorter name
+		{Name: "jira_create_issue", Description: "Create a ticket."}, // another description
+		{Name: "forgejo_create_issue", Description: "Create an issue."},
+		{Name: "github_list_issues"}, // nothing but a name
+		{Name: "gitlab_list_issues"},
+	}
+	ix := mustIndex(t, docs)
+	ix.group()
+	groups := make(map[int32][]string)
+	for i, g := range ix.groups.of {
+		groups[g] = append(groups[g], docs[i].Name)
+	}
+	want := [][]string{{"github_create_issue", "gitlab_create_issue", "forgejo_create_issue"}, {"create_issue"},
+		{"jira_create_issue"}, {"github_list_issues"}, {"gitlab_list_issues"}}
+	if len(groups) != len(want) {
+		t.Fatalf("groups %v, want %v", groups, want)
+	}
+	for g, names := range want {
+		if got := groups[int32(g)]; fmt.Sprint(got) != fmt.Sprint(names) {
+			t.Errorf("group %d = %v, want %v", g, got, names)
+		}
+	}
+	// "create" and "issue" are the first group's; "github" and "forgejo"
+	// are of one tool in it (and "github" of a tool alone).
+	for _, c := range []struct {
+		term          string
+		groups, tools int
+	}{{"creat", 3, 0}, {"issu", 5, 0}, {"github", 1, 1}, {"forgejo", 0, 1}} {
+		id, ok := ix.terms.lookupString(c.term)
+		if !ok {
+			t.Fatalf("no term %q", c.term)
+		}
+		sc := ix.scoredTerm(id)
+		if len(sc.groups) != c.groups || len(sc.tools) != c.tools {
+			t.Errorf("term %q: %d groups and %d tools, want %d and %d", c.term, len(sc.groups), len(sc.tools), c.groups, c.tools)
+		}
+	}
+	checkAgainstReference(t, ix, []string{"create issue", "github issue", "issues", "forgejo", "gitlab_create_issue issue"}, []int{1, 2, 7})
+}
