@@ -46,16 +46,7 @@ func TestCheckReplay(t *testing.T) {
 // no discovery call, and the check fails with exit status 1.
 func TestCheckLiveReportsFailure(t *testing.T) {
 	served := &requestLog{}
-	srv, err := startReplay(providerAnthropic, served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := srv.close(); err != nil {
-			t.Error(err)
-		}
-	}()
-	t.Setenv("ANTHROPIC_BASE_URL", srv.url)
+	serveRecordings(t, providerAnthropic, served)
 	env := func(k string) string {
 		if k == "ANTHROPIC_API_KEY" {
 			return "test-key"

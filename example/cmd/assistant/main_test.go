@@ -184,16 +184,7 @@ func TestFlags(t *testing.T) {
 // trace prints, measured on the client side, are those the server received.
 func TestLiveRequestSizes(t *testing.T) {
 	served := &requestLog{}
-	srv, err := startReplay(providerAnthropic, served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := srv.close(); err != nil {
-			t.Error(err)
-		}
-	}()
-	t.Setenv("ANTHROPIC_BASE_URL", srv.url)
+	srv := serveRecordings(t, providerAnthropic, served)
 	env := func(k string) string {
 		if k == "ANTHROPIC_API_KEY" {
 			return "test-key"

@@ -21,18 +21,7 @@ import (
 func TestRequestBodies(t *testing.T) {
 	for _, p := range liveProviders {
 		t.Run(p, func(t *testing.T) {
-			srv, err := startReplay(p, &requestLog{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				if err := srv.close(); err != nil {
-					t.Error(err)
-				}
-			}()
-			// The SDKs read their base URL from the environment.
-			t.Setenv("ANTHROPIC_BASE_URL", srv.url)
-			t.Setenv("OPENAI_BASE_URL", srv.url+"/v1")
+			srv := serveRecordings(t, p, &requestLog{})
 			env := func(k string) string {
 				if k == setups[p].keyVar {
 					return "test-key"
