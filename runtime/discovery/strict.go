@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -83,7 +84,7 @@ func checkStrictNode(node any, ptr string, root bool) error {
 	}
 	if hasProps {
 		pm, _ := props.(map[string]any) // checkStrictObject proved it
-		for _, name := range sortedKeys(pm) {
+		for _, name := range slices.Sorted(maps.Keys(pm)) {
 			if err := checkStrictNode(pm[name], ptr+"/properties/"+escapePointer(name), false); err != nil {
 				return err
 			}
@@ -110,7 +111,7 @@ func checkStrictNode(node any, ptr string, root bool) error {
 		if !ok {
 			return fmt.Errorf("at %s: $defs must be an object of schemas", at)
 		}
-		for _, name := range sortedKeys(dm) {
+		for _, name := range slices.Sorted(maps.Keys(dm)) {
 			if err := checkStrictNode(dm[name], ptr+"/$defs/"+escapePointer(name), false); err != nil {
 				return err
 			}
@@ -195,21 +196,12 @@ func checkStrictObject(m map[string]any, at string) error {
 			required = append(required, s)
 		}
 	}
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		if !slices.Contains(required, name) {
 			return fmt.Errorf("at %s: property %q must be required (use a null type for an optional value)", at, name)
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func escapePointer(s string) string {

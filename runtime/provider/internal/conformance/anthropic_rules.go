@@ -3,6 +3,8 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -273,7 +275,7 @@ func checkToolReferences(r *Request) error {
 			if x["type"] == "tool_reference" && !declared[str(x["tool_name"])] {
 				return fmt.Errorf("tool_reference to undeclared %q", x["tool_name"])
 			}
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if err := refs(x[k]); err != nil {
 					return err
 				}
@@ -324,7 +326,7 @@ func complexity(node any) (optional, unions int) {
 		required[str(q)] = true
 	}
 	var nested []any
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p := object(props[name])
 		if !required[name] {
 			optional++

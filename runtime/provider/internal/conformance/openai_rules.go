@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -219,7 +221,7 @@ func closedSchema(node any, tool string) error {
 		for _, q := range list(m["required"]) {
 			required[str(q)] = true
 		}
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			if !required[name] {
 				return fmt.Errorf("strict tool %q: property %q is not required", tool, name)
 			}

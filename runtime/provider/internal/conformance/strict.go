@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -85,7 +86,7 @@ func (c checker) check(value any, t reflect.Type, at string) error {
 		if !ok {
 			return mistyped(value, "an object", at)
 		}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if err := c.check(obj[k], t.Elem(), at+"/"+k); err != nil {
 				return err
 			}
@@ -131,7 +132,7 @@ func (c checker) checkObject(value any, t reflect.Type, at string) error {
 		return mistyped(value, "an object", at)
 	}
 	fields, extras := jsonFields(t)
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		f, ok := fields[k]
 		if !ok {
 			if extras {
@@ -265,13 +266,4 @@ func pointer(at string) string {
 		return "/"
 	}
 	return at
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
