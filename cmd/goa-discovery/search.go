@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch/openaiembed"
 )
 
 // searchFlags are the arguments of the search command.
@@ -24,6 +26,8 @@ type searchFlags struct {
 	limit      int
 	passes     int
 	json       bool
+	embeddings string
+	embedModel string
 	words      []string
 }
 
@@ -54,11 +58,13 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs.StringVar(&f.mcpURL, "mcp-url", "", "tool catalog: the tools/list of the MCP server at this streamable HTTP endpoint")
 	fs.StringVar(&f.queries, "queries", "", "query set to evaluate: JSON lines of {query, gold}")
 	fs.IntVar(&f.limit, "limit", toolsearch.DefaultLimit, "number of tools to print for a query")
-	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating")
+	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating (1 with --embeddings unless given)")
 	fs.BoolVar(&f.json, "json", false, "print the evaluation as one JSON object")
+	fs.StringVar(&f.embeddings, "embeddings", "", "base URL of an OpenAI embeddings API (key in OPENAI_API_KEY): rank by hybrid search, the lexical ranking fused with embeddings")
+	fs.StringVar(&f.embedModel, "embeddings-model", string(openaiembed.DefaultModel), "embedding model of --embeddings")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--limit N] QUERY...")
-		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) --queries FILE [--passes N] [--json]")
+		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] [--limit N] QUERY...")
+		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] --queries FILE [--passes N] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +73,9 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	f.words = fs.Args()
 	set := make(map[string]bool)
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if f.embeddings != "" && !set["passes"] {
+		f.passes = 1 // each search embeds its query: one pass is slow enough
+	}
 	catalogs := 0
 	for _, c := range []string{f.tools, f.mcpCommand, f.mcpURL} {
 		if c != "" {
@@ -92,6 +101,10 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		return f, errors.New("--json applies to --queries evaluation")
 	case f.queries == "" && set["passes"]:
 		return f, errors.New("--passes applies to --queries evaluation")
+	case set["embeddings-model"] && f.embeddings == "":
+		return f, errors.New("--embeddings-model applies with --embeddings URL")
+	case set["embeddings"] && f.embeddings == "":
+		return f, errors.New("--embeddings names no URL")
 	case f.queries != "" && set["limit"]:
 		return f, fmt.Errorf("--limit applies to a QUERY; --queries evaluation ranks the top %d", evalDepth)
 	}
@@ -109,14 +122,28 @@ func search(f searchFlags, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
+	ctx := context.Background()
+	s := lexicalSearcher(ix)
+	if f.embeddings != "" {
+		if s, err = hybridSearcher(ctx, ix, docs, f.embeddings, f.embedModel); err != nil {
+			return err
+		}
+	}
 	if f.queries == "" {
-		return printRanking(stdout, ix.Search(strings.Join(f.words, " "), f.limit))
+		results, err := s(ctx, nil, strings.Join(f.words, " "), f.limit)
+		if err != nil {
+			return err
+		}
+		return printRanking(stdout, results)
 	}
 	queries, err := readQueriesFile(f.queries, ix)
 	if err != nil {
 		return err
 	}
-	report := evaluate(ix, queries, f.passes)
+	report, err := evaluate(ctx, s, queries, f.passes)
+	if err != nil {
+		return err
+	}
 	report.Tools = ix.Len()
 	report.BuildMS = float64(build.Microseconds()) / 1000
 	if f.json {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -41,12 +42,15 @@ type evalReport struct {
 
 // evaluate scores the top 5 of every query, then times passes more rounds
 // of the same searches.
-func evaluate(ix *toolsearch.Index, queries []catalogfile.Query, passes int) evalReport {
+func evaluate(ctx context.Context, search searcher, queries []catalogfile.Query, passes int) (evalReport, error) {
 	r := evalReport{Queries: len(queries)}
 	results := make([]toolsearch.Result, 0, evalDepth)
 	var halves [2]struct{ n, recallAt5, hit float64 }
+	var err error
 	for _, q := range queries {
-		results = ix.AppendSearch(results[:0], q.Text, evalDepth)
+		if results, err = search(ctx, results[:0], q.Text, evalDepth); err != nil {
+			return r, err
+		}
 		m := scoreRanking(results, q.Gold)
 		r.RecallAt1 += m.recallAt1
 		r.RecallAt5 += m.recallAt5
@@ -69,14 +73,16 @@ func evaluate(ix *toolsearch.Index, queries []catalogfile.Query, passes int) eva
 	for range passes {
 		for _, q := range queries {
 			start := time.Now()
-			results = ix.AppendSearch(results[:0], q.Text, evalDepth)
+			if results, err = search(ctx, results[:0], q.Text, evalDepth); err != nil {
+				return r, err
+			}
 			latencies = append(latencies, time.Since(start))
 		}
 	}
 	slices.Sort(latencies)
 	r.P50US = percentile(latencies, 0.50)
 	r.P99US = percentile(latencies, 0.99)
-	return r
+	return r, nil
 }
 
 // queryHalf returns the half, 0 or 1, of the query set that q belongs to: the

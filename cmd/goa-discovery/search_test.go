@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
+	"github.com/goa-discovery/goa-discovery/internal/embedserver"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
@@ -167,6 +169,9 @@ func TestSearchCommandErrors(t *testing.T) {
 		{"missing file", []string{"--tools", filepath.Join(t.TempDir(), "none.jsonl"), "x"}, 1, "no such file"},
 		{"malformed tools", []string{"--tools", badTools, "x"}, 1, "line 2"},
 		{"unknown gold tool", []string{"--tools", tools, "--queries", badQueries}, 1, `gold tool "nope" is not in the catalog`},
+		{"embeddings model without embeddings", []string{"--tools", tools, "--embeddings-model", "m", "weather"}, 2, "--embeddings-model applies with --embeddings URL"},
+		{"embeddings without URL", []string{"--tools", tools, "--embeddings", "", "weather"}, 2, "--embeddings names no URL"},
+		{"embeddings server down", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "weather"}, 1, "--embeddings http://127.0.0.1:1/v1/: embedding failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,9 +253,45 @@ func TestDevSetQuality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := evaluate(ix, queries, 1)
+	r, err := evaluate(context.Background(), lexicalSearcher(ix), queries, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("recall@1 %.3f recall@5 %.3f MRR@5 %.3f hit@5 %.3f", r.RecallAt1, r.RecallAt5, r.MRRAt5, r.HitAt5)
 	if r.RecallAt5 < 0.80 || r.HitAt5 < 0.83 {
 		t.Errorf("recall@5 %.3f, hit@5 %.3f; want at least 0.80 and 0.83", r.RecallAt5, r.HitAt5)
+	}
+}
+
+// TestSearchCommandHybrid ranks and evaluates with --embeddings on a local
+// server of the embeddings API that runs a real model: a request that
+// shares no word with any tool finds none lexically and its tool first
+// through the model.
+func TestSearchCommandHybrid(t *testing.T) {
+	url := embedserver.Start(t)
+	tools := writeFile(t, "tools.jsonl", testTools)
+	const query = "will it rain in Paris tomorrow"
+	var stdout, stderr bytes.Buffer
+	if code := runSearch([]string{"--tools", tools, query}, &stdout, &stderr); code != 0 || stdout.String() != "no tools found\n" {
+		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tools found", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	args := []string{"--tools", tools, "--embeddings", url, "--embeddings-model", embedserver.Model}
+	if code := runSearch(append(args, query), &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "1.  weather.forecast") {
+		t.Fatalf("hybrid: exit %d, stdout %q, stderr %q; want weather.forecast first", code, stdout.String(), stderr.String())
+	}
+	queries := writeFile(t, "queries.jsonl", `{"query": "`+query+`", "gold": ["weather.forecast"]}
+{"query": "mail my boss", "gold": ["email.send"]}
+`)
+	stdout.Reset()
+	if code := runSearch(append(args, "--queries", queries, "--json"), &stdout, &stderr); code != 0 {
+		t.Fatalf("hybrid evaluation: exit %d, stderr %q", code, stderr.String())
+	}
+	var got map[string]float64
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["queries"] != 2 || got["recall_at_1"] != 1 || got["p50_us"] <= 0 {
+		t.Errorf("hybrid evaluation %v: want 2 queries, each gold tool first, and a latency", got)
 	}
 }
