@@ -58,6 +58,13 @@ func TestTermsConflateForms(t *testing.T) {
 		{"search", "searches", "searching", "searched"},
 		{"statistic", "statistics", "statistical"},
 		{"organize", "organization"},
+		{"available", "availability"},
+		{"similar", "similarity"},
+		{"personal", "personality"},
+		{"compatible", "compatibility"},
+		{"rely", "reliable", "reliability"},
+		{"electric", "electricity"},
+		{"compare", "comparable"},
 		{"movie", "movies"},
 		{"query", "queries", "queried"},
 		{"study", "studies", "studying", "studied"},
@@ -91,6 +98,10 @@ func TestStemKeepsWords(t *testing.T) {
 		{"called", "call"},
 		{"mapped", "map"},
 		{"happiness", "happi"},
+		{"table", "tabl"},
+		{"enable", "enabl"},
+		{"capability", "capabiliti"},
+		{"quality", "qualiti"},
 	}
 	for _, tt := range tests {
 		if got := string(stem([]byte(tt.word))); got != tt.want {
