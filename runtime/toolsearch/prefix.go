@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -27,8 +28,10 @@ type prefixRange struct {
 
 // sortedTerms returns the terms that occur in tools, request words
 // ([isRequestWord]) aside, sorted, sorting them on the first search that
-// needs them.
-func (ix *Index) sortedTerms() []int32 {
+// needs them, and the first four bytes of each ([leadingBytes]), which
+// narrow a search among them to the terms that share a word's first four
+// bytes without reading the terms.
+func (ix *Index) sortedTerms() ([]int32, []uint32) {
 	ix.sortingTerms.Do(func() {
 		sorted := make([]int32, 0, len(ix.postings))
 		for t, p := range ix.postings {
@@ -37,9 +40,26 @@ func (ix *Index) sortedTerms() []int32 {
 			}
 		}
 		slices.SortFunc(sorted, func(a, b int32) int { return strings.Compare(ix.terms.keys[a], ix.terms.keys[b]) })
-		ix.sorted = sorted
+		leading := make([]uint32, len(sorted))
+		for i, t := range sorted {
+			leading[i] = leadingBytes(ix.terms.keys[t])
+		}
+		ix.sorted, ix.sortedLeading = sorted, leading
 	})
-	return ix.sorted
+	return ix.sorted, ix.sortedLeading
+}
+
+// leadingBytes returns the first four bytes of s, big-endian, zeros for the
+// bytes s lacks: in the order of the strings, as no term has a zero byte.
+func leadingBytes[S ~string | ~[]byte](s S) uint32 {
+	var v uint32
+	for i := range 4 {
+		v <<= 8
+		if i < len(s) {
+			v |= uint32(s[i])
+		}
+	}
+	return v
 }
 
 // prefixTerms returns the terms that word, a query term that no tool has,
@@ -50,8 +70,17 @@ func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
 	if len(word) < minPrefixLen || !asciiLetters(word) || isRequestWord(word) {
 		return prefixRange{}, false
 	}
-	sorted := ix.sortedTerms()
-	start, _ := slices.BinarySearchFunc(sorted, word, func(t int32, w []byte) int { return compareKey(ix.terms.keys[t], w) })
+	sorted, leading := ix.sortedTerms()
+	// The terms that word begins share its first four bytes.
+	lead := leadingBytes(word)
+	lo, _ := slices.BinarySearch(leading, lead)
+	hi, _ := slices.BinarySearch(leading[lo:], lead+1)
+	if lead == math.MaxUint32 {
+		hi = len(leading) - lo
+	}
+	in := sorted[lo : lo+hi]
+	i, _ := slices.BinarySearchFunc(in, word, func(t int32, w []byte) int { return compareKey(ix.terms.keys[t], w) })
+	start := lo + i
 	n := 0
 	for start+n < len(sorted) && hasPrefix(ix.terms.keys[sorted[start+n]], word) {
 		if n++; n > maxPrefixTerms {

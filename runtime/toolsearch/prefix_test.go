@@ -87,3 +87,46 @@ func TestSearchPrefixAllocations(t *testing.T) {
 		t.Errorf("AppendSearch with words no tool has allocates %v times, want 0", n)
 	}
 }
+
+// TestLeadingBytesOrder checks that the leading bytes of terms sort as the
+// terms do, which the narrowing of a search for a word's start relies on.
+func TestLeadingBytesOrder(t *testing.T) {
+	terms := []string{"a", "ab", "abc", "abcd", "abcda", "abcdz", "abce", "abd", "b", "zzzz", "zzzzz", "é", "éa", "天気"}
+	for i, a := range terms {
+		for _, b := range terms[i+1:] {
+			if leadingBytes(a) > leadingBytes(b) {
+				t.Errorf("leadingBytes(%q) = %#x > leadingBytes(%q) = %#x", a, leadingBytes(a), b, leadingBytes(b))
+			}
+		}
+		if got := leadingBytes([]byte(a)); got != leadingBytes(a) {
+			t.Errorf("leadingBytes of %q as bytes = %#x, as a string %#x", a, got, leadingBytes(a))
+		}
+	}
+}
+
+// TestSearchWordStartsShareLeadingBytes checks a word's terms among many
+// that share its first four letters.
+func TestSearchWordStartsShareLeadingBytes(t *testing.T) {
+	var docs []Document
+	for _, w := range []string{"abcdaa", "abcdab", "abcdba", "abcdbb", "abcdbc", "abcfa", "abcdzz"} {
+		docs = append(docs, Document{Name: w, Description: w})
+	}
+	ix := mustIndex(t, docs)
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"abcda", []string{"abcdaa", "abcdab"}},
+		{"abcdb", []string{"abcdba", "abcdbb", "abcdbc"}},
+		{"abcdz", []string{"abcdzz"}},
+		{"abcf", []string{"abcfa"}},
+		{"abcd", nil}, // begins six terms
+		{"abcg", nil},
+	} {
+		got := names(ix.Search(tt.query, 10))
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+			t.Errorf("Search(%q) = %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}

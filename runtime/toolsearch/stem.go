@@ -83,7 +83,7 @@ func stemInflection(w []byte) []byte {
 // "reliable" to "reli", as "rely" stems, "compatible" and "compatibility" to
 // "compat"), so that a request and a tool that name one property with two
 // parts of speech meet.
-var derivations = [...]struct{ suffix, base string }{
+var derivations = [...]derivation{
 	{"ational", "ate"},
 	{"ization", "ize"},
 	{"ability", ""},
@@ -101,16 +101,24 @@ var derivations = [...]struct{ suffix, base string }{
 	{"ness", ""},
 }
 
+// derivation is a derivational suffix and the suffix of its base word.
+type derivation struct{ suffix, base string }
+
+// derivationsByLast are the derivations by the last letter of their suffix,
+// in their order: only those can fit a word ending in that letter.
+var derivationsByLast = func() (by [26][]derivation) {
+	for _, d := range derivations {
+		c := d.suffix[len(d.suffix)-1] - 'a'
+		by[c] = append(by[c], d)
+	}
+	return by
+}()
+
 // stemDerivation maps a few derived forms to their base ("calculation" and
 // "calculator" to "calculate", "availability" to "avail"), keeping at least
 // four letters of stem.
 func stemDerivation(w []byte) []byte {
-	switch w[len(w)-1] {
-	case 'e', 'l', 'n', 'r', 's', 'y': // the last letters of the suffixes
-	default:
-		return w
-	}
-	for _, d := range derivations {
+	for _, d := range derivationsByLast[w[len(w)-1]-'a'] {
 		if !hasSuffix(w, d.suffix) || len(w)-len(d.suffix) < 4 {
 			continue
 		}
