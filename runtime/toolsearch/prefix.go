@@ -50,7 +50,8 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 }
 
 // leadingBytes returns the first four bytes of s, big-endian, zeros for the
-// bytes s lacks: in the order of the strings, as no term has a zero byte.
+// bytes s lacks: in the order of the strings, as no term that [Terms] gives
+// has a zero byte.
 func leadingBytes[S ~string | ~[]byte](s S) uint32 {
 	var v uint32
 	for i := range 4 {
