@@ -13,8 +13,10 @@ import (
 // split further at case changes, including the end of an acronym
 // ("HTTPServerStatus" gives http, server, status), so camelCase, snake_case,
 // kebab-case, dotted and slashed names all break into their words. English
-// stop words are dropped and the rest are reduced by a small English stemmer
-// ("calculating", "calculates" and "calculation" share a term).
+// stop words are dropped, and so are the clitics of possessives and
+// contractions ("Adriel's" gives adriel, "what's" nothing); the rest are
+// reduced by a small English stemmer ("calculating", "calculates" and
+// "calculation" share a term).
 //
 // Scripts written without spaces between words (Han, Hiragana, Katakana,
 // Thai, Lao, Khmer, Myanmar), and Hangul, whose words carry their particles,
@@ -39,6 +41,8 @@ type scanner struct {
 	text string
 	pos  int
 	term []byte
+	// start is where the word just read begins in text.
+	start int
 	// paired marks that the character at pos is the second of the pair
 	// just returned from a run of an unspaced script.
 	paired bool
@@ -62,9 +66,44 @@ func (s *scanner) next() bool {
 }
 
 // word moves to the next lower-cased word, before stop word removal and
-// stemming. Bytes are classified by a table; runes outside ASCII by package
-// unicode.
+// stemming, leaving out clitics ([scanner.clitic]).
 func (s *scanner) word() bool {
+	for s.anyWord() {
+		if !s.clitic() {
+			return true
+		}
+	}
+	return false
+}
+
+// clitic reports whether the word just read is the clitic of a possessive or
+// a contraction: s, t, d, m, ll, ve or re right after an apostrophe (' or ’)
+// that follows a letter or digit, as in "Adriel's", "what's", "don't",
+// "I'd", "I'm", "we'll", "I've" and "you're". The word before it means the
+// same without it.
+func (s *scanner) clitic() bool {
+	switch string(s.term) {
+	case "s", "t", "d", "m", "ll", "ve", "re":
+	default:
+		return false
+	}
+	i := s.start
+	switch {
+	case i >= 1 && s.text[i-1] == '\'':
+		i--
+	case i >= 3 && s.text[i-3:i] == "\u2019":
+		i -= 3
+	default:
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s.text[:i])
+	return isWordRune(r)
+}
+
+// anyWord moves to the next lower-cased word, before stop word removal and
+// stemming, and sets start to where it begins. Bytes are classified by a
+// table; runes outside ASCII by package unicode.
+func (s *scanner) anyWord() bool {
 	s.term = s.term[:0]
 	for {
 		// Skip separators.
@@ -86,6 +125,7 @@ func (s *scanner) word() bool {
 		if s.pos >= len(s.text) {
 			return false
 		}
+		s.start = s.pos
 		if s.kindAt(s.pos) != kindUnspaced {
 			break
 		}

@@ -36,6 +36,11 @@ func TestTerms(t *testing.T) {
 		{"thai marks stay with their letter", "พยากรณ์อากาศ", []string{"พย", "ยา", "าก", "กร", "รณ์", "ณ์อ", "อา", "าก", "กา", "าศ"}},
 		{"latin and unspaced scripts split", "Go言語のAPI", []string{"go", "言語", "語の", "api"}},
 		{"sentence", "Find the area of a triangle with base 10", []string{"find", "area", "triangl", "bas", "10"}},
+		{"possessive", "Adriel's projects", []string{"adriel", "project"}},
+		{"contractions", "what's it? I'd say we'll go, I'm sure you're right: don’t", []string{"say", "go", "sur", "right", "don"}},
+		{"capital clitic", "JOHN'S", []string{"john"}},
+		{"a quoted letter stays", "the letter 's' and 'm'", []string{"letter", "s", "m"}},
+		{"other words after an apostrophe stay", "rock'n'roll o'clock", []string{"rock", "n", "roll", "o", "clock"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +63,13 @@ func TestTermsConflateForms(t *testing.T) {
 		{"search", "searches", "searching", "searched"},
 		{"statistic", "statistics", "statistical"},
 		{"organize", "organization"},
+		{"available", "availability"},
+		{"similar", "similarity"},
+		{"personal", "personality"},
+		{"compatible", "compatibility"},
+		{"rely", "reliable", "reliability"},
+		{"electric", "electricity"},
+		{"compare", "comparable"},
 		{"movie", "movies"},
 		{"query", "queries", "queried"},
 		{"study", "studies", "studying", "studied"},
@@ -91,6 +103,10 @@ func TestStemKeepsWords(t *testing.T) {
 		{"called", "call"},
 		{"mapped", "map"},
 		{"happiness", "happi"},
+		{"table", "tabl"},
+		{"enable", "enabl"},
+		{"capability", "capabiliti"},
+		{"quality", "qualiti"},
 	}
 	for _, tt := range tests {
 		if got := string(stem([]byte(tt.word))); got != tt.want {

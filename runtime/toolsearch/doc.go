@@ -29,9 +29,14 @@
 // name it holds in part. A few verbs that tools use for the same action are
 // synonyms ("find", "search", "locate"; "get", "retrieve", "fetch"; ...): a
 // term scores a quarter of its synonym's score in a tool that has the synonym
-// but not the term. A tool's score is thus the sum, over the query's terms in
-// query order, of the term's weight (1 for every term) times the term's score
-// in that tool alone: its BM25F score plus its name share, both halved for a
+// but not the term. A word of four letters or more that no tool has stands
+// for the words of the catalog it begins, as an abbreviation or a stem of
+// theirs ("fahr" for "fahrenheit", "invented" for "invention"), each at a
+// quarter weight, when it begins at most four. A tool's score is thus the
+// sum, over the query's terms in query order and then the terms its unknown
+// words stand for, of the term's weight (1 for a term of the query, a
+// quarter for a term an unknown word stands for) times the term's score in
+// that tool alone: its BM25F score plus its name share, both halved for a
 // term with a digit, or a quarter of its best synonym's.
 //
 // Tools alike but for their names (the same terms with the same counts
@@ -60,8 +65,9 @@
 //
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores
-// nothing: the first search groups the tools alike, and the first search of a
+// nothing: the first search groups the tools alike, the first search of a
 // term scores the tools it or its synonyms occur in, once, and keeps the
-// scores. Beyond that, [Index.AppendSearch] allocates nothing when its
+// scores, and the first search with a word that no tool has sorts the
+// catalog's terms. Beyond that, [Index.AppendSearch] allocates nothing when its
 // destination has room and [Index.Search] allocates only its result slice.
 package toolsearch

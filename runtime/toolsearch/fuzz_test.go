@@ -100,7 +100,8 @@ func FuzzCount(f *testing.F) {
 // splitter and stemmer.
 func FuzzTermsMatchReference(f *testing.F) {
 	for _, s := range []string{"", "HTTPServerStatus", "getHTTP2ServerΩmega", "ÀBC déF", "x\u0301Y", "ABCdef", "nationalization", "a\xffB",
-		"指定した都市の天気予報を取得します", "Go言語のAPI", "พยากรณ์อากาศ", "날씨를 조회", "天\u0301x", "ー", "\u0e4cก", "天\xff気"} {
+		"指定した都市の天気予報を取得します", "Go言語のAPI", "พยากรณ์อากาศ", "날씨를 조회", "天\u0301x", "ー", "\u0e4cก", "天\xff気",
+		"Adriel's", "don’t", "I'D'S", "'s", "é'll", "x''s", "天's", "\xff's", "rock'n'roll"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -56,13 +56,18 @@ func randomCatalog(seed uint64) ([]Document, []string) {
 	var queries []string
 	for range 40 {
 		q := words(r.IntN(5))
-		switch r.IntN(6) {
+		switch r.IntN(8) {
 		case 0:
 			q += " please help"
 		case 1:
 			q += " " + docs[r.IntN(n)].Name
 		case 2:
 			q += fmt.Sprintf(" t%d", r.IntN(n))
+		case 3: // the start of a word, which no tool may have
+			w := vocab[r.IntN(len(vocab))]
+			q += " " + w[:min(len(w), 4+r.IntN(3))]
+		case 4: // a possessive
+			q += " " + vocab[r.IntN(len(vocab))] + "'s"
 		}
 		queries = append(queries, q)
 	}

@@ -45,6 +45,11 @@ type Index struct {
 	grouping sync.Once
 	groups   toolGroups
 	lengths  [][numFields]int64
+	// sorted are the terms that occur in tools, in key order, sorted on
+	// the first search with a word that no tool has ([Index.prefixTerms]).
+	sortingTerms  sync.Once
+	sorted        []int32
+	sortedLeading []uint32
 
 	states      sync.Pool // of *searchState
 	scratchPool sync.Pool // of *groupScratch

@@ -14,7 +14,9 @@ import (
 // term's counts in one tool, with the tool's name share, is [termScore] of
 // the term's weight and the tool's scales; everything around it is the
 // reference's own: field lengths without value terms, the half weight of a
-// term with a digit, synonyms from [synonymGroups], the sum and the sort.
+// term with a digit, synonyms from [synonymGroups], the terms that a word no
+// tool has stands for (a scan of every term, not the index's sorted list),
+// the sum and the sort.
 type reference struct {
 	ix     *Index
 	idf    []float32    // per term, times its weight
@@ -105,18 +107,33 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	st.scan.reset(query)
 	var rare, common, request []int32
-	for st.scan.next() {
-		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || slices.Contains(rare, t) || slices.Contains(common, t) || slices.Contains(request, t) {
-			continue
+	weight := make(map[int32]float32)
+	add := func(t int32, w float32, isRequest bool) {
+		if slices.Contains(rare, t) || slices.Contains(common, t) || slices.Contains(request, t) {
+			return
 		}
+		weight[t] = w
 		switch {
-		case isRequestWord(st.scan.term):
+		case isRequest:
 			request = append(request, t)
 		case isCommon(len(ix.postings[t]), len(ix.names)):
 			common = append(common, t)
 		default:
 			rare = append(rare, t)
+		}
+	}
+	var stands [][]int32 // the terms each word that no tool has stands for
+	for st.scan.next() {
+		t, ok := ix.terms.lookup(st.scan.term)
+		if !ok {
+			stands = append(stands, r.standsFor(string(st.scan.term)))
+			continue
+		}
+		add(t, 1, isRequestWord(st.scan.term))
+	}
+	for _, terms := range stands {
+		for _, t := range terms {
+			add(t, prefixWeight, false)
 		}
 	}
 	finders, adders := rare, common
@@ -126,7 +143,6 @@ func (r *reference) search(query string, limit int) []Result {
 	case len(rare) == 0:
 		finders, adders = request, nil
 	}
-	const weight = float32(1) // every query term's
 	scores := make([]float32, len(ix.names))
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))
@@ -135,7 +151,7 @@ func (r *reference) search(query string, limit int) []Result {
 	// summed.
 	for _, t := range finders {
 		for _, p := range r.termScores(t) {
-			scores[p.tool] += float32(weight * p.score)
+			scores[p.tool] += float32(weight[t] * p.score)
 			fields[p.tool] |= p.fields
 			if !found[p.tool] {
 				found[p.tool] = true
@@ -146,7 +162,7 @@ func (r *reference) search(query string, limit int) []Result {
 	for _, t := range adders {
 		for _, p := range r.termScores(t) {
 			if found[p.tool] {
-				scores[p.tool] += float32(weight * p.score)
+				scores[p.tool] += float32(weight[t] * p.score)
 				fields[p.tool] |= p.fields
 			}
 		}
@@ -170,6 +186,34 @@ func (r *reference) search(query string, limit int) []Result {
 		out = append(out, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields[c.tool], Exact: c.exact})
 	}
 	return out
+}
+
+// standsFor returns the terms that word, a query term in no tool, stands
+// for: those of the tools that begin with it, request words aside, in
+// sorted order, when word is at least minPrefixLen ASCII letters and no
+// request word itself and there are at most maxPrefixTerms such terms; none
+// otherwise. It scans every term of the index.
+func (r *reference) standsFor(word string) []int32 {
+	ix := r.ix
+	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || isRequestWord([]byte(word)) {
+		return nil
+	}
+	var keys []string
+	for t, p := range ix.postings {
+		key := ix.terms.keys[t]
+		if len(p) > 0 && strings.HasPrefix(key, word) && !isRequestWord([]byte(key)) {
+			keys = append(keys, key)
+		}
+	}
+	if len(keys) > maxPrefixTerms {
+		return nil
+	}
+	slices.Sort(keys)
+	terms := make([]int32, len(keys))
+	for i, key := range keys {
+		terms[i], _ = ix.terms.lookupString(key)
+	}
+	return terms
 }
 
 // repeated makes a catalog of n tools by repeating docs, renaming copies.

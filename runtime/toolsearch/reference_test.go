@@ -19,6 +19,14 @@ func referenceTerms(text string) []string {
 	var term []byte
 	for pos := 0; ; {
 		var run bool
+		start := pos
+		for start < len(text) {
+			r, n := decode(text, start)
+			if isWordRune(r) {
+				break
+			}
+			start += n
+		}
 		term, pos, run = referenceWord(text, pos, term[:0])
 		if term == nil {
 			return terms
@@ -27,11 +35,23 @@ func referenceTerms(text string) []string {
 			terms = append(terms, referencePairs(string(term))...)
 			continue
 		}
-		if isStopWord(term) {
+		if isStopWord(term) || referenceClitic(text, start, string(term)) {
 			continue
 		}
 		terms = append(terms, string(referenceStem(term)))
 	}
+}
+
+// referenceClitic reports whether word, which begins at text[start:], is
+// the clitic of a possessive or contraction: an apostrophe before it, a
+// letter or digit before that.
+func referenceClitic(text string, start int, word string) bool {
+	if !slices.Contains([]string{"s", "t", "d", "m", "ll", "ve", "re"}, word) {
+		return false
+	}
+	before := []rune(text[:start])
+	n := len(before)
+	return n >= 2 && (before[n-1] == '\'' || before[n-1] == '’') && isWordRune(before[n-2])
 }
 
 // referencePairs returns the overlapping pairs of characters (a letter and

@@ -39,8 +39,11 @@ var ErrUnknownTool = errors.New("unknown tool")
 // Stop words find nothing; a word common in the catalog finds a tool only
 // when the query's rarer words find none (and otherwise adds to the scores
 // of the tools they find); a word that only frames a request ("please",
-// "help", "tell me") counts only when no other word finds a tool. A
-// query without words (empty, blank, ".*") finds nothing but exact names.
+// "help", "tell me") counts only when no other word finds a tool; a word
+// that no tool has, of four letters or more, stands at a quarter weight for
+// the words of the catalog it begins, when it begins at most four ("fahr"
+// for "fahrenheit"). A query without words (empty, blank, ".*") finds
+// nothing but exact names.
 func (ix *Index) Search(query string, limit int) []Result {
 	return ix.AppendSearch(nil, query, limit)
 }
@@ -136,26 +139,31 @@ func isNameRune(r rune) bool {
 // that find tools and those that add to the scores of the tools found. A
 // common term adds to the tools that the query's rarer terms find, and finds
 // tools itself only when there are none; a word that only frames a request
-// ([isRequestWord]) finds tools only when the query has no other term. Both
-// lists keep query order, the order in which a tool's scores are summed.
+// ([isRequestWord]) finds tools only when the query has no other term; a
+// word that no tool has gives the terms it stands for ([Index.prefixTerms])
+// at [prefixWeight], after the query's own terms. Both lists keep that
+// order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.rare, st.common, st.weak = st.rare[:0], st.common[:0], st.weak[:0]
+	st.prefixes = st.prefixes[:0]
 	for st.scan.next() {
 		t, ok := ix.terms.lookup(st.scan.term)
-		if !ok || containsTerm(st.rare, t) || containsTerm(st.common, t) || containsTerm(st.weak, t) {
+		if !ok {
+			if r, ok := ix.prefixTerms(st.scan.term); ok {
+				st.prefixes = append(st.prefixes, r)
+			}
 			continue
 		}
-		// Every query term weighs 1: a tool's score is the sum of its
+		// A term the query has weighs 1: a tool's score is the sum of its
 		// scores for the query's terms, each times the term's weight.
-		q := weightedTerm{term: t, weight: 1}
-		switch {
-		case isRequestWord(st.scan.term):
-			st.weak = append(st.weak, q)
-		case ix.common[t]:
-			st.common = append(st.common, q)
-		default:
-			st.rare = append(st.rare, q)
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1}, isRequestWord(st.scan.term))
+	}
+	// The terms that words no tool has stand for come after the query's
+	// own, which keep their weight of 1.
+	for _, r := range st.prefixes {
+		for _, t := range ix.sorted[r.start : r.start+r.n] {
+			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight}, false)
 		}
 	}
 	switch {
@@ -271,6 +279,23 @@ func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields 
 		}
 	}
 	return score, fields, true
+}
+
+// addQueryTerm adds q to the query's request words (when request), common
+// or rare terms, unless the query has its term already.
+func (ix *Index) addQueryTerm(st *searchState, q weightedTerm, request bool) {
+	t := q.term
+	if containsTerm(st.rare, t) || containsTerm(st.common, t) || containsTerm(st.weak, t) {
+		return
+	}
+	switch {
+	case request:
+		st.weak = append(st.weak, q)
+	case ix.common[t]:
+		st.common = append(st.common, q)
+	default:
+		st.rare = append(st.rare, q)
+	}
 }
 
 func containsTerm(terms []weightedTerm, t int32) bool {

@@ -20,8 +20,11 @@ type searchState struct {
 	finders, adders []weightedTerm
 	rare, common    []weightedTerm // the query's rare and common terms
 	weak            []weightedTerm // its request words
-	heap            []candidate
-	scan            scanner
+	// prefixes are the terms that the query's words that no tool has
+	// stand for ([Index.prefixTerms]).
+	prefixes []prefixRange
+	heap     []candidate
+	scan     scanner
 }
 
 // weightedTerm is a query term and its weight, the factor of its scores in

@@ -2,8 +2,8 @@ package toolsearch
 
 // stem reduces a lower-cased English word to a stem in place, so that
 // inflected and derived forms of a word share one term: "queries" and "query",
-// "movies" and "movie", "calculating", "calculated" and "calculation". It is a
-// small suffix stripper, not a full morphological analyzer; it leaves short
+// "movies" and "movie", "calculating", "calculated" and "calculation",
+// "available" and "availability". It is a small suffix stripper, not a full morphological analyzer; it leaves short
 // words, words with digits and words outside ASCII letters as they are. Both
 // sides of a search go through it, so a stem only has to be consistent, not a
 // real word.
@@ -75,26 +75,50 @@ func stemInflection(w []byte) []byte {
 	return rest
 }
 
-// derivations maps derivational suffixes to the suffix of their base word.
-var derivations = [...]struct{ suffix, base string }{
+// derivations maps derivational suffixes to the suffix of their base word,
+// the first that fits applying. Nouns in -ity go back to their adjective
+// ("similarity" to "similar", "personality" to "personal"), and adjectives in
+// -able and -ible, with their nouns in -ability and -ibility, to the stem
+// they were made from ("available" and "availability" to "avail",
+// "reliable" to "reli", as "rely" stems, "compatible" and "compatibility" to
+// "compat"), so that a request and a tool that name one property with two
+// parts of speech meet.
+var derivations = [...]derivation{
 	{"ational", "ate"},
 	{"ization", "ize"},
+	{"ability", ""},
+	{"ibility", ""},
 	{"ation", "ate"},
+	{"ivity", "ive"},
+	{"ality", "al"},
+	{"arity", "ar"},
+	{"icity", "ic"},
 	{"ator", "ate"},
 	{"izer", "ize"},
 	{"ical", "ic"},
+	{"able", ""},
+	{"ible", ""},
 	{"ness", ""},
 }
 
-// stemDerivation maps a few derived forms to their base ("calculation" and
-// "calculator" to "calculate"), keeping at least four letters of stem.
-func stemDerivation(w []byte) []byte {
-	switch w[len(w)-1] {
-	case 'l', 'n', 'r', 's': // the last letters of the suffixes
-	default:
-		return w
-	}
+// derivation is a derivational suffix and the suffix of its base word.
+type derivation struct{ suffix, base string }
+
+// derivationsByLast are the derivations by the last letter of their suffix,
+// in their order: only those can fit a word ending in that letter.
+var derivationsByLast = func() (by [26][]derivation) {
 	for _, d := range derivations {
+		c := d.suffix[len(d.suffix)-1] - 'a'
+		by[c] = append(by[c], d)
+	}
+	return by
+}()
+
+// stemDerivation maps a few derived forms to their base ("calculation" and
+// "calculator" to "calculate", "availability" to "avail"), keeping at least
+// four letters of stem.
+func stemDerivation(w []byte) []byte {
+	for _, d := range derivationsByLast[w[len(w)-1]-'a'] {
 		if !hasSuffix(w, d.suffix) || len(w)-len(d.suffix) < 4 {
 			continue
 		}

@@ -98,9 +98,6 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Term: "resolution", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
 		}},
-		{Term: "s", Tools: []toolsearch.ToolTerm{
-			{Tool: 2, Counts: toolsearch.FieldCounts{Description: 1}},
-		}},
 		{Term: "solv", Tools: []toolsearch.ToolTerm{
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 		}},

@@ -28,7 +28,6 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "period", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "report", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "s", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "usag", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 	}

@@ -1,0 +1,117 @@
+package toolsearch
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// A query word that no tool has stands for the few words of the catalog that
+// it begins, as an abbreviation or a stem of theirs: "fahr" for
+// "fahrenheit", "dart" for "dartfx", "invented" (invent) for "invention" and
+// "inventory". Each of them is searched at prefixWeight, the weight of a
+// synonym, when the word has at least minPrefixLen letters and begins at
+// most maxPrefixTerms terms: a word that begins more says too little to
+// choose among them, and at most 1/prefixWeight terms the word's terms
+// together weigh no more than one term the query has itself.
+const (
+	prefixWeight   = 0.25
+	minPrefixLen   = 4
+	maxPrefixTerms = 4
+)
+
+// prefixRange is the run of the index's sorted terms ([Index.sortedTerms])
+// that an unknown query word begins.
+type prefixRange struct {
+	start, n int32
+}
+
+// sortedTerms returns the terms that occur in tools, request words
+// ([isRequestWord]) aside, sorted, sorting them on the first search that
+// needs them, and the first four bytes of each ([leadingBytes]), which
+// narrow a search among them to the terms that share a word's first four
+// bytes without reading the terms.
+func (ix *Index) sortedTerms() ([]int32, []uint32) {
+	ix.sortingTerms.Do(func() {
+		sorted := make([]int32, 0, len(ix.postings))
+		for t, p := range ix.postings {
+			if len(p) > 0 && !isRequestWord([]byte(ix.terms.keys[t])) {
+				sorted = append(sorted, int32(t))
+			}
+		}
+		slices.SortFunc(sorted, func(a, b int32) int { return strings.Compare(ix.terms.keys[a], ix.terms.keys[b]) })
+		leading := make([]uint32, len(sorted))
+		for i, t := range sorted {
+			leading[i] = leadingBytes(ix.terms.keys[t])
+		}
+		ix.sorted, ix.sortedLeading = sorted, leading
+	})
+	return ix.sorted, ix.sortedLeading
+}
+
+// leadingBytes returns the first four bytes of s, big-endian, zeros for the
+// bytes s lacks: in the order of the strings, as no term that [Terms] gives
+// has a zero byte.
+func leadingBytes[S ~string | ~[]byte](s S) uint32 {
+	var v uint32
+	for i := range 4 {
+		v <<= 8
+		if i < len(s) {
+			v |= uint32(s[i])
+		}
+	}
+	return v
+}
+
+// prefixTerms returns the terms that word, a query term that no tool has,
+// stands for, and whether there are any: the sorted terms it begins, when it
+// is at least minPrefixLen ASCII letters, not a request word
+// ([isRequestWord]), and begins no more than maxPrefixTerms of them.
+func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
+	if len(word) < minPrefixLen || !asciiLetters(word) || isRequestWord(word) {
+		return prefixRange{}, false
+	}
+	sorted, leading := ix.sortedTerms()
+	// The terms that word begins share its first four bytes.
+	lead := leadingBytes(word)
+	lo, _ := slices.BinarySearch(leading, lead)
+	hi, _ := slices.BinarySearch(leading[lo:], lead+1)
+	if lead == math.MaxUint32 {
+		hi = len(leading) - lo
+	}
+	in := sorted[lo : lo+hi]
+	i, _ := slices.BinarySearchFunc(in, word, func(t int32, w []byte) int { return compareKey(ix.terms.keys[t], w) })
+	start := lo + i
+	n := 0
+	for start+n < len(sorted) && hasPrefix(ix.terms.keys[sorted[start+n]], word) {
+		if n++; n > maxPrefixTerms {
+			return prefixRange{}, false
+		}
+	}
+	return prefixRange{start: int32(start), n: int32(n)}, n > 0
+}
+
+// compareKey compares key with w as strings.Compare does, without
+// converting w.
+func compareKey(key string, w []byte) int {
+	for i := 0; i < len(key) && i < len(w); i++ {
+		if key[i] != w[i] {
+			if key[i] < w[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(key) < len(w):
+		return -1
+	case len(key) > len(w):
+		return 1
+	}
+	return 0
+}
+
+// hasPrefix reports whether key begins with w.
+func hasPrefix(key string, w []byte) bool {
+	return len(key) >= len(w) && compareKey(key[:len(w)], w) == 0
+}
