@@ -155,6 +155,8 @@ type scoredTerm struct {
 	tools   []int32
 	tScores []float32
 	tFields []FieldSet
+	// words are the groups as the non-zero words of a bit set.
+	words []groupWord
 }
 
 // lookup returns the score and fields of the term in tool, of group g, and
@@ -289,7 +291,35 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		g := gs.of[p[i].tool]
 		scratch.first[g], scratch.alike[g] = 0, 0
 	}
+	st.words = groupWords(st.groups)
 	return st
+}
+
+// groupWord is a non-zero word of a term's groups as a bit set: the bits of
+// the groups 64*index to 64*index+63 that have the term, and the position
+// among the term's groups of the first of them.
+type groupWord struct {
+	index, first int32
+	mask         uint64
+}
+
+// groupWords returns the increasing groups as the non-zero words of a bit
+// set.
+func groupWords(groups []int32) []groupWord {
+	n := 0
+	for i, g := range groups {
+		if i == 0 || g>>6 != groups[i-1]>>6 {
+			n++
+		}
+	}
+	words := make([]groupWord, 0, n)
+	for i, g := range groups {
+		if i == 0 || g>>6 != groups[i-1]>>6 {
+			words = append(words, groupWord{index: g >> 6, first: int32(i)})
+		}
+		words[len(words)-1].mask |= 1 << (uint32(g) & 63)
+	}
+	return words
 }
 
 // scratch takes a group scratch from the index's pool.

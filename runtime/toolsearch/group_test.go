@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -153,4 +154,26 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 		}
 	}
 	checkAgainstReference(t, ix, []string{"create issue", "github issue", "issues", "forgejo", "gitlab_create_issue issue"}, []int{1, 2, 7})
+}
+
+func TestGroupWords(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		groups []int32
+		want   []groupWord
+	}{
+		{name: "none", want: []groupWord{}},
+		{name: "one word", groups: []int32{0, 3, 63}, want: []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63}}},
+		{
+			name:   "words apart",
+			groups: []int32{5, 64, 70, 200},
+			want:   []groupWord{{index: 0, first: 0, mask: 1 << 5}, {index: 1, first: 1, mask: 1 | 1<<6}, {index: 3, first: 3, mask: 1 << 8}},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := groupWords(c.groups); !slices.Equal(got, c.want) {
+				t.Errorf("groupWords(%v) = %v, want %v", c.groups, got, c.want)
+			}
+		})
+	}
 }

@@ -172,7 +172,8 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 // that share them, finding terms first and then adding terms, which add only
 // to groups found; a tool that has a term its group does not share is ranked
 // alone. The loops read each term's postings in order and do not branch on
-// them.
+// them; the finding terms mark the groups found a word of the bit set at a
+// time.
 func (ix *Index) accumulate(st *searchState) {
 	scores, found := st.scores, st.found
 	for _, q := range st.finders {
@@ -180,7 +181,9 @@ func (ix *Index) accumulate(st *searchState) {
 		gScores := sc.gScores[:len(sc.groups)]
 		for i, g := range sc.groups {
 			scores[g] += float32(q.weight * gScores[i])
-			found[g>>6] |= 1 << (uint32(g) & 63)
+		}
+		for _, w := range sc.words {
+			found[w.index] |= w.mask
 		}
 		for _, tool := range sc.tools {
 			st.markAlone(tool)
