@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -157,6 +158,8 @@ type scoredTerm struct {
 	tFields []FieldSet
 	// words are the groups as the non-zero words of a bit set.
 	words []groupWord
+	// bounds are what pruning knows of the groups' scores.
+	bounds termBounds
 }
 
 // lookup returns the score and fields of the term in tool, of group g, and
@@ -292,6 +295,7 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		scratch.first[g], scratch.alike[g] = 0, 0
 	}
 	st.words = groupWords(st.groups)
+	st.bounds = boundScores(st.groups, st.gScores)
 	return st
 }
 
@@ -301,6 +305,48 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 type groupWord struct {
 	index, first int32
 	mask         uint64
+}
+
+// findGroup returns the position of group g among the term's groups and
+// whether the term has it, n being the number of groups of the index. It
+// starts from where g's word would be if the term's groups were spread
+// evenly.
+func (st *scoredTerm) findGroup(g int32, n int) (int, bool) {
+	w, words := g>>6, st.words
+	if len(words) == 0 {
+		return 0, false
+	}
+	j := min(int(int64(w)*int64(len(words))/int64(n>>6+1)), len(words)-1)
+	for steps := 0; words[j].index != w; steps++ {
+		switch {
+		case steps == 4:
+			if j = searchWord(words, w); j == len(words) || words[j].index != w {
+				return 0, false
+			}
+		case words[j].index < w && j+1 < len(words) && words[j+1].index <= w:
+			j++
+		case words[j].index > w && j > 0 && words[j-1].index >= w:
+			j--
+		default:
+			return 0, false
+		}
+	}
+	bit := uint64(1) << (uint32(g) & 63)
+	return int(words[j].first) + bits.OnesCount64(words[j].mask&(bit-1)), words[j].mask&bit != 0
+}
+
+// searchWord returns the position of the first word of index w or more.
+func searchWord(words []groupWord, w int32) int {
+	lo, hi := 0, len(words)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if words[m].index < w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // groupWords returns the increasing groups as the non-zero words of a bit
