@@ -30,7 +30,7 @@ const topGroups = 8
 // pruneFrom is the number of postings of a query's finding terms from which
 // the search computes a floor: below it, computing one costs more than it
 // saves. Tests set it to zero.
-var pruneFrom = 2048
+var pruneFrom = 8192
 
 // seedTerms is how many finding terms, those of the highest bounds, seed
 // the floor with their best groups.
@@ -84,15 +84,16 @@ func (s *termBounds) bound(w float32) float32 {
 // groups chosen by the sums of their scores in those terms. The tools ranked
 // alone must be marked.
 func (ix *Index) seedFloor(st *searchState, limit int) float32 {
-	st.order = st.order[:0]
 	postings := 0
-	for i, q := range st.finders {
-		sc := ix.scoredTerm(q.term)
-		postings += len(sc.groups)
-		st.order = append(st.order, boundedTerm{index: i, bound: sc.bounds.bound(q.weight)})
+	for _, q := range st.finders {
+		postings += len(ix.scoredTerm(q.term).groups)
 	}
 	if postings < pruneFrom {
 		return float32(math.Inf(-1))
+	}
+	st.order = st.order[:0]
+	for i, q := range st.finders {
+		st.order = append(st.order, boundedTerm{index: i, bound: ix.scoredTerm(q.term).bounds.bound(q.weight)})
 	}
 	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return -cmpFloat32(a.bound, b.bound) })
 	st.order = st.order[:min(seedTerms, len(st.order))]
@@ -170,9 +171,14 @@ func (ix *Index) groupScore(st *searchState, g int32) float32 {
 // bounds summed in query order with the adding terms' stay below floor.
 func (ix *Index) chooseEssential(st *searchState, floor float32) {
 	st.essential = st.essential[:0]
+	for range st.finders {
+		st.essential = append(st.essential, true)
+	}
+	if math.IsInf(float64(floor), -1) {
+		return // every term can find a group above it
+	}
 	st.order = st.order[:0]
 	for i, q := range st.finders {
-		st.essential = append(st.essential, true)
 		st.order = append(st.order, boundedTerm{index: i, bound: ix.scoredTerm(q.term).bounds.bound(q.weight)})
 	}
 	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return cmpFloat32(a.bound, b.bound) })

@@ -95,6 +95,7 @@ func variedCatalog(docs []Document, n int) []Document {
 // essential term. It also checks that the floor leaves terms out for some
 // requests, which is what makes search faster.
 func TestFloorBoundsRanking(t *testing.T) {
+	pruneAlways(t)
 	docs, dev := loadDevSet(t)
 	ix := mustIndex(t, variedCatalog(docs, 10_000))
 	ref := newReference(ix)
@@ -146,12 +147,13 @@ func TestFloorBoundsRanking(t *testing.T) {
 	}
 }
 
-// TestSearchMatchesReferencePruned is TestSearchMatchesReference on the
-// catalogs where the floor leaves most terms out: 10,000 tools whose copies
-// score differently, and the dev set repeated to 100,000 tools with copies
-// that differ outside their names (left out with -short and with the race
-// detector).
+// TestSearchMatchesReferencePruned is TestSearchMatchesReference with a
+// floor computed for every search, on catalogs where it leaves most terms
+// out: 10,000 tools whose copies score differently, and the dev set repeated
+// to 100,000 tools with copies that differ outside their names (left out
+// with -short and with the race detector).
 func TestSearchMatchesReferencePruned(t *testing.T) {
+	pruneAlways(t)
 	docs, dev := loadDevSet(t)
 	queries := make([]string, len(dev))
 	for i, q := range dev {

@@ -175,8 +175,9 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 // ([Index.chooseEssential]) mark the groups they find; the others add to
 // found groups only. A tool that has a term its group does not share is
 // ranked alone. The essential terms' loops read their postings in order and
-// do not branch on them; the others read only the postings in the words of
-// the bit set where they meet groups found.
+// do not branch on them; when some finding terms are not essential, the
+// others read only the postings in the words of the bit set where they meet
+// groups found.
 func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
 		for _, q := range terms {
@@ -187,6 +188,13 @@ func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	}
 	floor := ix.seedFloor(st, limit)
 	ix.chooseEssential(st, floor)
+	// When every finding term is essential, the groups found are many and
+	// adding to them reads every posting; otherwise only the words where
+	// they meet.
+	addFound := addFoundWords
+	if !slices.Contains(st.essential, false) {
+		addFound = addFoundAll
+	}
 	scores, found := st.scores, st.found
 	for i, q := range st.finders {
 		if st.essential[i] {
@@ -212,9 +220,19 @@ func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	return floor
 }
 
-// addFound adds the weighted scores of a term to the groups found, reading
-// only its postings in the words of groups that it shares with them.
-func addFound(scores []float32, found bitSet, sc *scoredTerm, weight float32) {
+// addFoundAll adds the weighted scores of a term to the groups found,
+// reading all its postings without branching on them.
+func addFoundAll(scores []float32, found bitSet, sc *scoredTerm, weight float32) {
+	gScores := sc.gScores[:len(sc.groups)]
+	for i, g := range sc.groups {
+		s := float32(weight * gScores[i])
+		scores[g] += math.Float32frombits(math.Float32bits(s) & -found.bit(g)) // s if found, else +0
+	}
+}
+
+// addFoundWords adds the weighted scores of a term to the groups found,
+// reading only its postings in the words of groups that it shares with them.
+func addFoundWords(scores []float32, found bitSet, sc *scoredTerm, weight float32) {
 	gScores := sc.gScores
 	for _, w := range sc.words {
 		m := found[w.index] & w.mask
