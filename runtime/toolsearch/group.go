@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -155,6 +156,10 @@ type scoredTerm struct {
 	tools   []int32
 	tScores []float32
 	tFields []FieldSet
+	// words are the groups as the non-zero words of a bit set.
+	words []groupWord
+	// bounds are what pruning knows of the groups' scores.
+	bounds termBounds
 }
 
 // lookup returns the score and fields of the term in tool, of group g, and
@@ -289,7 +294,78 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		g := gs.of[p[i].tool]
 		scratch.first[g], scratch.alike[g] = 0, 0
 	}
+	st.words = groupWords(st.groups)
+	st.bounds = boundScores(st.groups, st.gScores)
 	return st
+}
+
+// groupWord is a non-zero word of a term's groups as a bit set: the bits of
+// the groups 64*index to 64*index+63 that have the term, and the position
+// among the term's groups of the first of them.
+type groupWord struct {
+	index, first int32
+	mask         uint64
+}
+
+// findGroup returns the position of group g among the term's groups and
+// whether the term has it, n being the number of groups of the index. It
+// starts from where g's word would be if the term's groups were spread
+// evenly.
+func (st *scoredTerm) findGroup(g int32, n int) (int, bool) {
+	w, words := g>>6, st.words
+	if len(words) == 0 {
+		return 0, false
+	}
+	j := min(int(int64(w)*int64(len(words))/int64(n>>6+1)), len(words)-1)
+	for steps := 0; words[j].index != w; steps++ {
+		switch {
+		case steps == 4:
+			if j = searchWord(words, w); j == len(words) || words[j].index != w {
+				return 0, false
+			}
+		case words[j].index < w && j+1 < len(words) && words[j+1].index <= w:
+			j++
+		case words[j].index > w && j > 0 && words[j-1].index >= w:
+			j--
+		default:
+			return 0, false
+		}
+	}
+	bit := uint64(1) << (uint32(g) & 63)
+	return int(words[j].first) + bits.OnesCount64(words[j].mask&(bit-1)), words[j].mask&bit != 0
+}
+
+// searchWord returns the position of the first word of index w or more.
+func searchWord(words []groupWord, w int32) int {
+	lo, hi := 0, len(words)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if words[m].index < w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// groupWords returns the increasing groups as the non-zero words of a bit
+// set.
+func groupWords(groups []int32) []groupWord {
+	n := 0
+	for i, g := range groups {
+		if i == 0 || g>>6 != groups[i-1]>>6 {
+			n++
+		}
+	}
+	words := make([]groupWord, 0, n)
+	for i, g := range groups {
+		if i == 0 || g>>6 != groups[i-1]>>6 {
+			words = append(words, groupWord{index: g >> 6, first: int32(i)})
+		}
+		words[len(words)-1].mask |= 1 << (uint32(g) & 63)
+	}
+	return words
 }
 
 // scratch takes a group scratch from the index's pool.

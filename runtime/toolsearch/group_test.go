@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,9 +110,15 @@ func TestSearchMatchesReferenceRandom(t *testing.T) {
 
 func FuzzSearchMatchesReference(f *testing.F) {
 	for seed := range uint64(8) {
-		f.Add(seed)
+		f.Add(seed, false)
+		f.Add(seed, true)
 	}
-	f.Fuzz(checkRandomCatalog)
+	f.Fuzz(func(t *testing.T, seed uint64, prune bool) {
+		if prune {
+			pruneAlways(t)
+		}
+		checkRandomCatalog(t, seed)
+	})
 }
 
 // TestGroupsOfAlikeTools checks which tools share a group: those alike but
@@ -158,4 +165,56 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 		}
 	}
 	checkAgainstReference(t, ix, []string{"create issue", "github issue", "issues", "forgejo", "gitlab_create_issue issue"}, []int{1, 2, 7})
+}
+
+func TestGroupWords(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		groups []int32
+		want   []groupWord
+	}{
+		{name: "none", want: []groupWord{}},
+		{name: "one word", groups: []int32{0, 3, 63}, want: []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63}}},
+		{
+			name:   "words apart",
+			groups: []int32{5, 64, 70, 200},
+			want:   []groupWord{{index: 0, first: 0, mask: 1 << 5}, {index: 1, first: 1, mask: 1 | 1<<6}, {index: 3, first: 3, mask: 1 << 8}},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := groupWords(c.groups); !slices.Equal(got, c.want) {
+				t.Errorf("groupWords(%v) = %v, want %v", c.groups, got, c.want)
+			}
+		})
+	}
+}
+
+// TestFindGroup checks the position that findGroup finds for every group,
+// present or not, against the groups themselves, over sets of every
+// density, spread evenly or not.
+func TestFindGroup(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 63, 64, 65, 1000, 10_000} {
+		for _, density := range []float64{0, 0.001, 0.05, 0.5, 1} {
+			for _, skewed := range []bool{false, true} {
+				var groups []int32
+				for g := range n {
+					d := density
+					if skewed && g > n/3 {
+						d /= 50 // most groups in the first third
+					}
+					if r.Float64() < d {
+						groups = append(groups, int32(g))
+					}
+				}
+				sc := &scoredTerm{groups: groups, words: groupWords(groups)}
+				for g := range int32(n) {
+					wantAt, wantOK := searchInt32(groups, g)
+					if at, ok := sc.findGroup(g, n); ok != wantOK || ok && at != wantAt {
+						t.Fatalf("n %d density %v skewed %v: findGroup(%d) = %d, %v, want %d, %v", n, density, skewed, g, at, ok, wantAt, wantOK)
+					}
+				}
+			}
+		}
+	}
 }

@@ -59,8 +59,8 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	defer ix.states.Put(st)
 	ix.matchNames(st, query)
 	ix.queryTerms(st, query)
-	ix.accumulate(st)
-	ix.rank(st, limit)
+	floor := ix.accumulate(st, limit)
+	ix.rank(st, limit, floor)
 	top := st.sortTop()
 	dst = slices.Grow(dst, len(top))
 	for _, c := range top {
@@ -177,32 +177,82 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 }
 
 // accumulate adds the weighted scores of the query's terms to the groups
-// that share them, finding terms first and then adding terms, which add only
-// to groups found; a tool that has a term its group does not share is ranked
-// alone. The loops read each term's postings in order and do not branch on
-// them.
-func (ix *Index) accumulate(st *searchState) {
-	scores, found := st.scores, st.found
-	for _, q := range st.finders {
-		sc := ix.scoredTerm(q.term)
-		gScores := sc.gScores[:len(sc.groups)]
-		for i, g := range sc.groups {
-			scores[g] += float32(q.weight * gScores[i])
-			found[g>>6] |= 1 << (uint32(g) & 63)
+// that share them, in query order, finding terms first and then adding
+// terms, which add only to groups found, and returns a score that at least
+// limit tools reach ([Index.seedFloor]). Only the essential finding terms
+// ([Index.chooseEssential]) mark the groups they find; the others add to
+// found groups only. A tool that has a term its group does not share is
+// ranked alone. The essential terms' loops read their postings in order and
+// do not branch on them; when some finding terms are not essential, the
+// others read only the postings in the words of the bit set where they meet
+// groups found.
+func (ix *Index) accumulate(st *searchState, limit int) float32 {
+	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
+		for _, q := range terms {
+			for _, tool := range ix.scoredTerm(q.term).tools {
+				st.markAlone(tool)
+			}
 		}
-		for _, tool := range sc.tools {
-			st.markAlone(tool)
+	}
+	floor := ix.seedFloor(st, limit)
+	ix.chooseEssential(st, floor)
+	// When every finding term is essential, the groups found are many and
+	// adding to them reads every posting; otherwise only the words where
+	// they meet.
+	addFound := addFoundWords
+	if !slices.Contains(st.essential, false) {
+		addFound = addFoundAll
+	}
+	scores, found := st.scores, st.found
+	for i, q := range st.finders {
+		if st.essential[i] {
+			for _, w := range ix.scoredTerm(q.term).words {
+				found[w.index] |= w.mask
+			}
+		}
+	}
+	for i, q := range st.finders {
+		sc := ix.scoredTerm(q.term)
+		if !st.essential[i] {
+			addFound(scores, found, sc, q.weight)
+			continue
+		}
+		gScores := sc.gScores[:len(sc.groups)]
+		for j, g := range sc.groups {
+			scores[g] += float32(q.weight * gScores[j])
 		}
 	}
 	for _, q := range st.adders {
-		sc := ix.scoredTerm(q.term)
-		gScores := sc.gScores[:len(sc.groups)]
-		for i, g := range sc.groups {
-			s := float32(q.weight * gScores[i])
-			scores[g] += math.Float32frombits(math.Float32bits(s) & -found.bit(g)) // s if found, else +0
+		addFound(scores, found, ix.scoredTerm(q.term), q.weight)
+	}
+	return floor
+}
+
+// addFoundAll adds the weighted scores of a term to the groups found,
+// reading all its postings without branching on them.
+func addFoundAll(scores []float32, found bitSet, sc *scoredTerm, weight float32) {
+	gScores := sc.gScores[:len(sc.groups)]
+	for i, g := range sc.groups {
+		s := float32(weight * gScores[i])
+		scores[g] += math.Float32frombits(math.Float32bits(s) & -found.bit(g)) // s if found, else +0
+	}
+}
+
+// addFoundWords adds the weighted scores of a term to the groups found,
+// reading only its postings in the words of groups that it shares with them.
+func addFoundWords(scores []float32, found bitSet, sc *scoredTerm, weight float32) {
+	gScores := sc.gScores
+	for _, w := range sc.words {
+		m := found[w.index] & w.mask
+		if m == 0 {
+			continue
 		}
-		for _, tool := range sc.tools {
-			st.markAlone(tool)
+		base := w.index << 6
+		for m != 0 {
+			b := uint32(bits.TrailingZeros64(m))
+			m &= m - 1
+			i := w.first + int32(bits.OnesCount64(w.mask&(1<<b-1)))
+			scores[base+int32(b)] += float32(weight * gScores[i])
 		}
 	}
 }
@@ -210,8 +260,9 @@ func (ix *Index) accumulate(st *searchState) {
 // rank keeps the best limit candidates: the tools ranked alone that the
 // query finds or names, then the members of the groups found. A group's
 // members score alike, so its members are offered in registration order
-// until one is not kept. Ranking empties the found groups.
-func (ix *Index) rank(st *searchState, limit int) {
+// until one is not kept; a group below start, which at least limit tools
+// reach, is not. Ranking empties the found groups.
+func (ix *Index) rank(st *searchState, limit int, start float32) {
 	for _, tool := range st.aloneList {
 		score, _, found := ix.scoreAlone(st, tool)
 		if exact := st.isExact(tool); found || exact {
@@ -219,11 +270,11 @@ func (ix *Index) rank(st *searchState, limit int) {
 		}
 	}
 	// floor is a score that a group must reach to have a member kept: that
-	// of the worst kept candidate once limit are kept.
-	floor := float32(math.Inf(-1))
+	// of the worst kept candidate once limit are kept, start until then.
+	floor := start
 	setFloor := func() {
 		if h := st.heap; len(h) == limit {
-			floor = h[0].score
+			floor = max(floor, h[0].score)
 			if h[0].exact {
 				floor = float32(math.Inf(1))
 			}

@@ -6,7 +6,8 @@ package toolsearch
 type searchState struct {
 	// scores holds, per group, the sum of the weighted scores of the query
 	// terms that the group's members share; found marks the groups that the
-	// query's finding terms reach. Both are zero outside a search.
+	// query's essential finding terms reach ([Index.chooseEssential]), the
+	// only ones summed. Both are zero outside a search.
 	scores []float32
 	found  bitSet
 	// alone marks the tools ranked one by one (listed in aloneList): those
@@ -18,8 +19,13 @@ type searchState struct {
 	// finders are the query terms that find tools, adders those that add to
 	// the tools the finders find; each with its weight.
 	finders, adders []weightedTerm
-	rare, common    []weightedTerm // the query's rare and common terms
-	weak            []weightedTerm // its request words
+	// essential marks the finders whose groups are found; seeds and order
+	// are the scratch of choosing them.
+	essential    []bool
+	seeds        []seed
+	order        []boundedTerm
+	rare, common []weightedTerm // the query's rare and common terms
+	weak         []weightedTerm // its request words
 	// prefixes are the terms that the query's words that no tool has
 	// stand for ([Index.prefixTerms]).
 	prefixes []prefixRange

@@ -1,0 +1,189 @@
+package toolsearch
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestBoundScores(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		groups   []int32
+		scores   []float32
+		max, min float32
+		top      []seed
+	}{
+		{name: "none"},
+		{name: "three", groups: []int32{0, 3, 63}, scores: []float32{1, 3, 2}, max: 3, min: 1, top: []seed{{3, 3}, {63, 2}, {0, 1}}},
+		{
+			name:   "ties to the lower group",
+			groups: []int32{5, 64, 70, 200}, scores: []float32{2, 2, 1, 2},
+			max: 2, min: 1, top: []seed{{5, 2}, {64, 2}, {200, 2}, {70, 1}},
+		},
+		{
+			name:   "more than topGroups",
+			groups: []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, scores: []float32{1, 9, 2, 8, 3, 7, 4, 6, 5, 9},
+			max: 9, min: 1, top: []seed{{1, 9}, {9, 9}, {3, 8}, {5, 7}, {7, 6}, {8, 5}, {6, 4}, {4, 3}},
+		},
+		{name: "negative", groups: []int32{1, 2}, scores: []float32{-1, -3}, max: -1, min: -3, top: []seed{{1, -1}, {2, -3}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := boundScores(c.groups, c.scores)
+			if s.max != c.max || s.min != c.min || !slices.Equal(s.top, c.top) {
+				t.Errorf("bounds %+v, want max %v min %v top %v", s, c.max, c.min, c.top)
+			}
+		})
+	}
+}
+
+func TestBound(t *testing.T) {
+	for _, c := range []struct {
+		b    termBounds
+		w    float32
+		want float32
+	}{
+		{termBounds{max: 3, min: 1}, 1, 3},
+		{termBounds{max: 3, min: 1}, 0.5, 1.5},
+		{termBounds{max: 3, min: 1}, -1, 0}, // absent: zero
+		{termBounds{max: -1, min: -3}, -1, 3},
+		{termBounds{max: -1, min: -3}, 1, 0},
+	} {
+		if got := c.b.bound(c.w); got != c.want {
+			t.Errorf("%+v.bound(%v) = %v, want %v", c.b, c.w, got, c.want)
+		}
+	}
+}
+
+// pruneAlways makes searches compute a floor however few postings their
+// terms have, until the test ends.
+func pruneAlways(t testing.TB) {
+	saved := pruneFrom
+	pruneFrom = 0
+	t.Cleanup(func() { pruneFrom = saved })
+}
+
+// TestSearchMatchesReferenceRandomPruned is TestSearchMatchesReferenceRandom
+// with a floor computed for every search.
+func TestSearchMatchesReferenceRandomPruned(t *testing.T) {
+	pruneAlways(t)
+	for seed := range uint64(300) {
+		checkRandomCatalog(t, seed)
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+}
+
+// variedCatalog is distinct with copies whose descriptions also differ in
+// length, so that the copies of a tool score differently: pruning then
+// meets few ties.
+func variedCatalog(docs []Document, n int) []Document {
+	out := distinct(docs, n)
+	for i := range out {
+		if c := i / len(docs); c > 0 {
+			out[i].Description += strings.Repeat(" filler", c%7)
+		}
+	}
+	return out
+}
+
+// TestFloorBoundsRanking checks the floor and the essential terms of dev
+// requests against the reference ranking of every tool found: at least
+// limit tools reach the floor, and every tool that reaches it has an
+// essential term. It also checks that the floor leaves terms out for some
+// requests, which is what makes search faster.
+func TestFloorBoundsRanking(t *testing.T) {
+	pruneAlways(t)
+	docs, dev := loadDevSet(t)
+	ix := mustIndex(t, variedCatalog(docs, 10_000))
+	ref := newReference(ix)
+	const limit = 5
+	pruned := 0
+	for i, q := range dev {
+		if i%4 != 0 {
+			continue // a quarter of the requests keep the test short
+		}
+		st := ix.state()
+		ix.matchNames(st, q.Query)
+		ix.queryTerms(st, q.Query)
+		for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
+			for _, w := range terms {
+				for _, tool := range ix.scoredTerm(w.term).tools {
+					st.markAlone(tool)
+				}
+			}
+		}
+		floor := ix.seedFloor(st, limit)
+		ix.chooseEssential(st, floor)
+		if slices.Contains(st.essential, false) {
+			pruned++
+		}
+		all := ref.search(q.Query, len(ix.names))
+		if len(all) >= limit && !(all[limit-1].Score >= float64(floor)) {
+			t.Errorf("%.60q: floor %v above the score %v of the tool ranked %d", q.Query, floor, all[limit-1].Score, limit)
+		}
+		for _, res := range all {
+			if res.Score < float64(floor) || res.Exact {
+				continue
+			}
+			id, _ := ix.byName.lookupString(res.Name)
+			tool := ix.named[id].tool
+			found := st.alone.has(tool) // ranked alone, not by group
+			for j, w := range st.finders {
+				_, has := ix.scoredTerm(w.term).findGroup(ix.groups.of[tool], ix.groups.len())
+				found = found || st.essential[j] && has
+			}
+			if !found {
+				t.Errorf("%.60q: %s scores %v, above the floor %v, without an essential term", q.Query, res.Name, res.Score, floor)
+			}
+		}
+		st.clear()
+		ix.states.Put(st)
+	}
+	if pruned == 0 {
+		t.Error("no request leaves a finding term out")
+	}
+}
+
+// TestSearchMatchesReferencePruned is TestSearchMatchesReference with a
+// floor computed for every search, on catalogs where it leaves most terms
+// out: 10,000 tools whose copies score differently, and the dev set repeated
+// to 100,000 tools with copies that differ outside their names (left out
+// with -short and with the race detector).
+func TestSearchMatchesReferencePruned(t *testing.T) {
+	pruneAlways(t)
+	docs, dev := loadDevSet(t)
+	queries := make([]string, len(dev))
+	for i, q := range dev {
+		queries[i] = q.Query
+	}
+	for _, c := range []struct {
+		name    string
+		catalog func() []Document
+		limits  []int
+	}{
+		{"varied 10,000", func() []Document { return variedCatalog(docs, 10_000) }, []int{1, 5, 12}},
+		{"distinct 100,000", func() []Document { return distinct(docs, 100_000) }, []int{1, 5, 12}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			catalog := c.catalog()
+			if len(catalog) > 10_000 && (testing.Short() || raceDetector) {
+				t.Skip("100,000 tools: left out with -short and with the race detector")
+			}
+			checkAgainstReference(t, mustIndex(t, catalog), queries, c.limits)
+		})
+	}
+}
+
+func TestCmpFloat32(t *testing.T) {
+	for _, c := range []struct {
+		a, b float32
+		want int
+	}{{1, 2, -1}, {2, 1, 1}, {1, 1, 0}, {float32(math.Inf(-1)), 0, -1}} {
+		if got := cmpFloat32(c.a, c.b); got != c.want {
+			t.Errorf("cmpFloat32(%v, %v) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
