@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -95,7 +96,7 @@ func (ix *Index) seedFloor(st *searchState, limit int) float32 {
 	for i, q := range st.finders {
 		st.order = append(st.order, boundedTerm{index: i, bound: ix.scoredTerm(q.term).bounds.bound(q.weight)})
 	}
-	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return -cmpFloat32(a.bound, b.bound) })
+	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return -cmp.Compare(a.bound, b.bound) })
 	st.order = st.order[:min(seedTerms, len(st.order))]
 	slices.SortFunc(st.order, func(a, b boundedTerm) int { return a.index - b.index }) // query order
 	st.seeds = st.seeds[:0]
@@ -113,7 +114,7 @@ func (ix *Index) seedFloor(st *searchState, limit int) float32 {
 	}
 	// The best seeds by those sums, as many as hold limit tools ranked by
 	// group, rescored exactly: the limit-th best score of their tools.
-	byScore := func(a, b seed) int { return -cmpFloat32(a.score, b.score) }
+	byScore := func(a, b seed) int { return -cmp.Compare(a.score, b.score) }
 	slices.SortFunc(st.seeds, byScore)
 	n, tools := 0, 0
 	for ; n < len(st.seeds) && tools < limit; n++ {
@@ -181,7 +182,7 @@ func (ix *Index) chooseEssential(st *searchState, floor float32) {
 	for i, q := range st.finders {
 		st.order = append(st.order, boundedTerm{index: i, bound: ix.scoredTerm(q.term).bounds.bound(q.weight)})
 	}
-	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return cmpFloat32(a.bound, b.bound) })
+	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return cmp.Compare(a.bound, b.bound) })
 	for _, o := range st.order {
 		st.essential[o.index] = false
 		if ix.boundOfRest(st) >= floor {
@@ -216,14 +217,4 @@ type seed struct {
 type boundedTerm struct {
 	index int
 	bound float32
-}
-
-func cmpFloat32(a, b float32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

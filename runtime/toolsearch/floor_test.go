@@ -1,7 +1,6 @@
 package toolsearch
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -108,13 +107,7 @@ func TestFloorBoundsRanking(t *testing.T) {
 		st := ix.state()
 		ix.matchNames(st, q.Query)
 		ix.queryTerms(st, q.Query)
-		for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
-			for _, w := range terms {
-				for _, tool := range ix.scoredTerm(w.term).tools {
-					st.markAlone(tool)
-				}
-			}
-		}
+		ix.markAloneTools(st)
 		floor := ix.seedFloor(st, limit)
 		ix.chooseEssential(st, floor)
 		if slices.Contains(st.essential, false) {
@@ -174,16 +167,5 @@ func TestSearchMatchesReferencePruned(t *testing.T) {
 			}
 			checkAgainstReference(t, mustIndex(t, catalog), queries, c.limits)
 		})
-	}
-}
-
-func TestCmpFloat32(t *testing.T) {
-	for _, c := range []struct {
-		a, b float32
-		want int
-	}{{1, 2, -1}, {2, 1, 1}, {1, 1, 0}, {float32(math.Inf(-1)), 0, -1}} {
-		if got := cmpFloat32(c.a, c.b); got != c.want {
-			t.Errorf("cmpFloat32(%v, %v) = %d, want %d", c.a, c.b, got, c.want)
-		}
 	}
 }

@@ -176,6 +176,18 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 	}
 }
 
+// markAloneTools marks the tools ranked alone for the query: those that have
+// a finding or adding term their group does not share.
+func (ix *Index) markAloneTools(st *searchState) {
+	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
+		for _, q := range terms {
+			for _, tool := range ix.scoredTerm(q.term).tools {
+				st.markAlone(tool)
+			}
+		}
+	}
+}
+
 // accumulate adds the weighted scores of the query's terms to the groups
 // that share them, in query order, finding terms first and then adding
 // terms, which add only to groups found, and returns a score that at least
@@ -187,13 +199,7 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 // others read only the postings in the words of the bit set where they meet
 // groups found.
 func (ix *Index) accumulate(st *searchState, limit int) float32 {
-	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
-		for _, q := range terms {
-			for _, tool := range ix.scoredTerm(q.term).tools {
-				st.markAlone(tool)
-			}
-		}
-	}
+	ix.markAloneTools(st)
 	floor := ix.seedFloor(st, limit)
 	ix.chooseEssential(st, floor)
 	// When every finding term is essential, the groups found are many and
