@@ -48,16 +48,15 @@ type ToolTerm struct {
 // counts of their catalog. Malformed counts pass through for [NewIndex] to
 // report, except that a term repeated within one tool gives two postings of
 // that tool, which NewIndex rejects too. The postings of all terms share one
-// backing array, each term's slice capped at its own postings.
+// backing array, in the order of the terms, each term's slice capped at its
+// own postings: NewIndex reads them in one sequential sweep.
 func NewCatalogCounts(counts []Counts) CatalogCounts {
-	cat := mergeCounts(counts)
-	slices.SortFunc(cat.Terms, func(a, b TermPostings) int { return strings.Compare(a.Term, b.Term) })
-	return cat
+	return mergeCounts(counts, true)
 }
 
-// mergeCounts is [NewCatalogCounts] with the terms in order of first
-// occurrence.
-func mergeCounts(counts []Counts) CatalogCounts {
+// mergeCounts is [NewCatalogCounts] with the terms sorted when sorted is set,
+// in order of first occurrence otherwise.
+func mergeCounts(counts []Counts, sorted bool) CatalogCounts {
 	cat := CatalogCounts{Tools: make([]CatalogTool, len(counts))}
 	total := 0
 	for i := range counts {
@@ -79,14 +78,23 @@ func mergeCounts(counts []Counts) CatalogCounts {
 			termOf = append(termOf, t)
 		}
 	}
+	// The terms in the order of cat.Terms, which their postings follow in
+	// the backing array.
+	order := make([]int32, len(df))
+	for t := range order {
+		order[t] = int32(t)
+	}
+	if sorted {
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(terms.keys[a], terms.keys[b]) })
+	}
 	// Second pass: fill every term's postings, in tool order.
 	postings := make([]ToolTerm, total)
 	next := make([]int32, len(df)) // where the term's next posting goes
 	cat.Terms = make([]TermPostings, len(df))
 	start := int32(0)
-	for t := range cat.Terms {
+	for i, t := range order {
 		end := start + df[t]
-		cat.Terms[t] = TermPostings{Term: terms.keys[t], Tools: postings[start:end:end]}
+		cat.Terms[i] = TermPostings{Term: terms.keys[t], Tools: postings[start:end:end]}
 		next[t] = start
 		start = end
 	}

@@ -122,7 +122,7 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 // hashes every term of every tool; prefer [NewIndex] with counts merged
 // ahead of time for large catalogs.
 func NewIndexFromCounts(counts []Counts) (*Index, error) {
-	return NewIndex(mergeCounts(counts))
+	return NewIndex(mergeCounts(counts, false))
 }
 
 // NewIndexFromDocuments analyzes tool documents, in registration order, and

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestCount(t *testing.T) {
@@ -178,6 +179,15 @@ func TestNewCatalogCounts(t *testing.T) {
 	for i := range want.Terms {
 		if cat.Terms[i].Term != want.Terms[i].Term || !slices.Equal(cat.Terms[i].Tools, want.Terms[i].Tools) {
 			t.Errorf("term %d = %+v, want %+v", i, cat.Terms[i], want.Terms[i])
+		}
+	}
+	// The postings follow each other in the order of the terms, as NewIndex
+	// reads them ("zip" occurs first but sorts last).
+	for i := 1; i < len(cat.Terms); i++ {
+		prev := cat.Terms[i-1].Tools
+		end := unsafe.Add(unsafe.Pointer(unsafe.SliceData(prev)), uintptr(len(prev))*unsafe.Sizeof(ToolTerm{}))
+		if unsafe.Pointer(unsafe.SliceData(cat.Terms[i].Tools)) != end {
+			t.Errorf("the postings of term %d (%q) do not follow those of term %d", i, cat.Terms[i].Term, i-1)
 		}
 	}
 }
