@@ -17,14 +17,16 @@
 //     registry catalogs: it analyzes names, titles, descriptions, parameter
 //     JSON Schemas and extra search terms.
 //
-// Search scores tools with BM25F over six fields (name, title, description,
-// parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones. A term
+// Search scores tools with BM25F over seven fields (name, title, description,
+// parameter names, parameter descriptions, extra search terms, and the
+// namespace of a dotted name, what comes before its last dot): a name match
+// outweighs a description match and rare words outweigh common ones, and a
+// namespace word ("math" in "math.factorial") weighs half a name word. A term
 // with a digit in it is most often a value the request carries (an amount, a
 // date, an id) and its scores count half; in a tool it is an index or a
 // version ("Hotels_4_SearchHotel") and does not count in the length of its
-// field. Each of a tool's name words that the query holds also adds its
-// share of the name, so a query that spells out a whole name ("current
+// field. Each of a tool's name words outside its namespace that the query
+// holds also adds its share of the name, so a query that spells out a whole name ("current
 // weather" for get_current_weather) ranks that tool ahead of one whose longer
 // name it holds in part. A few verbs that tools use for the same action are
 // synonyms ("find", "search", "locate"; "get", "retrieve", "fetch"; ...): a
