@@ -36,8 +36,9 @@ type Index struct {
 	idf      []float32
 	common   []bool
 	scales   []toolScales
-	// synonyms[t] are the terms of t's synonym group, whose tools t's
-	// scored postings include ([Index.withSynonyms]).
+	// synonyms[t] are the terms of t's synonym group, or the category
+	// that t is an instance of, whose tools t's scored postings include
+	// ([Index.withSynonyms]).
 	synonyms map[int32][]int32
 	// groups are the groups of tools alike but for their names, made from
 	// the field lengths of the tools (lengths, until then) on the first

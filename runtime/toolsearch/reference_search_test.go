@@ -15,7 +15,8 @@ import (
 // the term's weight and the tool's scales; everything around it is the
 // reference's own: field lengths without value terms, the tools' scales
 // (the name share split over the name's words, its namespace's included),
-// the half weight of a term with a digit, synonyms from [synonymGroups], the
+// the half weight of a term with a digit, synonyms from [synonymGroups] and
+// the categories of [categoryInstances], the
 // terms that a word no tool has stands for (a scan of every term, not the
 // index's sorted list), the sum and the sort.
 type reference struct {
@@ -73,33 +74,40 @@ func referenceScales(lengths [][numFields]int64) []toolScales {
 // termScores returns the score and fields of query term t in every tool
 // where it has one: its own counts' score, or else [synonymWeight] times the
 // best score of a synonym the tool has (of equal ones, the first synonym's
-// in its group), in that synonym's fields.
+// in its group), in that synonym's fields. The category that t is an
+// instance of is a synonym after those of its group.
 func (r *reference) termScores(t int32) []posting {
 	ix := r.ix
 	var out []posting
 	for _, p := range ix.postings[t] {
 		out = append(out, posting{tool: p.Tool, score: termScore(r.idf[t], &p.Counts, &r.scales[p.Tool]), fields: p.Counts.fields()})
 	}
-	bySynonym := make(map[int32]posting)
+	var words []string // t's synonyms, in order
 	for _, g := range synonymGroups {
-		if !slices.Contains(g, ix.terms.keys[t]) {
+		if slices.Contains(g, ix.terms.keys[t]) {
+			words = append(words, g...)
+		}
+	}
+	for _, c := range categoryInstances {
+		if slices.Contains(c.instances, ix.terms.keys[t]) {
+			words = append(words, c.category)
+		}
+	}
+	bySynonym := make(map[int32]posting)
+	for _, word := range words {
+		s, ok := ix.terms.lookupString(word)
+		if !ok || s == t {
 			continue
 		}
-		for _, word := range g {
-			s, ok := ix.terms.lookupString(word)
-			if !ok || s == t {
-				continue
+		for _, p := range ix.postings[s] {
+			if ownsTerm(ix.postings[t], p.Tool) {
+				continue // the tool has the term itself
 			}
-			for _, p := range ix.postings[s] {
-				if ownsTerm(ix.postings[t], p.Tool) {
-					continue // the tool has the term itself
-				}
-				score := synonymWeight * termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
-				if prev, ok := bySynonym[p.Tool]; ok && prev.score >= score {
-					continue // an earlier synonym scores as well
-				}
-				bySynonym[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
+			score := synonymWeight * termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
+			if prev, ok := bySynonym[p.Tool]; ok && prev.score >= score {
+				continue // an earlier synonym scores as well
 			}
+			bySynonym[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
 		}
 	}
 	for _, p := range bySynonym {

@@ -22,11 +22,31 @@ var synonymGroups = [...][]string{
 	{"book", "reserv"},
 }
 
+// categoryInstances are words of general knowledge that name an instance of
+// a category that tools name, as [Terms] gives them: a month or a day of the
+// week is a date, so a request for the forecast "on March 5th" or "next
+// Monday" means the tool that takes "the date of the forecast". An instance
+// stands for its category as a synonym does, [synonymWeight] of the
+// category's score in a tool that has the category but not the instance;
+// the category does not stand for its instances. May is left out: as a
+// term it is the request word ([isRequestWord]) far more often.
+var categoryInstances = [...]struct {
+	category  string
+	instances []string
+}{
+	{"dat", []string{
+		"januari", "februari", "march", "april", "jun", "juli", "august", "september", "october", "november", "december",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	}},
+}
+
 // findSynonyms returns, for every term of a synonym group that has a term in
-// the index, the other terms of its group. It adds the group's terms that no
-// tool has to the index, without postings, so that a query saying "find"
-// reaches the tools that say "search" in a catalog where none says "find".
-// It runs before the terms are weighed.
+// the index, the other terms of its group, and for every instance of a
+// category that tools have ([categoryInstances]), the category. It adds the
+// group's terms and the instances that no tool has to the index, without
+// postings, so that a query saying "find" reaches the tools that say
+// "search" in a catalog where none says "find". It runs before the terms are
+// weighed.
 func (ix *Index) findSynonyms() map[int32][]int32 {
 	var synonyms map[int32][]int32
 	for _, g := range synonymGroups {
@@ -53,6 +73,22 @@ func (ix *Index) findSynonyms() map[int32][]int32 {
 					synonyms[id] = append(synonyms[id], other)
 				}
 			}
+		}
+	}
+	for _, c := range categoryInstances {
+		category, ok := ix.terms.lookupString(c.category)
+		if !ok || len(ix.postings[category]) == 0 {
+			continue
+		}
+		if synonyms == nil {
+			synonyms = make(map[int32][]int32)
+		}
+		for _, term := range c.instances {
+			id, added := ix.terms.add(term)
+			if added {
+				ix.postings = append(ix.postings, nil)
+			}
+			synonyms[id] = append(synonyms[id], category)
 		}
 	}
 	return synonyms

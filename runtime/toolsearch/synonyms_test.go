@@ -95,3 +95,58 @@ func TestSynonymsFindTools(t *testing.T) {
 		t.Errorf("Search(find a hotel) = %v, want %v", got, want)
 	}
 }
+
+// TestCategoryInstancesAreStemmed checks that every category and instance of
+// categoryInstances is listed as the analyzer gives it.
+func TestCategoryInstancesAreStemmed(t *testing.T) {
+	words := []struct {
+		category  string
+		instances []string
+	}{
+		{"date", []string{
+			"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+			"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		}},
+	}
+	if len(words) != len(categoryInstances) {
+		t.Fatalf("%d categories checked, %d listed", len(words), len(categoryInstances))
+	}
+	for i, c := range words {
+		if got, want := []string{categoryInstances[i].category}, Terms(c.category); !slices.Equal(got, want) {
+			t.Errorf("category %d is %q, want %q", i, got, want)
+		}
+		var want []string
+		for _, w := range c.instances {
+			want = append(want, Terms(w)...)
+		}
+		if !slices.Equal(categoryInstances[i].instances, want) {
+			t.Errorf("instances of %q are %q, want %q as Terms gives %q", c.category, categoryInstances[i].instances, want, c.instances)
+		}
+	}
+}
+
+// TestInstancesFindCategory checks that a request naming a day ranks the
+// tool that takes a date ahead of one that does not, though that one's
+// shorter description ranks it first without the instance, and that a
+// day finds the tools of its category where they lack the day, at a quarter
+// of the category's score; the category does not stand for the day.
+func TestInstancesFindCategory(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "forecast", Description: "Weather forecast for a city on a given date."},
+		{Name: "current", Description: "Weather in a city."},
+		{Name: "calendar", Description: "Meetings on Monday."},
+	})
+	if got, want := names(ix.Search("weather in Paris on Friday", 5)), []string{"forecast", "current"}; !slices.Equal(got, want) {
+		t.Errorf("Search(weather in Paris on Friday) = %v, want %v", got, want)
+	}
+	friday, date := ix.Search("friday", 5), ix.Search("date", 5)
+	if len(friday) != 1 || friday[0].Name != "forecast" || len(date) != 1 || date[0].Name != "forecast" {
+		t.Fatalf("Search(friday) = %v, Search(date) = %v, want forecast alone", friday, date)
+	}
+	if ratio := friday[0].Score / date[0].Score; math.Abs(ratio-synonymWeight) > 1e-6 {
+		t.Errorf("score of friday over date = %v, want %v", ratio, synonymWeight)
+	}
+	if got, want := names(ix.Search("monday", 5)), []string{"calendar", "forecast"}; !slices.Equal(got, want) {
+		t.Errorf("Search(monday) = %v, want %v", got, want)
+	}
+}
