@@ -31,9 +31,10 @@
 // name it holds in part. A few verbs that tools use for the same action are
 // synonyms ("find", "search", "locate"; "get", "retrieve", "fetch"; ...): a
 // term scores a quarter of its synonym's score in a tool that has the synonym
-// but not the term. A month or a day of the week stands for "date" alike
-// (but not "date" for them), so a request for "Monday" reaches the tools
-// that take a date. A word of four letters or more that no tool has stands
+// but not the term. A month, a day of the week or of the month ("5th") and a
+// year (1900 to 2099) stand for "date" alike (but not "date" for them), so a
+// request for "Monday" or "March 5th 2023" reaches the tools that take a
+// date. A word of four letters or more that no tool has stands
 // for the words of the catalog it begins, as an abbreviation or a stem of
 // theirs ("fahr" for "fahrenheit", "invented" for "invention"), each at a
 // quarter weight, when it begins at most four. A tool's score is thus the

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"cmp"
 	"slices"
+	"strconv"
 )
 
 // synonymWeight is the share of a synonym's score that a term gives a tool
@@ -23,21 +24,46 @@ var synonymGroups = [...][]string{
 }
 
 // categoryInstances are words of general knowledge that name an instance of
-// a category that tools name, as [Terms] gives them: a month or a day of the
-// week is a date, so a request for the forecast "on March 5th" or "next
-// Monday" means the tool that takes "the date of the forecast". An instance
-// stands for its category as a synonym does, [synonymWeight] of the
-// category's score in a tool that has the category but not the instance;
-// the category does not stand for its instances. May is left out: as a
-// term it is the request word ([isRequestWord]) far more often.
+// a category that tools name, as [Terms] gives them: a month, a day of the
+// week, a day of the month ("5th") and a year are dates, so a request for
+// the forecast "on March 5th 2023" or "next Monday" means the tool that
+// takes "the date of the forecast". An instance stands for its category as
+// a synonym does, [synonymWeight] of the category's score in a tool that has
+// the category but not the instance; the category does not stand for its
+// instances. May is left out: as a term it is the request word
+// ([isRequestWord]) far more often.
 var categoryInstances = [...]struct {
 	category  string
 	instances []string
 }{
-	{"dat", []string{
+	{"dat", dateInstances()},
+}
+
+// dateInstances returns the months but May, the days of the week, the days
+// of a month as ordinals (1st to 31st) and the years 1900 to 2099.
+func dateInstances() []string {
+	words := []string{
 		"januari", "februari", "march", "april", "jun", "juli", "august", "september", "october", "november", "december",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-	}},
+	}
+	for day := 1; day <= 31; day++ {
+		suffix := "th"
+		if day < 10 || day > 20 {
+			switch day % 10 {
+			case 1:
+				suffix = "st"
+			case 2:
+				suffix = "nd"
+			case 3:
+				suffix = "rd"
+			}
+		}
+		words = append(words, strconv.Itoa(day)+suffix)
+	}
+	for year := 1900; year < 2100; year++ {
+		words = append(words, strconv.Itoa(year))
+	}
+	return words
 }
 
 // findSynonyms returns, for every term of a synonym group that has a term in

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -103,10 +104,12 @@ func TestCategoryInstancesAreStemmed(t *testing.T) {
 		category  string
 		instances []string
 	}{
-		{"date", []string{
+		{"date", slices.Concat([]string{
 			"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
 			"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-		}},
+			"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th", "13th", "14th", "15th", "16th",
+			"17th", "18th", "19th", "20th", "21st", "22nd", "23rd", "24th", "25th", "26th", "27th", "28th", "29th", "30th", "31st",
+		}, years(1900, 2099))},
 	}
 	if len(words) != len(categoryInstances) {
 		t.Fatalf("%d categories checked, %d listed", len(words), len(categoryInstances))
@@ -125,7 +128,8 @@ func TestCategoryInstancesAreStemmed(t *testing.T) {
 	}
 }
 
-// TestInstancesFindCategory checks that a request naming a day ranks the
+// TestInstancesFindCategory checks that a request naming a day (of the
+// week or of the month) or a year ranks the
 // tool that takes a date ahead of one that does not, though that one's
 // shorter description ranks it first without the instance, and that a
 // day finds the tools of its category where they lack the day, at a quarter
@@ -149,4 +153,18 @@ func TestInstancesFindCategory(t *testing.T) {
 	if got, want := names(ix.Search("monday", 5)), []string{"calendar", "forecast"}; !slices.Equal(got, want) {
 		t.Errorf("Search(monday) = %v, want %v", got, want)
 	}
+	for _, q := range []string{"on the 5th", "in 1999", "2024 weather"} {
+		if got := ix.Search(q, 5); len(got) == 0 || got[0].Name != "forecast" {
+			t.Errorf("Search(%s) = %v, want forecast first", q, got)
+		}
+	}
+}
+
+// years returns the years from first to last, as words.
+func years(first, last int) []string {
+	var ys []string
+	for y := first; y <= last; y++ {
+		ys = append(ys, fmt.Sprint(y))
+	}
+	return ys
 }
