@@ -86,8 +86,8 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			return nil, err
 		}
 	}
-	ix.terms = newDictionary(len(cat.Terms))
-	ix.postings = make([][]ToolTerm, len(cat.Terms))
+	ix.terms = newDictionary(len(cat.Terms) + synonymTerms)
+	ix.postings = make([][]ToolTerm, len(cat.Terms), len(cat.Terms)+synonymTerms)
 	lengths := make([][numFields]int64, n)
 	for t := range cat.Terms {
 		tp := &cat.Terms[t]
@@ -169,7 +169,7 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	}
 	all := make([]ToolTerm, len(a.occs))
 	next := slices.Clone(start[:terms]) // where each term's next posting goes
-	ix.postings = make([][]ToolTerm, terms)
+	ix.postings = make([][]ToolTerm, terms, terms+synonymTerms)
 	for t := range terms {
 		ix.postings[t] = all[start[t]:start[t+1]:start[t+1]]
 	}

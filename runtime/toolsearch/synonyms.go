@@ -66,6 +66,20 @@ func dateInstances() []string {
 	return words
 }
 
+// synonymTerms is the number of terms of the synonym groups and the
+// category instances, the most that [Index.findSynonyms] adds to an index:
+// room kept for them spares the index's terms a copy.
+var synonymTerms = func() int {
+	n := 0
+	for _, g := range synonymGroups {
+		n += len(g)
+	}
+	for _, c := range categoryInstances {
+		n += len(c.instances)
+	}
+	return n
+}()
+
 // findSynonyms returns, for every term of a synonym group that has a term in
 // the index, the other terms of its group, and for every instance of a
 // category that tools have ([categoryInstances]), the category. It adds the
@@ -107,14 +121,22 @@ func (ix *Index) findSynonyms() map[int32][]int32 {
 			continue
 		}
 		if synonyms == nil {
-			synonyms = make(map[int32][]int32)
+			synonyms = make(map[int32][]int32, len(c.instances))
 		}
+		// The instances share one list of the category, which none
+		// appends to: an instance that is also a term of a group
+		// gets a list of its own.
+		alone := []int32{category}
 		for _, term := range c.instances {
 			id, added := ix.terms.add(term)
 			if added {
 				ix.postings = append(ix.postings, nil)
 			}
-			synonyms[id] = append(synonyms[id], category)
+			if s := synonyms[id]; len(s) > 0 {
+				synonyms[id] = append(s[:len(s):len(s)], category)
+			} else {
+				synonyms[id] = alone
+			}
 		}
 	}
 	return synonyms
