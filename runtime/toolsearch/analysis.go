@@ -1,6 +1,9 @@
 package toolsearch
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // analysis counts the terms of tool documents with [Terms]' scanner. It
 // numbers the distinct terms of all the documents it reads once, in a
@@ -70,9 +73,9 @@ func newAnalysis(terms, occs int, remember bool) *analysis {
 // Schema.
 func (a *analysis) document(doc *Document, tool int32) error {
 	a.start, a.tool, a.length = len(a.occs), tool, [numFields]int64{}
-	a.text(FieldName, doc.Name)
+	a.name(doc.Name)
 	if doc.Alias != doc.Name {
-		a.text(FieldName, doc.Alias)
+		a.name(doc.Alias)
 	}
 	a.text(FieldTitle, doc.Title)
 	a.text(FieldDescription, doc.Description)
@@ -85,6 +88,20 @@ func (a *analysis) document(doc *Document, tool int32) error {
 		a.text(FieldExtra, term)
 	}
 	return nil
+}
+
+// name counts the terms of a tool's name or model-facing name: those before
+// its last dot in [FieldNamespace] ("euro_history" in
+// "euro_history.treaty_info", "sports_data.basketball" in
+// "sports_data.basketball.most_points_career"), the others in [FieldName].
+// A namespace names the family of tools the tool belongs to, and the words
+// after it what the tool does.
+func (a *analysis) name(s string) {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		a.text(FieldNamespace, s[:i])
+		s = s[i+1:]
+	}
+	a.text(FieldName, s)
 }
 
 // text counts the terms of s in field f of the current document.

@@ -123,7 +123,7 @@ func TestFieldSetString(t *testing.T) {
 		{0, ""},
 		{1 << FieldName, "name"},
 		{1<<FieldDescription | 1<<FieldParamName, "description,param_name"},
-		{1<<numFields - 1, "name,title,description,param_name,param_description,extra"},
+		{1<<numFields - 1, "name,title,description,param_name,param_description,extra,namespace"},
 	}
 	for _, tt := range tests {
 		if got := tt.set.String(); got != tt.want {

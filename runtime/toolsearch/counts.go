@@ -31,7 +31,8 @@ type TermCounts struct {
 
 // FieldCounts is how many times a term occurs in each field of a tool.
 type FieldCounts struct {
-	// Name counts the term in the tool's name and model-facing name.
+	// Name counts the term in the tool's name and model-facing name, each
+	// but for its namespace.
 	Name int32
 	// Title counts the term in the title.
 	Title int32
@@ -44,13 +45,17 @@ type FieldCounts struct {
 	ParamDescription int32
 	// Extra counts the term in the extra search terms.
 	Extra int32
+	// Namespace counts the term in the namespaces of the tool's name and
+	// model-facing name (before the last dot of a dotted name).
+	Namespace int32
 }
 
 // fields returns the fields the term occurs in.
 func (c *FieldCounts) fields() FieldSet {
 	return present(c.Name)<<FieldName | present(c.Title)<<FieldTitle |
 		present(c.Description)<<FieldDescription | present(c.ParamName)<<FieldParamName |
-		present(c.ParamDescription)<<FieldParamDescription | present(c.Extra)<<FieldExtra
+		present(c.ParamDescription)<<FieldParamDescription | present(c.Extra)<<FieldExtra |
+		present(c.Namespace)<<FieldNamespace
 }
 
 // present is 1 for a positive count, 0 otherwise.
@@ -61,12 +66,12 @@ func present(n int32) FieldSet {
 // valid reports whether the counts are non-negative with one at least
 // positive: an OR of them is positive exactly then.
 func (c *FieldCounts) valid() bool {
-	return c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra > 0
+	return c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra|c.Namespace > 0
 }
 
 // invalid explains why counts are not valid.
 func (c *FieldCounts) invalid() error {
-	if c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra < 0 {
+	if c.Name|c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra|c.Namespace < 0 {
 		return fmt.Errorf("negative count in %+v", *c)
 	}
 	return errors.New("counted in no field")
@@ -80,6 +85,7 @@ func (c *FieldCounts) addTo(l *[numFields]int64) {
 	l[FieldParamName] += int64(c.ParamName)
 	l[FieldParamDescription] += int64(c.ParamDescription)
 	l[FieldExtra] += int64(c.Extra)
+	l[FieldNamespace] += int64(c.Namespace)
 }
 
 func (c *FieldCounts) add(f Field) {
@@ -96,6 +102,8 @@ func (c *FieldCounts) add(f Field) {
 		c.ParamDescription++
 	case FieldExtra:
 		c.Extra++
+	case FieldNamespace:
+		c.Namespace++
 	}
 }
 

@@ -17,19 +17,24 @@
 //     registry catalogs: it analyzes names, titles, descriptions, parameter
 //     JSON Schemas and extra search terms.
 //
-// Search scores tools with BM25F over six fields (name, title, description,
-// parameter names, parameter descriptions, extra search terms): a name match
-// outweighs a description match and rare words outweigh common ones. A term
+// Search scores tools with BM25F over seven fields (name, title, description,
+// parameter names, parameter descriptions, extra search terms, and the
+// namespace of a dotted name, what comes before its last dot): a name match
+// outweighs a description match and rare words outweigh common ones, and a
+// namespace word ("math" in "math.factorial") weighs half a name word. A term
 // with a digit in it is most often a value the request carries (an amount, a
 // date, an id) and its scores count half; in a tool it is an index or a
 // version ("Hotels_4_SearchHotel") and does not count in the length of its
-// field. Each of a tool's name words that the query holds also adds its
-// share of the name, so a query that spells out a whole name ("current
+// field. Each of a tool's name words outside its namespace that the query
+// holds also adds its share of the name, so a query that spells out a whole name ("current
 // weather" for get_current_weather) ranks that tool ahead of one whose longer
 // name it holds in part. A few verbs that tools use for the same action are
 // synonyms ("find", "search", "locate"; "get", "retrieve", "fetch"; ...): a
 // term scores a quarter of its synonym's score in a tool that has the synonym
-// but not the term. A word of four letters or more that no tool has stands
+// but not the term. A month, a day of the week or of the month ("5th") and a
+// year (1900 to 2099) stand for "date" alike (but not "date" for them), so a
+// request for "Monday" or "March 5th 2023" reaches the tools that take a
+// date. A word of four letters or more that no tool has stands
 // for the words of the catalog it begins, as an abbreviation or a stem of
 // theirs ("fahr" for "fahrenheit", "invented" for "invention"), each at a
 // quarter weight, when it begins at most four. A tool's score is thus the

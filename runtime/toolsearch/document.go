@@ -8,10 +8,12 @@ import (
 // Document is a tool as search sees it: its names and the texts its words
 // come from. It is the run-time input of [Count] and [NewIndexFromDocuments].
 type Document struct {
-	// Name is the tool's catalog name, unique in an index. Required.
+	// Name is the tool's catalog name, unique in an index. Required. Its
+	// words count in [FieldName], those before its last dot in
+	// [FieldNamespace].
 	Name string
 	// Alias is the name the model calls the tool by, when it differs from
-	// Name; empty otherwise.
+	// Name; empty otherwise. Its words count as Name's do.
 	Alias string
 	// Title is the tool's human-readable title.
 	Title string

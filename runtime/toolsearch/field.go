@@ -10,7 +10,8 @@ type Field uint8
 
 // The fields of a tool document, in the order [FieldSet.String] lists them.
 const (
-	// FieldName is the tool's name and its model-facing name.
+	// FieldName is the tool's name and its model-facing name, each but
+	// for its namespace.
 	FieldName Field = iota
 	// FieldTitle is the tool's human-readable title.
 	FieldTitle
@@ -23,11 +24,15 @@ const (
 	FieldParamDescription
 	// FieldExtra is the extra search terms given for the tool.
 	FieldExtra
+	// FieldNamespace is the namespace of the tool's name or model-facing
+	// name: what comes before the last dot of a dotted name ("euro_history"
+	// in "euro_history.treaty_info").
+	FieldNamespace
 
 	numFields = iota
 )
 
-var fieldNames = [numFields]string{"name", "title", "description", "param_name", "param_description", "extra"}
+var fieldNames = [numFields]string{"name", "title", "description", "param_name", "param_description", "extra", "namespace"}
 
 // String returns the field's name as results and the CLI show it.
 func (f Field) String() string {

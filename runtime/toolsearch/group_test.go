@@ -11,14 +11,14 @@ import (
 // randomCatalog makes a catalog of tools from a small vocabulary, many of
 // them alike but for their names (a tool's description and parameters
 // copied under another name, of the same length or not), so that groups,
-// group terms, tools' own terms, common words, synonyms, terms with a digit
-// and ties all occur; and
+// group terms, tools' own terms, common words, synonyms, instances of a
+// category, namespaces, terms with a digit and ties all occur; and
 // queries over the same words, the tools' names and request words.
 func randomCatalog(seed uint64) ([]Document, []string) {
 	r := rand.New(rand.NewPCG(seed, seed>>32|1))
 	vocab := []string{"weather", "city", "forecast", "convert", "unit", "currency", "email", "send", "image", "report",
 		"print", "weekly", "record", "customer", "order", "refund", "github", "gitlab", "issue", "create",
-		"find", "search", "locate", "get", "fetch", "retrieve", "book", "reserve", "v2", "2024"}
+		"find", "search", "locate", "get", "fetch", "retrieve", "book", "reserve", "v2", "2024", "date", "monday", "march"}
 	words := func(n int) string {
 		var w []string
 		for range n {
@@ -46,8 +46,11 @@ func randomCatalog(seed uint64) ([]Document, []string) {
 			}
 		}
 		d.Name = fmt.Sprintf("%s_%s_t%d", vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], i)
-		if r.IntN(3) == 0 {
+		switch r.IntN(6) {
+		case 0, 1:
 			d.Name = fmt.Sprintf("%s.t%d", vocab[r.IntN(len(vocab))], i) // a shorter name
+		case 2:
+			d.Name = fmt.Sprintf("%s.%s.%s_t%d", vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], i) // a longer namespace
 		}
 		if r.IntN(5) == 0 {
 			d.Alias = "a" + d.Name

@@ -36,8 +36,9 @@ type Index struct {
 	idf      []float32
 	common   []bool
 	scales   []toolScales
-	// synonyms[t] are the terms of t's synonym group, whose tools t's
-	// scored postings include ([Index.withSynonyms]).
+	// synonyms[t] are the terms of t's synonym group, or the category
+	// that t is an instance of, whose tools t's scored postings include
+	// ([Index.withSynonyms]).
 	synonyms map[int32][]int32
 	// groups are the groups of tools alike but for their names, made from
 	// the field lengths of the tools (lengths, until then) on the first
@@ -85,8 +86,8 @@ func NewIndex(cat CatalogCounts) (*Index, error) {
 			return nil, err
 		}
 	}
-	ix.terms = newDictionary(len(cat.Terms))
-	ix.postings = make([][]ToolTerm, len(cat.Terms))
+	ix.terms = newDictionary(len(cat.Terms) + synonymTerms)
+	ix.postings = make([][]ToolTerm, len(cat.Terms), len(cat.Terms)+synonymTerms)
 	lengths := make([][numFields]int64, n)
 	for t := range cat.Terms {
 		tp := &cat.Terms[t]
@@ -168,7 +169,7 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	}
 	all := make([]ToolTerm, len(a.occs))
 	next := slices.Clone(start[:terms]) // where each term's next posting goes
-	ix.postings = make([][]ToolTerm, terms)
+	ix.postings = make([][]ToolTerm, terms, terms+synonymTerms)
 	for t := range terms {
 		ix.postings[t] = all[start[t]:start[t+1]:start[t+1]]
 	}

@@ -39,7 +39,7 @@ func TestCount(t *testing.T) {
 		t.Errorf("terms not sorted: %v", c.Terms)
 	}
 	want := map[string]FieldCounts{
-		"order":    {Name: 3, Title: 1, Description: 1, ParamDescription: 1},
+		"order":    {Name: 2, Title: 1, Description: 1, ParamDescription: 1, Namespace: 1},
 		"creat":    {Name: 2, Title: 1, Description: 1},
 		"customer": {Description: 1, ParamName: 1, ParamDescription: 1},
 		"email":    {ParamName: 1, ParamDescription: 1},

@@ -13,10 +13,12 @@ import (
 // own forms (groups, scored terms, synonym lists). The BM25F score of one
 // term's counts in one tool, with the tool's name share, is [termScore] of
 // the term's weight and the tool's scales; everything around it is the
-// reference's own: field lengths without value terms, the half weight of a
-// term with a digit, synonyms from [synonymGroups], the terms that a word no
-// tool has stands for (a scan of every term, not the index's sorted list),
-// the sum and the sort.
+// reference's own: field lengths without value terms, the tools' scales
+// (the name share split over the name's words, its namespace's included),
+// the half weight of a term with a digit, synonyms from [synonymGroups] and
+// the categories of [categoryInstances], the
+// terms that a word no tool has stands for (a scan of every term, not the
+// index's sorted list), the sum and the sort.
 type reference struct {
 	ix     *Index
 	idf    []float32    // per term, times its weight
@@ -38,40 +40,74 @@ func newReference(ix *Index) *reference {
 		}
 		r.idf[t] = float32(idf(len(p), n) * weight)
 	}
-	r.scales = fieldScales(lengths)
+	r.scales = referenceScales(lengths)
 	return r
+}
+
+// referenceScales is [fieldScales] written out field by field: each field's
+// weight over its length normalized by the average, and the name share over
+// the words of the whole name, namespace included.
+func referenceScales(lengths [][numFields]int64) []toolScales {
+	var sum [numFields]int64
+	for _, l := range lengths {
+		for f, n := range l {
+			sum[f] += n
+		}
+	}
+	scales := make([]toolScales, len(lengths))
+	for i, l := range lengths {
+		for f := range Field(numFields) {
+			norm := 1.0
+			if sum[f] > 0 {
+				avg := float64(sum[f]) / float64(len(lengths))
+				norm = 1 - fieldB[f] + fieldB[f]*float64(l[f])/avg
+			}
+			scales[i].field[f] = float32(fieldWeight[f] / norm)
+		}
+		if words := l[FieldName] + l[FieldNamespace]; words > 0 {
+			scales[i].nameWord = float32(nameShareWeight / float64(words))
+		}
+	}
+	return scales
 }
 
 // termScores returns the score and fields of query term t in every tool
 // where it has one: its own counts' score, or else [synonymWeight] times the
 // best score of a synonym the tool has (of equal ones, the first synonym's
-// in its group), in that synonym's fields.
+// in its group), in that synonym's fields. The category that t is an
+// instance of is a synonym after those of its group.
 func (r *reference) termScores(t int32) []posting {
 	ix := r.ix
 	var out []posting
 	for _, p := range ix.postings[t] {
 		out = append(out, posting{tool: p.Tool, score: termScore(r.idf[t], &p.Counts, &r.scales[p.Tool]), fields: p.Counts.fields()})
 	}
-	bySynonym := make(map[int32]posting)
+	var words []string // t's synonyms, in order
 	for _, g := range synonymGroups {
-		if !slices.Contains(g, ix.terms.keys[t]) {
+		if slices.Contains(g, ix.terms.keys[t]) {
+			words = append(words, g...)
+		}
+	}
+	for _, c := range categoryInstances {
+		if slices.Contains(c.instances, ix.terms.keys[t]) {
+			words = append(words, c.category)
+		}
+	}
+	bySynonym := make(map[int32]posting)
+	for _, word := range words {
+		s, ok := ix.terms.lookupString(word)
+		if !ok || s == t {
 			continue
 		}
-		for _, word := range g {
-			s, ok := ix.terms.lookupString(word)
-			if !ok || s == t {
-				continue
+		for _, p := range ix.postings[s] {
+			if ownsTerm(ix.postings[t], p.Tool) {
+				continue // the tool has the term itself
 			}
-			for _, p := range ix.postings[s] {
-				if ownsTerm(ix.postings[t], p.Tool) {
-					continue // the tool has the term itself
-				}
-				score := synonymWeight * termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
-				if prev, ok := bySynonym[p.Tool]; ok && prev.score >= score {
-					continue // an earlier synonym scores as well
-				}
-				bySynonym[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
+			score := synonymWeight * termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
+			if prev, ok := bySynonym[p.Tool]; ok && prev.score >= score {
+				continue // an earlier synonym scores as well
 			}
+			bySynonym[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
 		}
 	}
 	for _, p := range bySynonym {

@@ -182,8 +182,12 @@ func referenceCount(doc Document) (Counts, error) {
 	if alias == doc.Name {
 		alias = ""
 	}
-	add(FieldName, doc.Name)
-	add(FieldName, alias)
+	// A name's parts but the last, split at its dots, are its namespace.
+	for _, name := range []string{doc.Name, alias} {
+		parts := strings.Split(name, ".")
+		add(FieldNamespace, strings.Join(parts[:len(parts)-1], " "))
+		add(FieldName, parts[len(parts)-1])
+	}
 	add(FieldTitle, doc.Title)
 	add(FieldDescription, doc.Description)
 	if len(doc.Parameters) > 0 {

@@ -6,7 +6,9 @@ import "math"
 // normalized by the field's length relative to its average, weighted by the
 // field, summed, and saturated once with k1; the inverse document frequency
 // makes rare terms count more than common ones. Name words weigh most, so a
-// name match outranks a description match.
+// name match outranks a description match; the words of a name's namespace
+// weigh half as much as the others, as a namespace ("math", "euro_history")
+// names a family of tools rather than what the tool does.
 const (
 	k1 = 1.2
 	// commonShare: a term in more than this share of the tools (and in at
@@ -27,6 +29,7 @@ var (
 		FieldParamName:        1,
 		FieldParamDescription: 1,
 		FieldExtra:            1.5,
+		FieldNamespace:        1.5,
 	}
 	fieldB = [numFields]float64{
 		FieldName:             0.3,
@@ -35,6 +38,7 @@ var (
 		FieldParamName:        0.75,
 		FieldParamDescription: 0.75,
 		FieldExtra:            0.5,
+		FieldNamespace:        0.3,
 	}
 )
 
@@ -87,14 +91,17 @@ func isCommon(df, n int) bool {
 // BM25F score. A name says in a few words what the tool does, so a tool whose
 // name the query spells out in full ("current weather" for
 // get_current_weather) ranks ahead of one whose longer name it matches in
-// part.
+// part. The words of the name's namespace count in its length but add no
+// share: "euro" in a request for euros does not spell out
+// euro_history.treaty_info.
 const nameShareWeight = 0.3
 
 // toolScales are a tool's weights of one occurrence of a term: in each field
 // for BM25F, and in its name for the name share.
 type toolScales struct {
 	field [numFields]float32
-	// nameWord is nameShareWeight over the number of the name's terms.
+	// nameWord is nameShareWeight over the number of the name's terms,
+	// its namespace's included.
 	nameWord float32
 }
 
@@ -121,7 +128,7 @@ func fieldScales(lengths [][numFields]int64) []toolScales {
 			}
 			scales[i].field[f] = float32(fieldWeight[f] / norm)
 		}
-		if n := lengths[i][FieldName]; n > 0 {
+		if n := lengths[i][FieldName] + lengths[i][FieldNamespace]; n > 0 {
 			scales[i].nameWord = float32(nameShareWeight / float64(n))
 		}
 	}
@@ -131,13 +138,14 @@ func fieldScales(lengths [][numFields]int64) []toolScales {
 // termScore is the score of a term with inverse document frequency termIDF
 // and counts tc in a tool whose scales are w: the BM25F score (the weighted
 // counts summed, then saturated once with k1) plus the term's share of the
-// tool's name, both times termIDF.
+// tool's name outside its namespace, both times termIDF.
 func termScore(termIDF float32, tc *FieldCounts, w *toolScales) float32 {
 	pseudo := w.field[FieldName]*float32(tc.Name) +
 		w.field[FieldTitle]*float32(tc.Title) +
 		w.field[FieldDescription]*float32(tc.Description) +
 		w.field[FieldParamName]*float32(tc.ParamName) +
 		w.field[FieldParamDescription]*float32(tc.ParamDescription) +
-		w.field[FieldExtra]*float32(tc.Extra)
+		w.field[FieldExtra]*float32(tc.Extra) +
+		w.field[FieldNamespace]*float32(tc.Namespace)
 	return termIDF * (pseudo/(k1+pseudo) + w.nameWord*float32(tc.Name))
 }

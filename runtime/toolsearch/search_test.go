@@ -221,7 +221,7 @@ func TestSearchResultFields(t *testing.T) {
 		t.Fatalf("Search = %v, want one result", got)
 	}
 	r := got[0]
-	want := FieldSet(1<<FieldName | 1<<FieldTitle | 1<<FieldDescription | 1<<FieldParamName | 1<<FieldParamDescription)
+	want := FieldSet(1<<FieldNamespace | 1<<FieldTitle | 1<<FieldDescription | 1<<FieldParamName | 1<<FieldParamDescription)
 	if r.Name != "weather.forecast" || r.Fields != want || r.Exact || r.Score <= 0 {
 		t.Errorf("Search(weather city)[0] = %+v, want weather.forecast in fields %v, not exact, positive score", r, want)
 	}

@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"cmp"
 	"slices"
+	"strconv"
 )
 
 // synonymWeight is the share of a synonym's score that a term gives a tool
@@ -22,11 +23,70 @@ var synonymGroups = [...][]string{
 	{"book", "reserv"},
 }
 
+// categoryInstances are words of general knowledge that name an instance of
+// a category that tools name, as [Terms] gives them: a month, a day of the
+// week, a day of the month ("5th") and a year are dates, so a request for
+// the forecast "on March 5th 2023" or "next Monday" means the tool that
+// takes "the date of the forecast". An instance stands for its category as
+// a synonym does, [synonymWeight] of the category's score in a tool that has
+// the category but not the instance; the category does not stand for its
+// instances. May is left out: as a term it is the request word
+// ([isRequestWord]) far more often.
+var categoryInstances = [...]struct {
+	category  string
+	instances []string
+}{
+	{"dat", dateInstances()},
+}
+
+// dateInstances returns the months but May, the days of the week, the days
+// of a month as ordinals (1st to 31st) and the years 1900 to 2099.
+func dateInstances() []string {
+	words := []string{
+		"januari", "februari", "march", "april", "jun", "juli", "august", "september", "october", "november", "december",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	}
+	for day := 1; day <= 31; day++ {
+		suffix := "th"
+		if day < 10 || day > 20 {
+			switch day % 10 {
+			case 1:
+				suffix = "st"
+			case 2:
+				suffix = "nd"
+			case 3:
+				suffix = "rd"
+			}
+		}
+		words = append(words, strconv.Itoa(day)+suffix)
+	}
+	for year := 1900; year < 2100; year++ {
+		words = append(words, strconv.Itoa(year))
+	}
+	return words
+}
+
+// synonymTerms is the number of terms of the synonym groups and the
+// category instances, the most that [Index.findSynonyms] adds to an index:
+// room kept for them spares the index's terms a copy.
+var synonymTerms = func() int {
+	n := 0
+	for _, g := range synonymGroups {
+		n += len(g)
+	}
+	for _, c := range categoryInstances {
+		n += len(c.instances)
+	}
+	return n
+}()
+
 // findSynonyms returns, for every term of a synonym group that has a term in
-// the index, the other terms of its group. It adds the group's terms that no
-// tool has to the index, without postings, so that a query saying "find"
-// reaches the tools that say "search" in a catalog where none says "find".
-// It runs before the terms are weighed.
+// the index, the other terms of its group, and for every instance of a
+// category that tools have ([categoryInstances]), the category. It adds the
+// group's terms and the instances that no tool has to the index, without
+// postings, so that a query saying "find" reaches the tools that say
+// "search" in a catalog where none says "find". It runs before the terms are
+// weighed.
 func (ix *Index) findSynonyms() map[int32][]int32 {
 	var synonyms map[int32][]int32
 	for _, g := range synonymGroups {
@@ -52,6 +112,30 @@ func (ix *Index) findSynonyms() map[int32][]int32 {
 				if other != id {
 					synonyms[id] = append(synonyms[id], other)
 				}
+			}
+		}
+	}
+	for _, c := range categoryInstances {
+		category, ok := ix.terms.lookupString(c.category)
+		if !ok || len(ix.postings[category]) == 0 {
+			continue
+		}
+		if synonyms == nil {
+			synonyms = make(map[int32][]int32, len(c.instances))
+		}
+		// The instances share one list of the category, which none
+		// appends to: an instance that is also a term of a group
+		// gets a list of its own.
+		alone := []int32{category}
+		for _, term := range c.instances {
+			id, added := ix.terms.add(term)
+			if added {
+				ix.postings = append(ix.postings, nil)
+			}
+			if s := synonyms[id]; len(s) > 0 {
+				synonyms[id] = append(s[:len(s):len(s)], category)
+			} else {
+				synonyms[id] = alone
 			}
 		}
 	}

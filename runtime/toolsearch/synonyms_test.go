@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -94,4 +95,76 @@ func TestSynonymsFindTools(t *testing.T) {
 	if got := names(ix.Search("find a hotel", 5)); !slices.Equal(got, want) {
 		t.Errorf("Search(find a hotel) = %v, want %v", got, want)
 	}
+}
+
+// TestCategoryInstancesAreStemmed checks that every category and instance of
+// categoryInstances is listed as the analyzer gives it.
+func TestCategoryInstancesAreStemmed(t *testing.T) {
+	words := []struct {
+		category  string
+		instances []string
+	}{
+		{"date", slices.Concat([]string{
+			"january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+			"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+			"1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th", "11th", "12th", "13th", "14th", "15th", "16th",
+			"17th", "18th", "19th", "20th", "21st", "22nd", "23rd", "24th", "25th", "26th", "27th", "28th", "29th", "30th", "31st",
+		}, years(1900, 2099))},
+	}
+	if len(words) != len(categoryInstances) {
+		t.Fatalf("%d categories checked, %d listed", len(words), len(categoryInstances))
+	}
+	for i, c := range words {
+		if got, want := []string{categoryInstances[i].category}, Terms(c.category); !slices.Equal(got, want) {
+			t.Errorf("category %d is %q, want %q", i, got, want)
+		}
+		var want []string
+		for _, w := range c.instances {
+			want = append(want, Terms(w)...)
+		}
+		if !slices.Equal(categoryInstances[i].instances, want) {
+			t.Errorf("instances of %q are %q, want %q as Terms gives %q", c.category, categoryInstances[i].instances, want, c.instances)
+		}
+	}
+}
+
+// TestInstancesFindCategory checks that a request naming a day (of the
+// week or of the month) or a year ranks the
+// tool that takes a date ahead of one that does not, though that one's
+// shorter description ranks it first without the instance, and that a
+// day finds the tools of its category where they lack the day, at a quarter
+// of the category's score; the category does not stand for the day.
+func TestInstancesFindCategory(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "forecast", Description: "Weather forecast for a city on a given date."},
+		{Name: "current", Description: "Weather in a city."},
+		{Name: "calendar", Description: "Meetings on Monday."},
+	})
+	if got, want := names(ix.Search("weather in Paris on Friday", 5)), []string{"forecast", "current"}; !slices.Equal(got, want) {
+		t.Errorf("Search(weather in Paris on Friday) = %v, want %v", got, want)
+	}
+	friday, date := ix.Search("friday", 5), ix.Search("date", 5)
+	if len(friday) != 1 || friday[0].Name != "forecast" || len(date) != 1 || date[0].Name != "forecast" {
+		t.Fatalf("Search(friday) = %v, Search(date) = %v, want forecast alone", friday, date)
+	}
+	if ratio := friday[0].Score / date[0].Score; math.Abs(ratio-synonymWeight) > 1e-6 {
+		t.Errorf("score of friday over date = %v, want %v", ratio, synonymWeight)
+	}
+	if got, want := names(ix.Search("monday", 5)), []string{"calendar", "forecast"}; !slices.Equal(got, want) {
+		t.Errorf("Search(monday) = %v, want %v", got, want)
+	}
+	for _, q := range []string{"on the 5th", "in 1999", "2024 weather"} {
+		if got := ix.Search(q, 5); len(got) == 0 || got[0].Name != "forecast" {
+			t.Errorf("Search(%s) = %v, want forecast first", q, got)
+		}
+	}
+}
+
+// years returns the years from first to last, as words.
+func years(first, last int) []string {
+	var ys []string
+	for y := first; y <= last; y++ {
+		ys = append(ys, fmt.Sprint(y))
+	}
+	return ys
 }

@@ -108,3 +108,29 @@ func TestValueTermsOutOfLength(t *testing.T) {
 		}
 	}
 }
+
+// TestNamespaceWeighsLess checks that a word of a dotted name's namespace
+// counts in the namespace field, at half a name word's weight and with no
+// name share, so that of two tools alike but for a dot in their names the
+// one whose name itself holds the word ranks first, while the word after
+// the dot ranks first the tool whose shorter name it is.
+func TestNamespaceWeighsLess(t *testing.T) {
+	ix := mustIndex(t, []Document{
+		{Name: "math.area", Description: "Area of a shape."},
+		{Name: "math_area", Description: "Area of a shape."},
+		{Name: "weather", Description: "Weather forecast."},
+	})
+	got := ix.Search("math", 5)
+	if want := []string{"math_area", "math.area"}; !slices.Equal(names(got), want) {
+		t.Fatalf("Search(math) = %v, want %v", got, want)
+	}
+	if got[1].Fields != 1<<FieldNamespace {
+		t.Errorf("Search(math)[1].Fields = %v, want namespace", got[1].Fields)
+	}
+	if got := names(ix.Search("area", 5)); !slices.Equal(got, []string{"math.area", "math_area"}) {
+		t.Errorf("Search(area) = %v, want math.area then math_area", got)
+	}
+	if fieldWeight[FieldNamespace] != fieldWeight[FieldName]/2 {
+		t.Errorf("namespace weight %v, want half the name's %v", fieldWeight[FieldNamespace], fieldWeight[FieldName])
+	}
+}

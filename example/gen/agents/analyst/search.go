@@ -51,8 +51,8 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "doc", Tools: []toolsearch.ToolTerm{
-			{Tool: 5, Counts: toolsearch.FieldCounts{Name: 4}},
-			{Tool: 6, Counts: toolsearch.FieldCounts{Name: 4}},
+			{Tool: 5, Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
+			{Tool: 6, Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
 		}},
 		{Term: "documentat", Tools: []toolsearch.ToolTerm{
 			{Tool: 5, Counts: toolsearch.FieldCounts{Description: 1}},
@@ -175,11 +175,11 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 3, Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},
 		{Term: "ticket", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
-			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 3}},
-			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
-			{Tool: 3, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
-			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 3, Namespace: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
+			{Tool: 3, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 2, Namespace: 1}},
+			{Tool: 4, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "updat", Tools: []toolsearch.ToolTerm{
 			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 2}},

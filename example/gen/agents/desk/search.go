@@ -42,7 +42,7 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "customer", Tools: []toolsearch.ToolTerm{
-			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "day", Tools: []toolsearch.ToolTerm{
 			{Tool: 2, Counts: toolsearch.FieldCounts{ParamDescription: 2}},
@@ -108,8 +108,8 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},
 		{Term: "ticket", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
-			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 2, Namespace: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "usag", Tools: []toolsearch.ToolTerm{
 			{Tool: 2, Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},

@@ -37,7 +37,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Name: "docs.read_doc", Alias: "docs_read_doc"},
 	}, Terms: []toolsearch.TermPostings{
 		{Term: "doc", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 4}},
+			{Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
 		}},
 		{Term: "documentat", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{Description: 1}},

@@ -54,8 +54,8 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
 		{Term: "knowledg", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 		}},
 		{Term: "limit", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1}},

@@ -12,13 +12,13 @@ func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "customers.get_customer", Alias: "customers_get_customer", Terms: []toolsearch.TermCounts{
 			{Term: "account", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
 		{Name: "customers.customer_usage", Alias: "customers_customer_usage", Terms: []toolsearch.TermCounts{
-			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "day", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
 			{Term: "first", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},

@@ -11,7 +11,7 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "docs.search_docs", Alias: "docs_search_docs", Terms: []toolsearch.TermCounts{
-			{Term: "doc", Counts: toolsearch.FieldCounts{Name: 4}},
+			{Term: "doc", Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
 			{Term: "documentat", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "keyword", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Description: 1}},
@@ -19,7 +19,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "docs.read_doc", Alias: "docs_read_doc", Terms: []toolsearch.TermCounts{
-			{Term: "doc", Counts: toolsearch.FieldCounts{Name: 4}},
+			{Term: "doc", Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
 			{Term: "documentat", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "pag", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},

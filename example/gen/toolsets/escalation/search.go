@@ -11,7 +11,7 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "escalation.escalate", Alias: "escalation_escalate", Terms: []toolsearch.TermCounts{
-			{Term: "escalat", Counts: toolsearch.FieldCounts{Name: 4}},
+			{Term: "escalat", Counts: toolsearch.FieldCounts{Name: 3, Namespace: 1}},
 			{Term: "far", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "hand", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},

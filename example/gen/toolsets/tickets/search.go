@@ -14,7 +14,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
-			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Name: "tickets.search_tickets", Alias: "tickets_search_tickets", Terms: []toolsearch.TermCounts{
 			{Term: "clos", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
@@ -31,7 +31,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "search", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "solv", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "status", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
-			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 3}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 3, Namespace: 1}},
 			{Term: "urgent", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
 		{Name: "tickets.update_ticket", Alias: "tickets_update_ticket", Terms: []toolsearch.TermCounts{
@@ -50,7 +50,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "solv", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "status", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 			{Term: "tag", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
-			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "updat", Counts: toolsearch.FieldCounts{Name: 2}},
 			{Term: "urgent", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 		}},
@@ -63,7 +63,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "remain", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "sourc", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "target", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
-			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 2}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 2, Namespace: 1}},
 		}},
 		{Name: "tickets.close_ticket", Alias: "tickets_close_ticket", Terms: []toolsearch.TermCounts{
 			{Term: "clos", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
@@ -73,7 +73,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "problem", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "resolution", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1}},
 			{Term: "solv", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
-			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "ticket", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 	}
 }

@@ -67,7 +67,7 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "workspac", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 		}},
 	}}
 }

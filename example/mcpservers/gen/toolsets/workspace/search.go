@@ -21,14 +21,14 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "read", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 2}},
 			{Term: "tail", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "text", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Term: "workspac", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "workspac", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 		}},
 		{Name: "workspace.list_directory", Alias: "workspace_list_directory", Terms: []toolsearch.TermCounts{
 			{Term: "directori", Counts: toolsearch.FieldCounts{Name: 2, Description: 2, ParamDescription: 1}},
 			{Term: "fil", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "list", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
-			{Term: "workspac", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "workspac", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 		}},
 	}
 }

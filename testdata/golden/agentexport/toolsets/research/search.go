@@ -13,7 +13,7 @@ func SearchCounts() []toolsearch.Counts {
 		{Name: "research.investigate", Alias: "research_investigate", Terms: []toolsearch.TermCounts{
 			{Term: "find", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "investigat", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
-			{Term: "research", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "research", Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 			{Term: "summariz", Counts: toolsearch.FieldCounts{Description: 1}},
 			{Term: "topic", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
 		}},

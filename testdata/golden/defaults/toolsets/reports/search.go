@@ -32,7 +32,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "ratio", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "region", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
-			{Term: "report", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 4}},
+			{Term: "report", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 4, Namespace: 1}},
 			{Term: "row", Counts: toolsearch.FieldCounts{ParamDescription: 2}},
 			{Term: "run", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "sampl", Counts: toolsearch.FieldCounts{ParamDescription: 1}},

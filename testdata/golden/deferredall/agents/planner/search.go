@@ -64,8 +64,8 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Tool: 1, Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
 		{Term: "weather", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 		}},
 	}}
 }

@@ -16,7 +16,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "forecast", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "number", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
-			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 		}},
 		{Name: "weather.observe", Alias: "weather_observe", Terms: []toolsearch.TermCounts{
 			{Term: "citi", Counts: toolsearch.FieldCounts{Description: 1, ParamName: 1, ParamDescription: 1}},
@@ -24,7 +24,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "nam", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "observ", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "temperatur", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "weather", Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 		}},
 	}
 }

@@ -50,8 +50,8 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 		}},
 		{Term: "fil", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
+			{Tool: 1, Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "path", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamDescription: 1}},

@@ -11,27 +11,27 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "files.read", Alias: "files_read", Terms: []toolsearch.TermCounts{
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "read", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "files.write", Alias: "files_write", Terms: []toolsearch.TermCounts{
 			{Term: "content", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "new", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "writ", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Name: "files.delete", Alias: "files_delete", Terms: []toolsearch.TermCounts{
 			{Term: "delet", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},
 		{Name: "files.archive", Alias: "files_archive", Terms: []toolsearch.TermCounts{
 			{Term: "archiv", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "dir", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "directori", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "zip", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},

@@ -37,7 +37,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Name: "files.read_file", Alias: "files_read_file"},
 	}, Terms: []toolsearch.TermPostings{
 		{Term: "fil", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "path", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},

@@ -11,14 +11,14 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "files.read_file", Alias: "files_read_file", Terms: []toolsearch.TermCounts{
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamDescription: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "read", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "text", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
 		{Name: "files.list_directory", Alias: "files_list_directory", Terms: []toolsearch.TermCounts{
 			{Term: "directori", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
-			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "fil", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
 			{Term: "list", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "path", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},

@@ -37,7 +37,7 @@ func searchCounts() toolsearch.CatalogCounts {
 		{Name: "catalog.get_product", Alias: "catalog_get_product"},
 	}, Terms: []toolsearch.TermPostings{
 		{Term: "catalog", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 		}},
 		{Term: "get", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},

@@ -11,14 +11,14 @@ import toolsearch "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "catalog.find_products", Alias: "catalog_find_products", Terms: []toolsearch.TermCounts{
-			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 			{Term: "find", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "keyword", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "queri", Counts: toolsearch.FieldCounts{ParamName: 1}},
 		}},
 		{Name: "catalog.get_product", Alias: "catalog_get_product", Terms: []toolsearch.TermCounts{
-			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 2}},
+			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
 			{Term: "get", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},

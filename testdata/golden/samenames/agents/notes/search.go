@@ -40,7 +40,7 @@ func searchCounts() toolsearch.CatalogCounts {
 			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 		}},
 		{Term: "not", Tools: []toolsearch.ToolTerm{
-			{Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 		}},
 		{Term: "text", Tools: []toolsearch.ToolTerm{
 			{Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},

@@ -12,7 +12,7 @@ func SearchCounts() []toolsearch.Counts {
 	return []toolsearch.Counts{
 		{Name: "notes.add", Alias: "notes_add", Terms: []toolsearch.TermCounts{
 			{Term: "add", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
-			{Term: "not", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
+			{Term: "not", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "text", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 		}},
 	}

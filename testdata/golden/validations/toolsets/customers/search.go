@@ -26,7 +26,7 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "countri", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
 			{Term: "creat", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
 			{Term: "credit", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
-			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, Namespace: 1}},
 			{Term: "dat", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "data", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "email", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
@@ -55,7 +55,7 @@ func SearchCounts() []toolsearch.Counts {
 		}},
 		{Name: "customers.rename_customer", Alias: "customers_rename_customer", Terms: []toolsearch.TermCounts{
 			{Term: "account", Counts: toolsearch.FieldCounts{Description: 1}},
-			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 4, Description: 1, ParamName: 1, ParamDescription: 1}},
+			{Term: "customer", Counts: toolsearch.FieldCounts{Name: 3, Description: 1, ParamName: 1, ParamDescription: 1, Namespace: 1}},
 			{Term: "display", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
 			{Term: "id", Counts: toolsearch.FieldCounts{ParamName: 1}},
 			{Term: "identifier", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
