@@ -108,7 +108,9 @@ type toolScales struct {
 // fieldScales returns, for each tool with the given field lengths, the
 // BM25F weight of one occurrence of a term in each field (the field weight
 // over the field's length normalization against the catalog's average) and
-// the weight of one occurrence in its name for the name share.
+// the weight of one occurrence in its name for the name share. Most lengths
+// are small, so the weights of lengths below [scaleTableLen] are computed
+// once per field, the same expression giving the same weight.
 func fieldScales(lengths [][numFields]int64) []toolScales {
 	var avg [numFields]float64
 	for i := range lengths {
@@ -119,20 +121,54 @@ func fieldScales(lengths [][numFields]int64) []toolScales {
 	for f := range numFields {
 		avg[f] /= float64(max(len(lengths), 1))
 	}
+	var table [numFields][scaleTableLen]float32
+	var nameWords [scaleTableLen]float32
+	for l := range int64(scaleTableLen) {
+		for f := range numFields {
+			table[f][l] = fieldScale(f, l, avg[f])
+		}
+		nameWords[l] = nameWordScale(l)
+	}
 	scales := make([]toolScales, len(lengths))
 	for i := range lengths {
-		for f := range numFields {
-			norm := 1.0
-			if avg[f] > 0 {
-				norm = 1 - fieldB[f] + fieldB[f]*float64(lengths[i][f])/avg[f]
+		for f, l := range lengths[i] {
+			if uint64(l) < scaleTableLen {
+				scales[i].field[f] = table[f][l]
+			} else {
+				scales[i].field[f] = fieldScale(f, l, avg[f])
 			}
-			scales[i].field[f] = float32(fieldWeight[f] / norm)
 		}
-		if n := lengths[i][FieldName] + lengths[i][FieldNamespace]; n > 0 {
-			scales[i].nameWord = float32(nameShareWeight / float64(n))
+		if n := lengths[i][FieldName] + lengths[i][FieldNamespace]; uint64(n) < scaleTableLen {
+			scales[i].nameWord = nameWords[n]
+		} else {
+			scales[i].nameWord = nameWordScale(n)
 		}
 	}
 	return scales
+}
+
+// scaleTableLen bounds the field lengths whose weights [fieldScales]
+// computes once.
+const scaleTableLen = 64
+
+// fieldScale is the BM25F weight of one occurrence of a term in field f of
+// length l, the field's average length being avg.
+func fieldScale(f int, l int64, avg float64) float32 {
+	norm := 1.0
+	if avg > 0 {
+		norm = 1 - fieldB[f] + fieldB[f]*float64(l)/avg
+	}
+	return float32(fieldWeight[f] / norm)
+}
+
+// nameWordScale is the weight of one occurrence of a term in a name of n
+// terms (its namespace's included) for the name share: none in an empty
+// name.
+func nameWordScale(n int64) float32 {
+	if n <= 0 {
+		return 0
+	}
+	return float32(nameShareWeight / float64(n))
 }
 
 // termScore is the score of a term with inverse document frequency termIDF

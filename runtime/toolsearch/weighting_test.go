@@ -72,6 +72,35 @@ func TestFieldScalesNameWord(t *testing.T) {
 	}
 }
 
+// TestFieldScalesMatchReference checks the weights that fieldScales takes
+// from its table of short lengths, and those it computes for longer ones,
+// against the reference written out field by field, for lengths on both
+// sides of the table's bound.
+func TestFieldScalesMatchReference(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		lengths [][numFields]int64
+	}{
+		{"empty fields", [][numFields]int64{{}, {FieldName: 1}}},
+		{"at the bound", [][numFields]int64{
+			{FieldName: scaleTableLen - 1, FieldDescription: scaleTableLen},
+			{FieldName: scaleTableLen, FieldNamespace: 1, FieldParamDescription: scaleTableLen - 1},
+			{FieldTitle: 1, FieldExtra: 2 * scaleTableLen, FieldParamName: 3},
+		}},
+		{"long fields", [][numFields]int64{
+			{FieldName: 3, FieldDescription: 400, FieldParamDescription: 1000, FieldNamespace: 2},
+			{FieldName: 60, FieldNamespace: 10, FieldDescription: 7},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, want := fieldScales(c.lengths), referenceScales(c.lengths)
+			if !slices.Equal(got, want) {
+				t.Errorf("fieldScales(%v) = %v, reference %v", c.lengths, got, want)
+			}
+		})
+	}
+}
+
 // TestValueTermsOutOfLength checks that a term with a digit does not make
 // its field longer: a version in a name costs the tool nothing, so the two
 // tools tie and keep registration order.
