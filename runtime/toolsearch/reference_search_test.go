@@ -35,7 +35,13 @@ func newReference(ix *Index) *reference {
 			weight = valueTermWeight // and not in the lengths of fields
 		} else {
 			for _, tt := range p {
-				tt.Counts.addTo(&lengths[tt.Tool])
+				c := tt.Counts
+				for f, n := range [numFields]int32{
+					FieldName: c.Name, FieldTitle: c.Title, FieldDescription: c.Description, FieldParamName: c.ParamName,
+					FieldParamDescription: c.ParamDescription, FieldExtra: c.Extra, FieldNamespace: c.Namespace,
+				} {
+					lengths[tt.Tool][f] += int64(n)
+				}
 			}
 		}
 		r.idf[t] = float32(idf(len(p), n) * weight)
