@@ -102,20 +102,25 @@ func measureCPU(b *testing.B, body func()) {
 }
 
 // repeatCatalog makes a catalog of n tools by repeating docs, renaming every
-// copy after the first.
+// copy after the first under a namespace of its own, "copyN.NAME", as a
+// catalog pooled from several servers names their tools. (Named
+// "NAME.copyN", a copy's whole original name would be its namespace and its
+// name field would hold only "copyN", which counts in no length: the names
+// of nearly every tool of a large catalog would be empty, and their average
+// length near zero would weigh the originals' names down.)
 func repeatCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
 	out := make([]toolsearch.Document, n)
 	for i := range out {
 		d := docs[i%len(docs)]
 		if copyNo := i / len(docs); copyNo > 0 {
-			d.Name = fmt.Sprintf("%s.copy%d", d.Name, copyNo)
+			d.Name = fmt.Sprintf("copy%d.%s", copyNo, d.Name)
 		}
 		out[i] = d
 	}
 	return out
 }
 
-// distinctCatalog is repeatCatalog with the name word of every copy,
+// distinctCatalog is repeatCatalog with the namespace of every copy,
 // "copyN", also in the copy's description.
 func distinctCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
 	out := repeatCatalog(docs, n)
