@@ -85,12 +85,15 @@ func readJSONLines(b *testing.B, path string, fn func([]byte) error) {
 
 // measureCPU runs the benchmark loop body on one locked OS thread and
 // reports, beside the wall time, the thread's CPU time per operation
-// (cpu-ns/op), which other load on the machine does not inflate.
+// (cpu-ns/op), which other load on the machine does not inflate, and the
+// whole process's (proc-cpu-ns/op: goroutines that help, and the garbage
+// collector, included).
 func measureCPU(b *testing.B, body func()) {
 	b.Helper()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, ok := threadCPU()
+	pstart, pok := processCPU()
 	n := 0
 	for b.Loop() {
 		body()
@@ -98,6 +101,9 @@ func measureCPU(b *testing.B, body func()) {
 	}
 	if end, ok2 := threadCPU(); ok && ok2 && n > 0 {
 		b.ReportMetric(float64((end-start).Nanoseconds())/float64(n), "cpu-ns/op")
+	}
+	if end, ok2 := processCPU(); pok && ok2 && n > 0 {
+		b.ReportMetric(float64((end-pstart).Nanoseconds())/float64(n), "proc-cpu-ns/op")
 	}
 }
 

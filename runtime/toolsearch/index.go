@@ -68,54 +68,65 @@ type toolName struct {
 // NewIndex builds an index from the precomputed counts of a catalog. It does
 // no tokenizing and hashes only tool names and distinct terms; it reads every
 // count once, to check it and to sum the length of each tool's fields (value
-// terms left out, see [isValueTerm]), and
-// keeps the postings of cat without copying them, so cat must not change
-// afterwards. A search scores the postings of its own terms only. NewIndex
-// fails with an error wrapping [ErrInvalidDocument] when the counts are
-// malformed (an empty name; an empty or repeated term; a tool position out of
-// range or not increasing; a negative count; a term counted in no field) and
-// [ErrDuplicateName] when names collide.
+// terms left out, see [isValueTerm]), and keeps the postings of cat without
+// copying them, so cat must not change afterwards. For a catalog of more
+// than 32,768 postings (about 1,500 tools of twenty terms), up to three
+// goroutines help with that sweep, as many as GOMAXPROCS lets run beside the caller,
+// while the caller hashes; they are done when NewIndex returns. A search
+// scores the postings of its own terms only. NewIndex fails with an error
+// wrapping [ErrInvalidDocument] when the counts are malformed (an empty
+// name; an empty or repeated term; a tool position out of range or not
+// increasing; a negative count; a term counted in no field), the first such
+// fault in the order of cat's terms, and [ErrDuplicateName] when names
+// collide.
 func NewIndex(cat CatalogCounts) (*Index, error) {
 	n := len(cat.Tools)
 	if n >= math.MaxInt32 {
 		return nil, fmt.Errorf("%w: %d tools is more than an index holds", ErrInvalidDocument, n)
 	}
 	ix := newNamedIndex(n)
-	for i, tool := range cat.Tools {
-		if err := ix.addNames(int32(i), tool.Name, tool.Alias); err != nil {
-			return nil, err
+	// The first term that is empty or listed twice, and its error.
+	badTerm, termErr := len(cat.Terms), error(nil)
+	lengths, badPostings, err := sumLengths(cat.Terms, n, func() error {
+		for i, tool := range cat.Tools {
+			if err := ix.addNames(int32(i), tool.Name, tool.Alias); err != nil {
+				return err
+			}
 		}
+		if badTerm, termErr = ix.addTerms(cat.Terms); termErr == nil {
+			ix.weighTerms() // while the helpers sweep
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case badTerm <= badPostings && termErr != nil:
+		return nil, termErr
+	case badPostings < len(cat.Terms):
+		return nil, postingsError(&cat.Terms[badPostings], ix.names)
 	}
-	ix.terms = newDictionary(len(cat.Terms) + synonymTerms)
-	ix.postings = make([][]ToolTerm, len(cat.Terms), len(cat.Terms)+synonymTerms)
-	lengths := make([][numFields]int64, n)
-	for t := range cat.Terms {
-		tp := &cat.Terms[t]
+	ix.weighTools(lengths)
+	return ix, nil
+}
+
+// addTerms numbers the terms of a catalog and keeps their postings. It
+// returns the first term that is empty or listed twice, and its error, or
+// len(terms) and nil.
+func (ix *Index) addTerms(terms []TermPostings) (int, error) {
+	ix.terms = newDictionary(len(terms) + synonymTerms)
+	ix.postings = make([][]ToolTerm, len(terms), len(terms)+synonymTerms)
+	for t := range terms {
+		tp := &terms[t]
 		if tp.Term == "" {
-			return nil, fmt.Errorf("%w: empty term", ErrInvalidDocument)
+			return t, fmt.Errorf("%w: empty term", ErrInvalidDocument)
 		}
 		if _, added := ix.terms.add(tp.Term); !added {
-			return nil, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
-		}
-		counted := !isValueTerm(tp.Term) // in the lengths of fields
-		prev := int32(-1)
-		for j := range tp.Tools {
-			tt := &tp.Tools[j]
-			if tt.Tool <= prev || int(tt.Tool) >= n {
-				return nil, fmt.Errorf("%w: term %q: tool position %d out of order or range [0, %d)", ErrInvalidDocument, tp.Term, tt.Tool, n)
-			}
-			prev = tt.Tool
-			if !tt.Counts.valid() {
-				return nil, fmt.Errorf("%w: term %q: tool %q: %w", ErrInvalidDocument, tp.Term, ix.names[tt.Tool], tt.Counts.invalid())
-			}
-			if counted {
-				tt.Counts.addTo(&lengths[tt.Tool])
-			}
+			return t, fmt.Errorf("%w: term %q listed twice", ErrInvalidDocument, tp.Term)
 		}
 		ix.postings[t] = tp.Tools[:len(tp.Tools):len(tp.Tools)]
 	}
-	ix.weigh(lengths)
-	return ix, nil
+	return len(terms), nil
 }
 
 // NewIndexFromCounts builds an index from per-tool counts in registration
@@ -182,11 +193,17 @@ func NewIndexFromDocuments(docs []Document) (*Index, error) {
 	return ix, nil
 }
 
-// weigh finds the synonyms of the index's terms, sets the inverse document
-// frequency (times [termWeight]) and commonness of every term and the scales
-// of every tool, whose fields have the given lengths, and keeps the lengths
-// for grouping the tools.
+// weigh finds the synonyms of the index's terms and weighs them
+// ([Index.weighTerms]), and sets the scales of every tool, whose fields have
+// the given lengths ([Index.weighTools]).
 func (ix *Index) weigh(lengths [][numFields]int64) {
+	ix.weighTerms()
+	ix.weighTools(lengths)
+}
+
+// weighTerms finds the synonyms of the index's terms and sets the inverse
+// document frequency (times [termWeight]) and commonness of every term.
+func (ix *Index) weighTerms() {
 	n := len(ix.names)
 	ix.synonyms = ix.findSynonyms()
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
@@ -196,6 +213,11 @@ func (ix *Index) weigh(lengths [][numFields]int64) {
 		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
 		ix.common[t] = isCommon(len(p), n)
 	}
+}
+
+// weighTools sets the scales of every tool, whose fields have the given
+// lengths, and keeps the lengths for grouping the tools.
+func (ix *Index) weighTools(lengths [][numFields]int64) {
 	ix.scales = fieldScales(lengths)
 	ix.lengths = lengths
 }
