@@ -71,9 +71,9 @@ type toolName struct {
 // terms left out, see [isValueTerm]), and keeps the postings of cat without
 // copying them, so cat must not change afterwards. For a catalog of more
 // than 32,768 postings (about 1,500 tools of twenty terms), up to three
-// goroutines help with that sweep, as many as GOMAXPROCS lets run beside the caller,
-// while the caller hashes; they are done when NewIndex returns. A search
-// scores the postings of its own terms only. NewIndex fails with an error
+// goroutines, as many as GOMAXPROCS lets run beside the caller, help with
+// that sweep while the caller hashes; they are done when NewIndex returns.
+// A search scores the postings of its own terms only. NewIndex fails with an error
 // wrapping [ErrInvalidDocument] when the counts are malformed (an empty
 // name; an empty or repeated term; a tool position out of range or not
 // increasing; a negative count; a term counted in no field), the first such

@@ -116,11 +116,11 @@ func postingsError(tp *TermPostings, names []string) error {
 }
 
 // sumLengths sweeps the postings of a catalog of n tools, with helpers as
-// [sweep] says, while names runs on the calling goroutine; it returns the
-// lengths of the tools' fields and the first term whose postings are
-// malformed (len(terms) when none is). When names fails, the sweep stops
-// and its result is not used.
-func sumLengths(terms []TermPostings, n int, names func() error) ([][numFields]int64, int, error) {
+// [sweep] says, while meanwhile runs on the calling goroutine before it
+// joins them; it returns the lengths of the tools' fields and the first term
+// whose postings are malformed (len(terms) when none is). When meanwhile
+// fails, the sweep stops and sumLengths returns its error.
+func sumLengths(terms []TermPostings, n int, meanwhile func() error) ([][numFields]int64, int, error) {
 	s := newSweep(terms, n)
 	helpers := s.helpers()
 	helped := make([][][numFields]int64, helpers)
@@ -135,7 +135,7 @@ func sumLengths(terms []TermPostings, n int, names func() error) ([][numFields]i
 			bad[h] = s.run(h, helped[h])
 		})
 	}
-	if err := names(); err != nil {
+	if err := meanwhile(); err != nil {
 		s.stop()
 		wg.Wait()
 		return nil, 0, err
