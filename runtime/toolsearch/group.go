@@ -162,10 +162,10 @@ type scoredTerm struct {
 	bounds termBounds
 }
 
-// lookup returns the score and fields of the term in tool, of group g, and
-// whether tool has the term.
-func (st *scoredTerm) lookup(g, tool int32) (float32, FieldSet, bool) {
-	if i, ok := searchInt32(st.groups, g); ok {
+// lookup returns the score and fields of the term in tool, of group g of an
+// index of n groups, and whether tool has the term.
+func (st *scoredTerm) lookup(g, tool int32, n int) (float32, FieldSet, bool) {
+	if i, ok := st.findGroup(g, n); ok {
 		return st.gScores[i], st.gFields[i], true
 	}
 	if i, ok := searchInt32(st.tools, tool); ok {

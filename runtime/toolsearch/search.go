@@ -320,7 +320,7 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields FieldSet, found bool) {
 	g := ix.groups.of[tool]
 	for _, q := range st.finders {
-		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool); ok {
+		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool, len(st.scores)); ok {
 			score += float32(q.weight * s)
 			fields |= f
 			found = true
@@ -330,7 +330,7 @@ func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields 
 		return 0, 0, false
 	}
 	for _, q := range st.adders {
-		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool); ok {
+		if s, f, ok := ix.scoredTerm(q.term).lookup(g, tool, len(st.scores)); ok {
 			score += float32(q.weight * s)
 			fields |= f
 		}
