@@ -20,7 +20,15 @@ import (
 // score changes, since a group found is summed exactly as before, in query
 // order, and the groups not found rank below the floor.
 //
-// The bound holds in float32: rounding to nearest is monotone in each
+// The floor also bounds words of 64 groups: a term keeps, for each word of
+// its groups, the highest score among them, and a search sums those of its
+// terms in query order for every word ([Index.boundWords]). A word whose
+// bound stays below the floor holds no group that can reach it, so no term
+// marks or adds to it. Groups are numbered by content ([orderGroups]) so
+// that a word holds tools that share their words and the bound is close to
+// the best score in it.
+//
+// The bounds hold in float32: rounding to nearest is monotone in each
 // operand, so a sum of scores each at most its term's bound, in the same
 // order, is at most the sum of the bounds.
 

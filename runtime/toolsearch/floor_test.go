@@ -88,18 +88,20 @@ func variedCatalog(docs []Document, n int) []Document {
 	return out
 }
 
-// TestFloorBoundsRanking checks the floor and the essential terms of dev
-// requests against the reference ranking of every tool found: at least
-// limit tools reach the floor, and every tool that reaches it has an
-// essential term. It also checks that the floor leaves terms out for some
-// requests, which is what makes search faster.
+// TestFloorBoundsRanking checks the floor, the bounds of the words of 64
+// groups and the essential terms of dev requests against the reference
+// ranking of every tool found: at least limit tools reach the floor, every
+// tool ranked by group scores at most the bound of its group's word, and
+// every tool that reaches the floor has an essential term. It also checks
+// that the floor leaves terms out for some requests and skips words for
+// some, which is what makes search faster.
 func TestFloorBoundsRanking(t *testing.T) {
 	pruneAlways(t)
 	docs, dev := loadDevSet(t)
 	ix := mustIndex(t, variedCatalog(docs, 10_000))
 	ref := newReference(ix)
 	const limit = 5
-	pruned := 0
+	pruned, skipped := 0, 0
 	for i, q := range dev {
 		if i%4 != 0 {
 			continue // a quarter of the requests keep the test short
@@ -117,6 +119,22 @@ func TestFloorBoundsRanking(t *testing.T) {
 		if len(all) >= limit && !(all[limit-1].Score >= float64(floor)) {
 			t.Errorf("%.60q: floor %v above the score %v of the tool ranked %d", q.Query, floor, all[limit-1].Score, limit)
 		}
+		bound := ix.boundWords(st)
+		for _, res := range all {
+			id, _ := ix.byName.lookupString(res.Name)
+			tool := ix.named[id].tool
+			g := ix.groups.of[tool]
+			if !st.alone.has(tool) && !(float64(bound[g>>6]) >= res.Score) {
+				t.Errorf("%.60q: %s scores %v, above the bound %v of its word", q.Query, res.Name, res.Score, bound[g>>6])
+			}
+		}
+		for _, w := range bound {
+			if w > 0 && w < floor {
+				skipped++
+				break
+			}
+		}
+		clear(bound)
 		for _, res := range all {
 			if res.Score < float64(floor) || res.Exact {
 				continue
@@ -137,6 +155,9 @@ func TestFloorBoundsRanking(t *testing.T) {
 	}
 	if pruned == 0 {
 		t.Error("no request leaves a finding term out")
+	}
+	if skipped == 0 {
+		t.Error("no request has a word that its floor skips")
 	}
 }
 

@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"cmp"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -294,9 +295,32 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		g := gs.of[p[i].tool]
 		scratch.first[g], scratch.alike[g] = 0, 0
 	}
-	st.words = groupWords(st.groups)
+	sortGroups(st.groups, st.gScores, st.gFields)
+	st.words = groupWords(st.groups, st.gScores)
 	st.bounds = boundScores(st.groups, st.gScores)
 	return st
+}
+
+// sortGroups sorts a term's groups, in tool order until then, by group
+// number, their scores and fields with them: the groups are numbered by
+// content ([orderGroups]), not in the order of their first members.
+func sortGroups(groups []int32, scores []float32, fields []FieldSet) {
+	if slices.IsSorted(groups) {
+		return
+	}
+	type entry struct {
+		group  int32
+		score  float32
+		fields FieldSet
+	}
+	entries := make([]entry, len(groups))
+	for i, g := range groups {
+		entries[i] = entry{g, scores[i], fields[i]}
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.group, b.group) })
+	for i, e := range entries {
+		groups[i], scores[i], fields[i] = e.group, e.score, e.fields
+	}
 }
 
 // groupWord is a non-zero word of a term's groups as a bit set: the bits of
@@ -305,6 +329,7 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 type groupWord struct {
 	index, first int32
 	mask         uint64
+	max          float32
 }
 
 // findGroup returns the position of group g among the term's groups and
@@ -350,8 +375,8 @@ func searchWord(words []groupWord, w int32) int {
 }
 
 // groupWords returns the increasing groups as the non-zero words of a bit
-// set.
-func groupWords(groups []int32) []groupWord {
+// set, each with the highest of its groups' scores.
+func groupWords(groups []int32, scores []float32) []groupWord {
 	n := 0
 	for i, g := range groups {
 		if i == 0 || g>>6 != groups[i-1]>>6 {
@@ -361,9 +386,11 @@ func groupWords(groups []int32) []groupWord {
 	words := make([]groupWord, 0, n)
 	for i, g := range groups {
 		if i == 0 || g>>6 != groups[i-1]>>6 {
-			words = append(words, groupWord{index: g >> 6, first: int32(i)})
+			words = append(words, groupWord{index: g >> 6, first: int32(i), max: scores[i]})
 		}
-		words[len(words)-1].mask |= 1 << (uint32(g) & 63)
+		w := &words[len(words)-1]
+		w.mask |= 1 << (uint32(g) & 63)
+		w.max = max(w.max, scores[i])
 	}
 	return words
 }

@@ -138,19 +138,24 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 	}
 	ix := mustIndex(t, docs)
 	ix.group()
-	groups := make(map[int32][]string)
-	for i, g := range ix.groups.of {
-		groups[g] = append(groups[g], docs[i].Name)
+	// The groups, whatever their numbers, in the order of their first
+	// members.
+	var groups [][]string
+	for g := range int32(ix.groups.len()) {
+		var names []string
+		for _, tool := range ix.groups.membersOf(g) {
+			names = append(names, docs[tool].Name)
+		}
+		groups = append(groups, names)
 	}
+	slices.SortFunc(groups, func(a, b []string) int {
+		return slices.IndexFunc(docs, func(d Document) bool { return d.Name == a[0] }) -
+			slices.IndexFunc(docs, func(d Document) bool { return d.Name == b[0] })
+	})
 	want := [][]string{{"github_create_issue", "gitlab_create_issue", "forgejo_create_issue"}, {"create_issue"},
 		{"jira_create_issue"}, {"github_list_issues"}, {"gitlab_list_issues"}}
-	if len(groups) != len(want) {
-		t.Fatalf("groups %v, want %v", groups, want)
-	}
-	for g, names := range want {
-		if got := groups[int32(g)]; fmt.Sprint(got) != fmt.Sprint(names) {
-			t.Errorf("group %d = %v, want %v", g, got, names)
-		}
+	if fmt.Sprint(groups) != fmt.Sprint(want) {
+		t.Errorf("groups %v, want %v", groups, want)
 	}
 	// "create" and "issue" are the first group's; "github" and "forgejo"
 	// are of one tool in it (and "github" of a tool alone).
@@ -174,19 +179,29 @@ func TestGroupWords(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		groups []int32
+		scores []float32
 		want   []groupWord
 	}{
 		{name: "none", want: []groupWord{}},
-		{name: "one word", groups: []int32{0, 3, 63}, want: []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63}}},
+		{
+			name:   "one word",
+			groups: []int32{0, 3, 63}, scores: []float32{1, 3, 2},
+			want: []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63, max: 3}},
+		},
 		{
 			name:   "words apart",
-			groups: []int32{5, 64, 70, 200},
-			want:   []groupWord{{index: 0, first: 0, mask: 1 << 5}, {index: 1, first: 1, mask: 1 | 1<<6}, {index: 3, first: 3, mask: 1 << 8}},
+			groups: []int32{5, 64, 70, 200}, scores: []float32{0.5, 2, 1.5, 4},
+			want: []groupWord{{index: 0, first: 0, mask: 1 << 5, max: 0.5}, {index: 1, first: 1, mask: 1 | 1<<6, max: 2}, {index: 3, first: 3, mask: 1 << 8, max: 4}},
+		},
+		{
+			name:   "highest last",
+			groups: []int32{1, 2, 3}, scores: []float32{1, 2, 7},
+			want: []groupWord{{index: 0, first: 0, mask: 1<<1 | 1<<2 | 1<<3, max: 7}},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := groupWords(c.groups); !slices.Equal(got, c.want) {
-				t.Errorf("groupWords(%v) = %v, want %v", c.groups, got, c.want)
+			if got := groupWords(c.groups, c.scores); !slices.Equal(got, c.want) {
+				t.Errorf("groupWords(%v, %v) = %v, want %v", c.groups, c.scores, got, c.want)
 			}
 		})
 	}
@@ -210,7 +225,7 @@ func TestFindGroup(t *testing.T) {
 						groups = append(groups, int32(g))
 					}
 				}
-				sc := &scoredTerm{groups: groups, words: groupWords(groups)}
+				sc := &scoredTerm{groups: groups, words: groupWords(groups, make([]float32, len(groups)))}
 				for g := range int32(n) {
 					wantAt, wantOK := searchInt32(groups, g)
 					if at, ok := sc.findGroup(g, n); ok != wantOK || ok && at != wantAt {

@@ -233,7 +233,7 @@ func (ix *Index) group() {
 				keys.add(p[i].Tool, h, &p[i].Counts)
 			}
 		}
-		ix.groups = groupTools(keys, ix.lengths)
+		ix.groups = orderGroups(groupTools(keys, ix.lengths), rarestTerms(ix.postings, len(ix.names)))
 		ix.lengths = nil
 	})
 }

@@ -10,6 +10,9 @@ type searchState struct {
 	// only ones summed. Both are zero outside a search.
 	scores []float32
 	found  bitSet
+	// bound holds, per word of found, the most that a group in it scores
+	// ([Index.boundWords]); zero outside a search.
+	bound []float32
 	// alone marks the tools ranked one by one (listed in aloneList): those
 	// with a query term that their group does not share, and those named
 	// exactly (also listed in exact).
@@ -74,6 +77,7 @@ func (ix *Index) newState() *searchState {
 	return &searchState{
 		scores: make([]float32, ix.groups.len()),
 		found:  newBitSet(ix.groups.len()),
+		bound:  make([]float32, (ix.groups.len()+63)/64),
 		alone:  newBitSet(len(ix.names)),
 	}
 }
