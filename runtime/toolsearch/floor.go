@@ -3,80 +3,62 @@ package toolsearch
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
-// Search reads every posting of a query's finding terms, but it need not
-// mark every group they find. Before accumulating, it computes a floor, a
-// score that at least limit tools reach: the exact scores, summed as
-// accumulating sums them, of the best few groups of the strongest finding
-// terms. Any term adds to a group at most its bound: its highest weighted
-// score, or zero for a group without it. Taking finding terms in increasing
-// order of their bounds, those whose bounds, summed in query order with the
-// adding terms', stay below the floor cannot bring a group that only they
-// find up to it: only the groups of the other finding terms (the essential
-// ones) are marked found, and the others add to the found groups only, as
-// adding terms do. Fewer groups found means fewer to rank and to add to; no
-// score changes, since a group found is summed exactly as before, in query
-// order, and the groups not found rank below the floor.
+// Search reads the postings of a query's finding terms, but it need not
+// read them all, nor mark every group they find. Before accumulating, it
+// computes a floor, a score that at least limit tools reach, and skips what
+// cannot reach it.
 //
-// The floor also bounds words of 64 groups: a term keeps, for each word of
-// its groups, the highest score among them, and a search sums those of its
-// terms in query order for every word ([Index.boundWords]). A word whose
-// bound stays below the floor holds no group that can reach it, so no term
-// marks or adds to it. Groups are numbered by content ([orderGroups]) so
-// that a word holds tools that share their words and the bound is close to
-// the best score in it.
+// Words of 64 groups first. A term keeps, for each word of its groups, the
+// highest of their scores, and a search sums those of its terms in query
+// order for every word ([Index.boundWords]): no group in the word scores
+// more. The words of highest bounds are then scored exactly, group by group,
+// summed as accumulating sums them, and the limit-th best score of their
+// tools is the floor ([Index.wordFloor]). A word whose bound stays below the
+// floor holds no group that can reach it, so no term marks or adds to it.
+// Groups are numbered by content ([orderGroups]) so that a word holds tools
+// that share their words: the bound is then close to the best score in the
+// word, and the best words hold the best tools.
 //
-// The bounds hold in float32: rounding to nearest is monotone in each
-// operand, so a sum of scores each at most its term's bound, in the same
-// order, is at most the sum of the bounds.
-
-// topGroups is how many of its best groups a term keeps for seeding the
-// floor.
-const topGroups = 8
+// Terms next. Any term adds to a group at most its bound: its highest
+// weighted score, or zero for a group without it. Taking finding terms in
+// increasing order of their bounds, those whose bounds, summed in query
+// order with the adding terms', stay below the floor cannot bring a group
+// that only they find up to it: only the groups of the other finding terms
+// (the essential ones) are marked found, and the others add to the found
+// groups only, as adding terms do.
+//
+// Fewer words read and fewer groups found mean fewer postings to add and
+// fewer groups to rank; no score changes, since a group found is summed
+// exactly as before, in query order, and the groups skipped or not found
+// rank below the floor. The bounds hold in float32: rounding to nearest is
+// monotone in each operand, so a sum of scores each at most its term's
+// bound, in the same order, is at most the sum of the bounds.
 
 // pruneFrom is the number of postings of a query's finding terms from which
 // the search computes a floor: below it, computing one costs more than it
 // saves. Tests set it to zero.
 var pruneFrom = 8192
 
-// seedTerms is how many finding terms, those of the highest bounds, seed
-// the floor with their best groups.
-const seedTerms = 3
-
 // termBounds are what pruning knows of a term's scores in its groups: the
-// highest and the lowest, and the groups of the highest, best first, with
-// their scores.
+// highest and the lowest.
 type termBounds struct {
 	max, min float32
-	top      []seed
 }
 
-// boundScores returns the bounds of the scores of the increasing groups.
-func boundScores(groups []int32, scores []float32) termBounds {
+// boundScores returns the bounds of scores.
+func boundScores(scores []float32) termBounds {
 	var s termBounds
-	if len(groups) == 0 {
+	if len(scores) == 0 {
 		return s
 	}
 	s.max, s.min = scores[0], scores[0]
-	top := make([]seed, 0, min(topGroups, len(groups)))
-	for i, g := range groups {
-		sc := scores[i]
+	for _, sc := range scores {
 		s.max, s.min = max(s.max, sc), min(s.min, sc)
-		if len(top) == topGroups && sc <= top[len(top)-1].score {
-			continue // groups increase: an equal score ranks after
-		}
-		if len(top) == topGroups {
-			top = top[:len(top)-1]
-		}
-		j := len(top)
-		for j > 0 && top[j-1].score < sc {
-			j--
-		}
-		top = slices.Insert(top, j, seed{group: g, score: sc})
 	}
-	s.top = top
 	return s
 }
 
@@ -86,13 +68,11 @@ func (s *termBounds) bound(w float32) float32 {
 	return max(0, w*s.max, w*s.min)
 }
 
-// seedFloor returns a score that at least limit tools ranked by group reach,
-// or -Inf when it finds none or the finding terms have fewer than
-// [pruneFrom] postings: the limit-th best exact score of the tools of
-// the best groups of the seedTerms finding terms of the highest bounds, the
-// groups chosen by the sums of their scores in those terms. The tools ranked
-// alone must be marked.
-func (ix *Index) seedFloor(st *searchState, limit int) float32 {
+// floor returns a score that at least limit tools ranked by group reach, or
+// -Inf when the finding terms have fewer than [pruneFrom] postings or none
+// is found. With a floor, st.bound holds the bounds of the words
+// ([Index.boundWords]) until [Index.accumulateWords] clears them.
+func (ix *Index) floor(st *searchState, limit int) float32 {
 	postings := 0
 	for _, q := range st.finders {
 		postings += len(ix.scoredTerm(q.term).groups)
@@ -100,49 +80,83 @@ func (ix *Index) seedFloor(st *searchState, limit int) float32 {
 	if postings < pruneFrom {
 		return float32(math.Inf(-1))
 	}
-	st.order = st.order[:0]
-	for i, q := range st.finders {
-		st.order = append(st.order, boundedTerm{index: i, bound: ix.scoredTerm(q.term).bounds.bound(q.weight)})
+	bound := ix.boundWords(st)
+	floor := ix.wordFloor(st, bound, limit)
+	if math.IsInf(float64(floor), -1) {
+		clear(bound)
 	}
-	slices.SortStableFunc(st.order, func(a, b boundedTerm) int { return -cmp.Compare(a.bound, b.bound) })
-	st.order = st.order[:min(seedTerms, len(st.order))]
-	slices.SortFunc(st.order, func(a, b boundedTerm) int { return a.index - b.index }) // query order
+	return floor
+}
+
+// floorWords is the most words of 64 groups that [Index.wordFloor] scores.
+const floorWords = 4
+
+// wordFloor returns the limit-th best exact score of the tools ranked by
+// group in the words of highest bounds, scored in decreasing order of their
+// bounds until they hold limit such tools and the next bound is no higher
+// than that score, or floorWords words are scored; -Inf when they hold
+// fewer than limit.
+func (ix *Index) wordFloor(st *searchState, bound []float32, limit int) float32 {
 	st.seeds = st.seeds[:0]
-	for _, o := range st.order {
-		q := st.finders[o.index]
-		s := &ix.scoredTerm(q.term).bounds
-		for _, c := range s.top {
-			j := slices.IndexFunc(st.seeds, func(d seed) bool { return d.group == c.group })
-			if j < 0 {
-				j = len(st.seeds)
-				st.seeds = append(st.seeds, seed{group: c.group})
+	var scored [floorWords]int32
+	floor := float32(math.Inf(-1))
+	for n := 0; n < floorWords; n++ {
+		best, w := float32(0), int32(-1)
+		for i, b := range bound {
+			if b > best && !slices.Contains(scored[:n], int32(i)) {
+				best, w = b, int32(i)
 			}
-			st.seeds[j].score += float32(q.weight * c.score)
 		}
+		if w < 0 || best <= floor {
+			break
+		}
+		scored[n] = w
+		ix.scoreWord(st, w)
+		floor = ix.limitScore(st, limit)
 	}
-	// The best seeds by those sums, as many as hold limit tools ranked by
-	// group, rescored exactly: the limit-th best score of their tools.
-	byScore := func(a, b seed) int { return -cmp.Compare(a.score, b.score) }
-	slices.SortFunc(st.seeds, byScore)
-	n, tools := 0, 0
-	for ; n < len(st.seeds) && tools < limit; n++ {
-		tools += ix.groupTools(st, st.seeds[n].group, limit-tools)
-	}
-	if tools < limit {
-		return float32(math.Inf(-1))
-	}
-	best := st.seeds[:n]
-	for i := range best {
-		best[i].score = ix.groupScore(st, best[i].group)
-	}
-	slices.SortFunc(best, byScore)
-	tools = 0
-	for _, c := range best {
+	return floor
+}
+
+// limitScore returns the limit-th best score of the tools ranked by group
+// in the groups of st.seeds, or -Inf when they are fewer than limit.
+func (ix *Index) limitScore(st *searchState, limit int) float32 {
+	slices.SortFunc(st.seeds, func(a, b seed) int { return -cmp.Compare(a.score, b.score) })
+	tools := 0
+	for _, c := range st.seeds {
 		if tools += ix.groupTools(st, c.group, limit-tools); tools == limit {
 			return c.score
 		}
 	}
-	panic("unreachable")
+	return float32(math.Inf(-1))
+}
+
+// scoreWord appends to st.seeds the groups of word w that the query's
+// finding terms find, each with its score summed as accumulate sums it.
+func (ix *Index) scoreWord(st *searchState, w int32) {
+	var sums [64]float32
+	var found uint64
+	for k, terms := range [2][]weightedTerm{st.finders, st.adders} {
+		for _, q := range terms {
+			sc := ix.scoredTerm(q.term)
+			j, ok := sc.findWord(w, len(st.scores))
+			if !ok {
+				continue
+			}
+			e := &sc.words[j]
+			i := e.first
+			for m := e.mask; m != 0; m &= m - 1 {
+				sums[bits.TrailingZeros64(m)] += q.weight * sc.gScores[i]
+				i++
+			}
+			if k == 0 {
+				found |= e.mask
+			}
+		}
+	}
+	for m := found; m != 0; m &= m - 1 {
+		b := bits.TrailingZeros64(m)
+		st.seeds = append(st.seeds, seed{group: w<<6 + int32(b), score: sums[b]})
+	}
 }
 
 // groupTools returns how many members of group g, at most limit, are ranked
@@ -158,21 +172,6 @@ func (ix *Index) groupTools(st *searchState, g int32, limit int) int {
 		}
 	}
 	return n
-}
-
-// groupScore returns the score of group g, found by the query's finding
-// terms, summed as accumulate sums it.
-func (ix *Index) groupScore(st *searchState, g int32) float32 {
-	var score float32
-	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
-		for _, q := range terms {
-			sc := ix.scoredTerm(q.term)
-			if i, ok := sc.findGroup(g, len(st.scores)); ok {
-				score += float32(q.weight * sc.gScores[i])
-			}
-		}
-	}
-	return score
 }
 
 // chooseEssential marks in st.essential the finding terms whose groups are

@@ -9,29 +9,17 @@ import (
 func TestBoundScores(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		groups   []int32
 		scores   []float32
 		max, min float32
-		top      []seed
 	}{
 		{name: "none"},
-		{name: "three", groups: []int32{0, 3, 63}, scores: []float32{1, 3, 2}, max: 3, min: 1, top: []seed{{3, 3}, {63, 2}, {0, 1}}},
-		{
-			name:   "ties to the lower group",
-			groups: []int32{5, 64, 70, 200}, scores: []float32{2, 2, 1, 2},
-			max: 2, min: 1, top: []seed{{5, 2}, {64, 2}, {200, 2}, {70, 1}},
-		},
-		{
-			name:   "more than topGroups",
-			groups: []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, scores: []float32{1, 9, 2, 8, 3, 7, 4, 6, 5, 9},
-			max: 9, min: 1, top: []seed{{1, 9}, {9, 9}, {3, 8}, {5, 7}, {7, 6}, {8, 5}, {6, 4}, {4, 3}},
-		},
-		{name: "negative", groups: []int32{1, 2}, scores: []float32{-1, -3}, max: -1, min: -3, top: []seed{{1, -1}, {2, -3}}},
+		{name: "three", scores: []float32{1, 3, 2}, max: 3, min: 1},
+		{name: "ties", scores: []float32{2, 2, 1, 2}, max: 2, min: 1},
+		{name: "negative", scores: []float32{-1, -3}, max: -1, min: -3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := boundScores(c.groups, c.scores)
-			if s.max != c.max || s.min != c.min || !slices.Equal(s.top, c.top) {
-				t.Errorf("bounds %+v, want max %v min %v top %v", s, c.max, c.min, c.top)
+			if s := boundScores(c.scores); s.max != c.max || s.min != c.min {
+				t.Errorf("bounds %+v, want max %v min %v", s, c.max, c.min)
 			}
 		})
 	}
@@ -110,7 +98,7 @@ func TestFloorBoundsRanking(t *testing.T) {
 		ix.matchNames(st, q.Query)
 		ix.queryTerms(st, q.Query)
 		ix.markAloneTools(st)
-		floor := ix.seedFloor(st, limit)
+		floor := ix.floor(st, limit)
 		ix.chooseEssential(st, floor)
 		if slices.Contains(st.essential, false) {
 			pruned++
@@ -119,7 +107,7 @@ func TestFloorBoundsRanking(t *testing.T) {
 		if len(all) >= limit && !(all[limit-1].Score >= float64(floor)) {
 			t.Errorf("%.60q: floor %v above the score %v of the tool ranked %d", q.Query, floor, all[limit-1].Score, limit)
 		}
-		bound := ix.boundWords(st)
+		bound := st.bound
 		for _, res := range all {
 			id, _ := ix.byName.lookupString(res.Name)
 			tool := ix.named[id].tool

@@ -297,7 +297,7 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 	}
 	sortGroups(st.groups, st.gScores, st.gFields)
 	st.words = groupWords(st.groups, st.gScores)
-	st.bounds = boundScores(st.groups, st.gScores)
+	st.bounds = boundScores(st.gScores[:len(st.groups)])
 	return st
 }
 
@@ -337,7 +337,21 @@ type groupWord struct {
 // starts from where g's word would be if the term's groups were spread
 // evenly.
 func (st *scoredTerm) findGroup(g int32, n int) (int, bool) {
-	w, words := g>>6, st.words
+	j, ok := st.findWord(g>>6, n)
+	if !ok {
+		return 0, false
+	}
+	word := &st.words[j]
+	bit := uint64(1) << (uint32(g) & 63)
+	return int(word.first) + bits.OnesCount64(word.mask&(bit-1)), word.mask&bit != 0
+}
+
+// findWord returns the position of word w among the term's words and
+// whether the term has groups in it, n being the number of groups of the
+// index. It starts from where w would be if the term's groups were spread
+// evenly.
+func (st *scoredTerm) findWord(w int32, n int) (int, bool) {
+	words := st.words
 	if len(words) == 0 {
 		return 0, false
 	}
@@ -356,8 +370,7 @@ func (st *scoredTerm) findGroup(g int32, n int) (int, bool) {
 			return 0, false
 		}
 	}
-	bit := uint64(1) << (uint32(g) & 63)
-	return int(words[j].first) + bits.OnesCount64(words[j].mask&(bit-1)), words[j].mask&bit != 0
+	return j, true
 }
 
 // searchWord returns the position of the first word of index w or more.

@@ -191,16 +191,17 @@ func (ix *Index) markAloneTools(st *searchState) {
 // accumulate adds the weighted scores of the query's terms to the groups
 // that share them, in query order, finding terms first and then adding
 // terms, which add only to groups found, and returns a score that at least
-// limit tools reach ([Index.seedFloor]). Only the essential finding terms
+// limit tools reach ([Index.floor]). Only the essential finding terms
 // ([Index.chooseEssential]) mark the groups they find; the others add to
 // found groups only. A tool that has a term its group does not share is
-// ranked alone. The essential terms' loops read their postings in order and
-// do not branch on them; when some finding terms are not essential, the
-// others read only the postings in the words of the bit set where they meet
-// groups found.
+// ranked alone. With a floor, every term reads only the words of 64 groups
+// whose bound reaches it ([Index.accumulateWords]). Without one, the
+// essential terms' loops read their postings in order and do not branch on
+// them; when some finding terms are not essential, the others read only the
+// postings in the words of the bit set where they meet groups found.
 func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	ix.markAloneTools(st)
-	floor := ix.seedFloor(st, limit)
+	floor := ix.floor(st, limit)
 	ix.chooseEssential(st, floor)
 	// When every finding term is essential, the groups found are many and
 	// adding to them reads every posting; otherwise only the words where
@@ -209,11 +210,11 @@ func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	if !slices.Contains(st.essential, false) {
 		addFound = addFoundAll
 	}
-	scores, found := st.scores, st.found
 	if !math.IsInf(float64(floor), -1) {
 		ix.accumulateWords(st, floor)
 		return floor
 	}
+	scores, found := st.scores, st.found
 	for i, q := range st.finders {
 		if st.essential[i] {
 			for _, w := range ix.scoredTerm(q.term).words {
@@ -236,59 +237,6 @@ func (ix *Index) accumulate(st *searchState, limit int) float32 {
 		addFound(scores, found, ix.scoredTerm(q.term), q.weight)
 	}
 	return floor
-}
-
-// accumulateWords is accumulate with a floor: only the words of 64 groups
-// whose bound ([Index.boundWords]) reaches it are read.
-func (ix *Index) accumulateWords(st *searchState, floor float32) {
-	bound := ix.boundWords(st)
-	scores, found := st.scores, st.found
-	for i, q := range st.finders {
-		if st.essential[i] {
-			for _, w := range ix.scoredTerm(q.term).words {
-				if bound[w.index] >= floor {
-					found[w.index] |= w.mask
-				}
-			}
-		}
-	}
-	for i, q := range st.finders {
-		sc := ix.scoredTerm(q.term)
-		if !st.essential[i] {
-			addFoundWords(scores, found, sc, q.weight)
-			continue
-		}
-		gScores := sc.gScores
-		for _, w := range sc.words {
-			if bound[w.index] < floor {
-				continue
-			}
-			base, j := w.index<<6, w.first
-			for m := w.mask; m != 0; m &= m - 1 {
-				scores[base+int32(bits.TrailingZeros64(m))] += float32(q.weight * gScores[j])
-				j++
-			}
-		}
-	}
-	for _, q := range st.adders {
-		addFoundWords(scores, found, ix.scoredTerm(q.term), q.weight)
-	}
-	clear(bound)
-}
-
-// boundWords returns, for every word of 64 groups, the most that a group in
-// it scores: the highest weighted score of every term in the word, summed in
-// the order in which accumulate sums a group's scores.
-func (ix *Index) boundWords(st *searchState) []float32 {
-	bound := st.bound
-	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
-		for _, q := range terms {
-			for _, w := range ix.scoredTerm(q.term).words {
-				bound[w.index] += max(0, float32(q.weight*w.max))
-			}
-		}
-	}
-	return bound
 }
 
 // addFoundAll adds the weighted scores of a term to the groups found,

@@ -22,8 +22,9 @@ type searchState struct {
 	// finders are the query terms that find tools, adders those that add to
 	// the tools the finders find; each with its weight.
 	finders, adders []weightedTerm
-	// essential marks the finders whose groups are found; seeds and order
-	// are the scratch of choosing them.
+	// essential marks the finders whose groups are found; seeds are the
+	// groups scored for the floor ([Index.wordFloor]) and order the scratch
+	// of choosing the essential finders.
 	essential    []bool
 	seeds        []seed
 	order        []boundedTerm

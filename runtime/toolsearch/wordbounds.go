@@ -1,0 +1,56 @@
+package toolsearch
+
+import "math/bits"
+
+// accumulateWords is accumulate with a floor: only the words of 64 groups
+// whose bound ([Index.boundWords]) reaches it are read.
+func (ix *Index) accumulateWords(st *searchState, floor float32) {
+	bound := st.bound
+	scores, found := st.scores, st.found
+	for i, q := range st.finders {
+		if st.essential[i] {
+			for _, w := range ix.scoredTerm(q.term).words {
+				if bound[w.index] >= floor {
+					found[w.index] |= w.mask
+				}
+			}
+		}
+	}
+	for i, q := range st.finders {
+		sc := ix.scoredTerm(q.term)
+		if !st.essential[i] {
+			addFoundWords(scores, found, sc, q.weight)
+			continue
+		}
+		gScores := sc.gScores
+		for _, w := range sc.words {
+			if bound[w.index] < floor {
+				continue
+			}
+			base, j := w.index<<6, w.first
+			for m := w.mask; m != 0; m &= m - 1 {
+				scores[base+int32(bits.TrailingZeros64(m))] += float32(q.weight * gScores[j])
+				j++
+			}
+		}
+	}
+	for _, q := range st.adders {
+		addFoundWords(scores, found, ix.scoredTerm(q.term), q.weight)
+	}
+	clear(bound)
+}
+
+// boundWords returns, for every word of 64 groups, the most that a group in
+// it scores: the highest weighted score of every term in the word, summed in
+// the order in which accumulate sums a group's scores.
+func (ix *Index) boundWords(st *searchState) []float32 {
+	bound := st.bound
+	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
+		for _, q := range terms {
+			for _, w := range ix.scoredTerm(q.term).words {
+				bound[w.index] += max(0, float32(q.weight*w.max))
+			}
+		}
+	}
+	return bound
+}
