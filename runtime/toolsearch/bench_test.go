@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -173,6 +174,30 @@ func BenchmarkSearchDistinct(b *testing.B) {
 	for _, n := range catalogSizes[1:] {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			benchSearch(b, distinctCatalog(docs, n), queries)
+		})
+	}
+}
+
+// shuffledCatalog is distinctCatalog with the description and the
+// parameters of every copy taken from two dev tools drawn at random (the
+// same draws every run): a catalog without families of tools alike, whose
+// tools match a request in one field each more often than in all.
+func shuffledCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
+	out := distinctCatalog(docs, n)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := len(docs); i < len(out); i++ {
+		out[i].Description = docs[r.IntN(len(docs))].Description + fmt.Sprintf(" copy%d", i/len(docs))
+		out[i].Parameters = docs[r.IntN(len(docs))].Parameters
+	}
+	return out
+}
+
+// BenchmarkSearchShuffled is BenchmarkSearch on [shuffledCatalog].
+func BenchmarkSearchShuffled(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	for _, n := range catalogSizes[1:] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			benchSearch(b, shuffledCatalog(docs, n), queries)
 		})
 	}
 }

@@ -91,26 +91,39 @@ func (ix *Index) floor(st *searchState, limit int) float32 {
 // floorWords is the most words of 64 groups that [Index.wordFloor] scores.
 const floorWords = 4
 
-// wordFloor returns the limit-th best exact score of the tools ranked by
-// group in the words of highest bounds, scored in decreasing order of their
-// bounds until they hold limit such tools and the next bound is no higher
-// than that score, or floorWords words are scored; -Inf when they hold
-// fewer than limit.
+// wordFloor returns a score that at least limit tools ranked by group
+// reach: the limit-th best score of those in the floorWords words of
+// highest bounds, scored in decreasing order of their bounds until they
+// hold limit such tools and the next bound is no higher than that score;
+// -Inf when they hold fewer than limit.
 func (ix *Index) wordFloor(st *searchState, bound []float32, limit int) float32 {
-	st.seeds = st.seeds[:0]
-	var scored [floorWords]int32
-	floor := float32(math.Inf(-1))
-	for n := 0; n < floorWords; n++ {
-		best, w := float32(0), int32(-1)
-		for i, b := range bound {
-			if b > best && !slices.Contains(scored[:n], int32(i)) {
-				best, w = b, int32(i)
-			}
+	// The best words, best first, in one pass over the bounds: a bound
+	// above the worst kept is seldom met, so the test is well predicted.
+	var best [floorWords]int32
+	var worst float32 // the bound of best[floorWords-1], once kept
+	n := 0
+	for w, b := range bound {
+		if b <= worst {
+			continue
 		}
-		if w < 0 || best <= floor {
+		if n < floorWords {
+			n++
+		}
+		i := n - 1
+		for ; i > 0 && bound[best[i-1]] < b; i-- {
+			best[i] = best[i-1]
+		}
+		best[i] = int32(w)
+		if n == floorWords {
+			worst = bound[best[n-1]]
+		}
+	}
+	st.seeds = st.seeds[:0]
+	floor := float32(math.Inf(-1))
+	for _, w := range best[:n] {
+		if bound[w] <= floor {
 			break
 		}
-		scored[n] = w
 		ix.scoreWord(st, w)
 		floor = ix.limitScore(st, limit)
 	}
@@ -118,11 +131,31 @@ func (ix *Index) wordFloor(st *searchState, bound []float32, limit int) float32 
 }
 
 // limitScore returns the limit-th best score of the tools ranked by group
-// in the groups of st.seeds, or -Inf when they are fewer than limit.
+// in the groups of st.seeds, or -Inf when they are fewer than limit. Only
+// the best limit groups can hold the limit-th best tool, each holding one
+// at least.
 func (ix *Index) limitScore(st *searchState, limit int) float32 {
-	slices.SortFunc(st.seeds, func(a, b seed) int { return -cmp.Compare(a.score, b.score) })
+	best := st.best[:0] // the best groups so far, by their index in seeds, best first
+	for i, c := range st.seeds {
+		if ix.groupTools(st, c.group, 1) == 0 {
+			continue // every member ranked alone
+		}
+		if len(best) == limit && c.score <= st.seeds[best[limit-1]].score {
+			continue
+		}
+		if len(best) < limit {
+			best = append(best, 0)
+		}
+		j := len(best) - 1
+		for ; j > 0 && st.seeds[best[j-1]].score < c.score; j-- {
+			best[j] = best[j-1]
+		}
+		best[j] = int32(i)
+	}
+	st.best = best
 	tools := 0
-	for _, c := range st.seeds {
+	for _, b := range best {
+		c := st.seeds[b]
 		if tools += ix.groupTools(st, c.group, limit-tools); tools == limit {
 			return c.score
 		}
@@ -131,27 +164,26 @@ func (ix *Index) limitScore(st *searchState, limit int) float32 {
 }
 
 // scoreWord appends to st.seeds the groups of word w that the query's
-// finding terms find, each with its score summed as accumulate sums it.
+// finding terms find, each with the sum of their scores, in query order.
+// That is the group's score but for the adding terms, which accumulate adds
+// after the finding terms: never more than the score, every term adding a
+// score of zero or more.
 func (ix *Index) scoreWord(st *searchState, w int32) {
 	var sums [64]float32
 	var found uint64
-	for k, terms := range [2][]weightedTerm{st.finders, st.adders} {
-		for _, q := range terms {
-			sc := ix.scoredTerm(q.term)
-			j, ok := sc.findWord(w, len(st.scores))
-			if !ok {
-				continue
-			}
-			e := &sc.words[j]
-			i := e.first
-			for m := e.mask; m != 0; m &= m - 1 {
-				sums[bits.TrailingZeros64(m)] += q.weight * sc.gScores[i]
-				i++
-			}
-			if k == 0 {
-				found |= e.mask
-			}
+	for _, q := range st.finders {
+		sc := ix.scoredTerm(q.term)
+		j, ok := sc.findWord(w, len(st.scores))
+		if !ok {
+			continue
 		}
+		e := &sc.words[j]
+		i := e.first
+		for m := e.mask; m != 0; m &= m - 1 {
+			sums[bits.TrailingZeros64(m)] += q.weight * sc.gScores[i]
+			i++
+		}
+		found |= e.mask
 	}
 	for m := found; m != 0; m &= m - 1 {
 		b := bits.TrailingZeros64(m)

@@ -157,8 +157,10 @@ type scoredTerm struct {
 	tools   []int32
 	tScores []float32
 	tFields []FieldSet
-	// words are the groups as the non-zero words of a bit set.
-	words []groupWord
+	// words are the groups as the non-zero words of a bit set, and
+	// wordMax the highest score of the groups of each word.
+	words   []groupWord
+	wordMax []float32
 	// bounds are what pruning knows of the groups' scores.
 	bounds termBounds
 }
@@ -296,7 +298,7 @@ func (ix *Index) scoreTerm(t int32) *scoredTerm {
 		scratch.first[g], scratch.alike[g] = 0, 0
 	}
 	sortGroups(st.groups, st.gScores, st.gFields)
-	st.words = groupWords(st.groups, st.gScores)
+	st.words, st.wordMax = groupWords(st.groups, st.gScores)
 	st.bounds = boundScores(st.gScores[:len(st.groups)])
 	return st
 }
@@ -329,7 +331,6 @@ func sortGroups(groups []int32, scores []float32, fields []FieldSet) {
 type groupWord struct {
 	index, first int32
 	mask         uint64
-	max          float32
 }
 
 // findGroup returns the position of group g among the term's groups and
@@ -388,24 +389,25 @@ func searchWord(words []groupWord, w int32) int {
 }
 
 // groupWords returns the increasing groups as the non-zero words of a bit
-// set, each with the highest of its groups' scores.
-func groupWords(groups []int32, scores []float32) []groupWord {
+// set, and the highest of the scores of the groups of each word.
+func groupWords(groups []int32, scores []float32) ([]groupWord, []float32) {
 	n := 0
 	for i, g := range groups {
 		if i == 0 || g>>6 != groups[i-1]>>6 {
 			n++
 		}
 	}
-	words := make([]groupWord, 0, n)
+	words, maxes := make([]groupWord, 0, n), make([]float32, 0, n)
 	for i, g := range groups {
 		if i == 0 || g>>6 != groups[i-1]>>6 {
-			words = append(words, groupWord{index: g >> 6, first: int32(i), max: scores[i]})
+			words = append(words, groupWord{index: g >> 6, first: int32(i)})
+			maxes = append(maxes, scores[i])
 		}
-		w := &words[len(words)-1]
-		w.mask |= 1 << (uint32(g) & 63)
-		w.max = max(w.max, scores[i])
+		last := len(words) - 1
+		words[last].mask |= 1 << (uint32(g) & 63)
+		maxes[last] = max(maxes[last], scores[i])
 	}
-	return words
+	return words, maxes
 }
 
 // scratch takes a group scratch from the index's pool.

@@ -181,27 +181,32 @@ func TestGroupWords(t *testing.T) {
 		groups []int32
 		scores []float32
 		want   []groupWord
+		maxes  []float32
 	}{
-		{name: "none", want: []groupWord{}},
+		{name: "none", want: []groupWord{}, maxes: []float32{}},
 		{
 			name:   "one word",
 			groups: []int32{0, 3, 63}, scores: []float32{1, 3, 2},
-			want: []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63, max: 3}},
+			want:  []groupWord{{index: 0, first: 0, mask: 1 | 1<<3 | 1<<63}},
+			maxes: []float32{3},
 		},
 		{
 			name:   "words apart",
 			groups: []int32{5, 64, 70, 200}, scores: []float32{0.5, 2, 1.5, 4},
-			want: []groupWord{{index: 0, first: 0, mask: 1 << 5, max: 0.5}, {index: 1, first: 1, mask: 1 | 1<<6, max: 2}, {index: 3, first: 3, mask: 1 << 8, max: 4}},
+			want:  []groupWord{{index: 0, first: 0, mask: 1 << 5}, {index: 1, first: 1, mask: 1 | 1<<6}, {index: 3, first: 3, mask: 1 << 8}},
+			maxes: []float32{0.5, 2, 4},
 		},
 		{
 			name:   "highest last",
 			groups: []int32{1, 2, 3}, scores: []float32{1, 2, 7},
-			want: []groupWord{{index: 0, first: 0, mask: 1<<1 | 1<<2 | 1<<3, max: 7}},
+			want:  []groupWord{{index: 0, first: 0, mask: 1<<1 | 1<<2 | 1<<3}},
+			maxes: []float32{7},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := groupWords(c.groups, c.scores); !slices.Equal(got, c.want) {
-				t.Errorf("groupWords(%v, %v) = %v, want %v", c.groups, c.scores, got, c.want)
+			words, maxes := groupWords(c.groups, c.scores)
+			if !slices.Equal(words, c.want) || !slices.Equal(maxes, c.maxes) {
+				t.Errorf("groupWords(%v, %v) = %v, %v, want %v, %v", c.groups, c.scores, words, maxes, c.want, c.maxes)
 			}
 		})
 	}
@@ -225,7 +230,8 @@ func TestFindGroup(t *testing.T) {
 						groups = append(groups, int32(g))
 					}
 				}
-				sc := &scoredTerm{groups: groups, words: groupWords(groups, make([]float32, len(groups)))}
+				words, _ := groupWords(groups, make([]float32, len(groups)))
+				sc := &scoredTerm{groups: groups, words: words}
 				for g := range int32(n) {
 					wantAt, wantOK := searchInt32(groups, g)
 					if at, ok := sc.findGroup(g, n); ok != wantOK || ok && at != wantAt {

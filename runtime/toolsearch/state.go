@@ -23,10 +23,11 @@ type searchState struct {
 	// the tools the finders find; each with its weight.
 	finders, adders []weightedTerm
 	// essential marks the finders whose groups are found; seeds are the
-	// groups scored for the floor ([Index.wordFloor]) and order the scratch
-	// of choosing the essential finders.
+	// groups scored for the floor ([Index.wordFloor]), best the scratch of
+	// choosing among them and order that of choosing the essential finders.
 	essential    []bool
 	seeds        []seed
+	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
 	weak         []weightedTerm // its request words

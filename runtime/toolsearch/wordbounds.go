@@ -41,16 +41,31 @@ func (ix *Index) accumulateWords(st *searchState, floor float32) {
 }
 
 // boundWords returns, for every word of 64 groups, the most that a group in
-// it scores: the highest weighted score of every term in the word, summed in
-// the order in which accumulate sums a group's scores.
+// it scores: the highest weighted score in the word of every finding term,
+// then the bound of every adding term ([termBounds.bound]), summed in the
+// order in which accumulate sums a group's scores. A word without a finding
+// term holds no group found, and its bound stays zero. Adding terms are
+// the common words, whose groups are spread over most words: bounding them
+// word by word would read them all, and ties them no closer.
 func (ix *Index) boundWords(st *searchState) []float32 {
 	bound := st.bound
-	for _, terms := range [2][]weightedTerm{st.finders, st.adders} {
-		for _, q := range terms {
-			for _, w := range ix.scoredTerm(q.term).words {
-				bound[w.index] += max(0, float32(q.weight*w.max))
-			}
+	for _, q := range st.finders {
+		sc := ix.scoredTerm(q.term)
+		for i, w := range sc.words {
+			bound[w.index] += max(0, q.weight*sc.wordMax[i])
 		}
+	}
+	if len(st.adders) == 0 {
+		return bound
+	}
+	for w, b := range bound {
+		if b == 0 {
+			continue
+		}
+		for _, q := range st.adders {
+			b += ix.scoredTerm(q.term).bounds.bound(q.weight)
+		}
+		bound[w] = b
 	}
 	return bound
 }
