@@ -96,6 +96,9 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		word := rest[:end]
 		rest = rest[end:]
 		for {
+			if isPlainWord(word) && !quoted(query, start, start+len(word)) {
+				break // as a name it would count only quoted: no need to look it up
+			}
 			if id, ok := ix.byName.lookupString(word); ok {
 				if !ix.named[id].word || quoted(query, start, start+len(word)) {
 					st.markExact(ix.named[id].tool)
@@ -293,13 +296,11 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 	}
 	setFloor()
 	scores, found := st.scores, st.found
-	for w, word := range found {
-		if word == 0 {
-			continue
-		}
+	rankWord := func(w int32) {
+		word := found[w]
 		found[w] = 0
 		for word != 0 {
-			g := int32(w<<6 + bits.TrailingZeros64(word))
+			g := w<<6 + int32(bits.TrailingZeros64(word))
 			word &= word - 1
 			score := scores[g]
 			scores[g] = 0
@@ -315,6 +316,18 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 				}
 			}
 			setFloor()
+		}
+	}
+	if st.listed {
+		for _, w := range st.foundWords {
+			rankWord(w)
+		}
+		st.foundWords, st.listed = st.foundWords[:0], false
+		return
+	}
+	for w, word := range found {
+		if word != 0 {
+			rankWord(int32(w))
 		}
 	}
 }

@@ -3,14 +3,19 @@ package toolsearch
 import "math/bits"
 
 // accumulateWords is accumulate with a floor: only the words of 64 groups
-// whose bound ([Index.boundWords]) reaches it are read.
+// whose bound ([Index.boundWords]) reaches it are read, and those with
+// groups found are listed for ranking.
 func (ix *Index) accumulateWords(st *searchState, floor float32) {
+	st.listed = true
 	bound := st.bound
 	scores, found := st.scores, st.found
 	for i, q := range st.finders {
 		if st.essential[i] {
 			for _, w := range ix.scoredTerm(q.term).words {
 				if bound[w.index] >= floor {
+					if found[w.index] == 0 {
+						st.foundWords = append(st.foundWords, w.index)
+					}
 					found[w.index] |= w.mask
 				}
 			}
