@@ -43,6 +43,15 @@ import (
 // saves. Tests set it to zero.
 var pruneFrom = 8192
 
+// denseFrom and denseWords: a query's finding terms with fewer postings than
+// pruneFrom still get a floor when they have denseFrom postings or more and
+// denseWords a word of 64 groups on average (tools alike in content, numbered
+// together), which the words' bounds skip whole.
+const (
+	denseFrom  = 512
+	denseWords = 8
+)
+
 // termBounds are what pruning knows of a term's scores in its groups: the
 // highest and the lowest.
 type termBounds struct {
@@ -69,15 +78,16 @@ func (s *termBounds) bound(w float32) float32 {
 }
 
 // floor returns a score that at least limit tools ranked by group reach, or
-// -Inf when the finding terms have fewer than [pruneFrom] postings or none
-// is found. With a floor, st.bound holds the bounds of the words
+// -Inf when the finding terms have fewer than [pruneFrom] postings and are
+// not dense ([denseFrom]), or none is found. With a floor, st.bound holds the bounds of the words
 // ([Index.boundWords]) until [Index.accumulateWords] clears them.
 func (ix *Index) floor(st *searchState, limit int) float32 {
-	postings := 0
+	postings, words := 0, 0
 	for _, q := range st.finders {
 		postings += len(ix.scoredTerm(q.term).groups)
+		words += len(ix.scoredTerm(q.term).words)
 	}
-	if postings < pruneFrom {
+	if postings < pruneFrom && (postings < denseFrom || postings < denseWords*words) {
 		return float32(math.Inf(-1))
 	}
 	bound := ix.boundWords(st)
