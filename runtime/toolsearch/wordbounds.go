@@ -49,7 +49,9 @@ func (ix *Index) accumulateWords(st *searchState, floor float32) {
 // it scores: the highest weighted score in the word of every finding term,
 // then the bound of every adding term ([termBounds.bound]), summed in the
 // order in which accumulate sums a group's scores. A word without a finding
-// term holds no group found, and its bound stays zero. Adding terms are
+// term holds no group found, and its bound stays zero; a word with one has
+// a positive bound, weights and scores being positive (the inverse document
+// frequency is, and so is every count of a term found). Adding terms are
 // the common words, whose groups are spread over most words: bounding them
 // word by word would read them all, and ties them no closer.
 func (ix *Index) boundWords(st *searchState) []float32 {
@@ -57,7 +59,7 @@ func (ix *Index) boundWords(st *searchState) []float32 {
 	for _, q := range st.finders {
 		sc := ix.scoredTerm(q.term)
 		for i, w := range sc.words {
-			bound[w.index] += max(0, q.weight*sc.wordMax[i])
+			bound[w.index] += q.weight * sc.wordMax[i] // both positive
 		}
 	}
 	if len(st.adders) == 0 {
