@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/internal/benchcatalog"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
@@ -108,37 +108,6 @@ func measureCPU(b *testing.B, body func()) {
 	}
 }
 
-// repeatCatalog makes a catalog of n tools by repeating docs, renaming every
-// copy after the first under a namespace of its own, "copyN.NAME", as a
-// catalog pooled from several servers names their tools. (Named
-// "NAME.copyN", a copy's whole original name would be its namespace and its
-// name field would hold only "copyN", which counts in no length: the names
-// of nearly every tool of a large catalog would be empty, and their average
-// length near zero would weigh the originals' names down.)
-func repeatCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
-	out := make([]toolsearch.Document, n)
-	for i := range out {
-		d := docs[i%len(docs)]
-		if copyNo := i / len(docs); copyNo > 0 {
-			d.Name = fmt.Sprintf("copy%d.%s", copyNo, d.Name)
-		}
-		out[i] = d
-	}
-	return out
-}
-
-// distinctCatalog is repeatCatalog with the namespace of every copy,
-// "copyN", also in the copy's description.
-func distinctCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
-	out := repeatCatalog(docs, n)
-	for i := range out {
-		if copyNo := i / len(docs); copyNo > 0 {
-			out[i].Description += fmt.Sprintf(" copy%d", copyNo)
-		}
-	}
-	return out
-}
-
 func countAll(b *testing.B, docs []toolsearch.Document) []toolsearch.Counts {
 	b.Helper()
 	counts := make([]toolsearch.Counts, len(docs))
@@ -160,7 +129,7 @@ func BenchmarkSearch(b *testing.B) {
 	docs, queries := devDocuments(b), devQueries(b)
 	for _, n := range catalogSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			benchSearch(b, repeatCatalog(docs, n), queries)
+			benchSearch(b, benchcatalog.Repeated(docs, n), queries)
 		})
 	}
 }
@@ -173,31 +142,18 @@ func BenchmarkSearchDistinct(b *testing.B) {
 	docs, queries := devDocuments(b), devQueries(b)
 	for _, n := range catalogSizes[1:] {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			benchSearch(b, distinctCatalog(docs, n), queries)
+			benchSearch(b, benchcatalog.Distinct(docs, n), queries)
 		})
 	}
 }
 
-// shuffledCatalog is distinctCatalog with the description and the
-// parameters of every copy taken from two dev tools drawn at random (the
-// same draws every run): a catalog without families of tools alike, whose
-// tools match a request in one field each more often than in all.
-func shuffledCatalog(docs []toolsearch.Document, n int) []toolsearch.Document {
-	out := distinctCatalog(docs, n)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := len(docs); i < len(out); i++ {
-		out[i].Description = docs[r.IntN(len(docs))].Description + fmt.Sprintf(" copy%d", i/len(docs))
-		out[i].Parameters = docs[r.IntN(len(docs))].Parameters
-	}
-	return out
-}
-
-// BenchmarkSearchShuffled is BenchmarkSearch on [shuffledCatalog].
+// BenchmarkSearchShuffled is BenchmarkSearch on a catalog without families
+// of tools alike ([benchcatalog.Shuffled]).
 func BenchmarkSearchShuffled(b *testing.B) {
 	docs, queries := devDocuments(b), devQueries(b)
 	for _, n := range catalogSizes[1:] {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			benchSearch(b, shuffledCatalog(docs, n), queries)
+			benchSearch(b, benchcatalog.Shuffled(docs, n), queries)
 		})
 	}
 }
@@ -267,7 +223,7 @@ func benchBuildFromCounts(b *testing.B, then func(*toolsearch.Index)) {
 	docs := devDocuments(b)
 	for _, n := range catalogSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			counts := toolsearch.NewCatalogCounts(countAll(b, repeatCatalog(docs, n)))
+			counts := toolsearch.NewCatalogCounts(countAll(b, benchcatalog.Repeated(docs, n)))
 			b.ReportAllocs()
 			measureCPU(b, func() {
 				ix, err := toolsearch.NewIndex(counts)
@@ -286,7 +242,7 @@ func BenchmarkBuildFromDocuments(b *testing.B) {
 	docs := devDocuments(b)
 	for _, n := range catalogSizes {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			catalog := repeatCatalog(docs, n)
+			catalog := benchcatalog.Repeated(docs, n)
 			b.ReportAllocs()
 			measureCPU(b, func() {
 				if _, err := toolsearch.NewIndexFromDocuments(catalog); err != nil {
@@ -317,7 +273,7 @@ func BenchmarkCatalogCounts(b *testing.B) {
 	docs := devDocuments(b)
 	for _, n := range catalogSizes[:2] {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			counts := countAll(b, repeatCatalog(docs, n))
+			counts := countAll(b, benchcatalog.Repeated(docs, n))
 			b.ReportAllocs()
 			measureCPU(b, func() { _ = toolsearch.NewCatalogCounts(counts) })
 		})
@@ -338,7 +294,7 @@ func BenchmarkTerms(b *testing.B) {
 // BenchmarkLookup measures looking up every tool of a 10,000-tool catalog
 // by name, as a check that a generated index holds exactly its tools does.
 func BenchmarkLookup(b *testing.B) {
-	docs := repeatCatalog(devDocuments(b), 10_000)
+	docs := benchcatalog.Repeated(devDocuments(b), 10_000)
 	ix, err := toolsearch.NewIndexFromDocuments(docs)
 	if err != nil {
 		b.Fatal(err)
