@@ -79,8 +79,9 @@ func (s *termBounds) bound(w float32) float32 {
 
 // floor returns a score that at least limit tools ranked by group reach, or
 // -Inf when the finding terms have fewer than [pruneFrom] postings and are
-// not dense ([denseFrom]), or none is found. With a floor, st.bound holds the bounds of the words
-// ([Index.boundWords]) until [Index.accumulateWords] clears them.
+// not dense ([denseFrom]), or none is found. With a floor, st.bound holds
+// the bounds of the words ([Index.boundWords]) until accumulating clears
+// them.
 func (ix *Index) floor(st *searchState, limit int) float32 {
 	postings, words := 0, 0
 	for _, q := range st.finders {

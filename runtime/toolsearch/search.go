@@ -198,7 +198,7 @@ func (ix *Index) markAloneTools(st *searchState) {
 // ([Index.chooseEssential]) mark the groups they find; the others add to
 // found groups only. A tool that has a term its group does not share is
 // ranked alone. With a floor, every term reads only the words of 64 groups
-// whose bound reaches it ([Index.accumulateWords]). Without one, the
+// whose bound reaches it ([Index.boundWords]). Without one, the
 // essential terms' loops read their postings in order and do not branch on
 // them; when some finding terms are not essential, the others read only the
 // postings in the words of the bit set where they meet groups found.
@@ -206,38 +206,36 @@ func (ix *Index) accumulate(st *searchState, limit int) float32 {
 	ix.markAloneTools(st)
 	floor := ix.floor(st, limit)
 	ix.chooseEssential(st, floor)
-	// When every finding term is essential, the groups found are many and
-	// adding to them reads every posting; otherwise only the words where
-	// they meet.
+	ix.markFound(st, floor)
+	// With a floor, only the words whose bound reaches it are read.
+	// Without one, when every finding term is essential, the groups found
+	// are many and adding to them reads every posting; otherwise only the
+	// words where they meet.
+	pruned := !math.IsInf(float64(floor), -1)
 	addFound := addFoundWords
-	if !slices.Contains(st.essential, false) {
+	if !pruned && !slices.Contains(st.essential, false) {
 		addFound = addFoundAll
-	}
-	if !math.IsInf(float64(floor), -1) {
-		ix.accumulateWords(st, floor)
-		return floor
 	}
 	scores, found := st.scores, st.found
 	for i, q := range st.finders {
-		if st.essential[i] {
-			for _, w := range ix.scoredTerm(q.term).words {
-				found[w.index] |= w.mask
-			}
-		}
-	}
-	for i, q := range st.finders {
 		sc := ix.scoredTerm(q.term)
-		if !st.essential[i] {
+		switch {
+		case !st.essential[i]:
 			addFound(scores, found, sc, q.weight)
-			continue
-		}
-		gScores := sc.gScores[:len(sc.groups)]
-		for j, g := range sc.groups {
-			scores[g] += float32(q.weight * gScores[j])
+		case pruned:
+			addLiveWords(scores, st.bound, floor, sc, q.weight)
+		default:
+			gScores := sc.gScores[:len(sc.groups)]
+			for j, g := range sc.groups {
+				scores[g] += float32(q.weight * gScores[j])
+			}
 		}
 	}
 	for _, q := range st.adders {
 		addFound(scores, found, ix.scoredTerm(q.term), q.weight)
+	}
+	if pruned {
+		clear(st.bound)
 	}
 	return floor
 }
@@ -275,7 +273,7 @@ func addFoundWords(scores []float32, found bitSet, sc *scoredTerm, weight float3
 // query finds or names, then the members of the groups found. A group's
 // members score alike, so its members are offered in registration order
 // until one is not kept; a group below start, which at least limit tools
-// reach, is not. Ranking empties the found groups.
+// reach, is not. Ranking reads the words listed as found and empties them.
 func (ix *Index) rank(st *searchState, limit int, start float32) {
 	for _, tool := range st.aloneList {
 		score, _, found := ix.scoreAlone(st, tool)
@@ -296,7 +294,7 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 	}
 	setFloor()
 	scores, found := st.scores, st.found
-	rankWord := func(w int32) {
+	for _, w := range st.foundWords {
 		word := found[w]
 		found[w] = 0
 		for word != 0 {
@@ -318,18 +316,7 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 			setFloor()
 		}
 	}
-	if st.listed {
-		for _, w := range st.foundWords {
-			rankWord(w)
-		}
-		st.foundWords, st.listed = st.foundWords[:0], false
-		return
-	}
-	for w, word := range found {
-		if word != 0 {
-			rankWord(int32(w))
-		}
-	}
+	st.foundWords = st.foundWords[:0]
 }
 
 // scoreAlone returns the score of tool for the query, term by term in the

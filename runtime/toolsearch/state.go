@@ -13,10 +13,8 @@ type searchState struct {
 	// bound holds, per word of found, the most that a group in it scores
 	// ([Index.boundWords]); zero outside a search.
 	bound []float32
-	// foundWords lists the words of found that have groups found, when
-	// listed; otherwise ranking reads every word.
+	// foundWords lists the words of found that have groups found.
 	foundWords []int32
-	listed     bool
 	// alone marks the tools ranked one by one (listed in aloneList): those
 	// with a query term that their group does not share, and those named
 	// exactly (also listed in exact).

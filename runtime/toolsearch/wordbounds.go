@@ -2,47 +2,40 @@ package toolsearch
 
 import "math/bits"
 
-// accumulateWords is accumulate with a floor: only the words of 64 groups
-// whose bound ([Index.boundWords]) reaches it are read, and those with
-// groups found are listed for ranking.
-func (ix *Index) accumulateWords(st *searchState, floor float32) {
-	st.listed = true
-	bound := st.bound
-	scores, found := st.scores, st.found
+// markFound marks the groups of the essential finding terms in the words
+// whose bound reaches floor, every word without a floor (the bounds are
+// zero then), and lists the words with groups found for ranking.
+func (ix *Index) markFound(st *searchState, floor float32) {
+	bound, found := st.bound, st.found
 	for i, q := range st.finders {
-		if st.essential[i] {
-			for _, w := range ix.scoredTerm(q.term).words {
-				if bound[w.index] >= floor {
-					if found[w.index] == 0 {
-						st.foundWords = append(st.foundWords, w.index)
-					}
-					found[w.index] |= w.mask
-				}
-			}
-		}
-	}
-	for i, q := range st.finders {
-		sc := ix.scoredTerm(q.term)
 		if !st.essential[i] {
-			addFoundWords(scores, found, sc, q.weight)
 			continue
 		}
-		gScores := sc.gScores
-		for _, w := range sc.words {
-			if bound[w.index] < floor {
-				continue
-			}
-			base, j := w.index<<6, w.first
-			for m := w.mask; m != 0; m &= m - 1 {
-				scores[base+int32(bits.TrailingZeros64(m))] += float32(q.weight * gScores[j])
-				j++
+		for _, w := range ix.scoredTerm(q.term).words {
+			if bound[w.index] >= floor {
+				if found[w.index] == 0 {
+					st.foundWords = append(st.foundWords, w.index)
+				}
+				found[w.index] |= w.mask
 			}
 		}
 	}
-	for _, q := range st.adders {
-		addFoundWords(scores, found, ix.scoredTerm(q.term), q.weight)
+}
+
+// addLiveWords adds the weighted scores of an essential term to its groups
+// in the words whose bound reaches floor.
+func addLiveWords(scores, bound []float32, floor float32, sc *scoredTerm, weight float32) {
+	gScores := sc.gScores
+	for _, w := range sc.words {
+		if bound[w.index] < floor {
+			continue
+		}
+		base, j := w.index<<6, w.first
+		for m := w.mask; m != 0; m &= m - 1 {
+			scores[base+int32(bits.TrailingZeros64(m))] += float32(weight * gScores[j])
+			j++
+		}
 	}
-	clear(bound)
 }
 
 // boundWords returns, for every word of 64 groups, the most that a group in
