@@ -85,8 +85,8 @@ func (s *termBounds) bound(w float32) float32 {
 func (ix *Index) floor(st *searchState, limit int) float32 {
 	postings, words := 0, 0
 	for _, q := range st.finders {
-		postings += len(ix.scoredTerm(q.term).groups)
-		words += len(ix.scoredTerm(q.term).words)
+		sc := ix.scoredTerm(q.term)
+		postings, words = postings+len(sc.groups), words+len(sc.words)
 	}
 	if postings < pruneFrom && (postings < denseFrom || postings < denseWords*words) {
 		return float32(math.Inf(-1))
