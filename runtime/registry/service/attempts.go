@@ -193,31 +193,36 @@ func (s *Service) release(callID string, fence uint64) {
 }
 
 // send hands an admitted call to its provider under the claim fence (see
-// the file comment), and records its result. It returns nil when a result
-// was recorded, or when the claim was lost before the hand-over, so that
-// the caller reads the record again. It frees the forwarding slot the call
-// holds once the provider is done with it.
-func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) error {
+// the file comment), and records its result, which it returns. It returns
+// no result and no error when the claim was lost before the hand-over, so
+// that the caller reads the record again. It frees the forwarding slot the
+// call holds once the provider is done with it. handedOver: the hand-over
+// under fence is recorded already (SendingStore).
+func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, handedOver bool, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) (*registry.CallResult, error) {
 	ctx := context.Background()
 	st, shared := s.store.(AttemptStore)
 	if err := s.opts.rules.check(req.Tool.Toolset(), endpoint); err != nil {
 		// Registered before the rules changed: refused, and not sent.
 		<-s.slots
-		s.release(req.CallID, fence)
-		return registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
+		if handedOver {
+			_ = st.Return(ctx, req.CallID, fence)
+		} else {
+			s.release(req.CallID, fence)
+		}
+		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
 	}
-	if shared {
+	if shared && !handedOver {
 		err := s.handOver(ctx, st, req.CallID, fence)
 		if err != nil {
 			<-s.slots
 			if errors.Is(err, ErrClaimLost) {
-				return nil // another node's attempt, or a result: read again
+				return nil, nil // another node's attempt, or a result: read again
 			}
 			// The hand-over may have been made, its answer lost: the call
 			// was not sent, so it is returned (a return that fails leaves
 			// the call's outcome unknown, never sent twice).
 			_ = st.Return(ctx, req.CallID, fence)
-			return s.storeError(fmt.Sprintf("hand over call %q", req.CallID), err)
+			return nil, s.storeError(fmt.Sprintf("hand over call %q", req.CallID), err)
 		}
 	}
 	fctx, cancel := context.WithTimeout(ctx, s.opts.forwardTimeout)
@@ -231,35 +236,36 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	}
 	switch {
 	case err == nil && !shared:
-		if _, err := s.store.Complete(ctx, req.CallID, res); err != nil {
-			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+		rec, err := s.store.Complete(ctx, req.CallID, res)
+		if err != nil {
+			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
 		}
-		return nil
+		return rec.Result, nil
 	case err == nil:
-		_, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
+		rec, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
 		switch {
 		case errors.Is(err, ErrClaimLost):
 			// The hand-over was ended by a forget of the call.
 			s.release(req.CallID, fence)
-			return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
+			return nil, registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
 			s.release(req.CallID, fence)
-			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
 		}
-		return nil
+		return rec.Result, nil
 	case !shared:
-		return err
+		return nil, err
 	case unanswered:
 		s.release(req.CallID, fence) // the hand-over stays: never sent again
 		e := asRegistryError(req, err)
-		return &registry.Error{Code: registry.CodeCallOutcomeUnknown, Cause: e.Cause,
+		return nil, &registry.Error{Code: registry.CodeCallOutcomeUnknown, Cause: e.Cause,
 			Message: e.Message + "; it may have run, and the registry does not send it again"}
 	}
 	// The provider answered with a failure: it is done with this sending.
 	if rerr := st.Return(ctx, req.CallID, fence); rerr != nil {
-		return s.storeError(fmt.Sprintf("end the attempt of call %q", req.CallID), rerr)
+		return nil, s.storeError(fmt.Sprintf("end the attempt of call %q", req.CallID), rerr)
 	}
-	return err
+	return nil, err
 }
 
 // handOver hands callID over under fence, through the tests' hook when

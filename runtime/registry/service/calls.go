@@ -24,10 +24,12 @@ import (
 )
 
 // attempt is one forwarding of a call; done closes when it ends, and err is
-// then its failure, nil when a result was recorded.
+// then its failure, nil when a result was recorded; res is then the
+// recorded result when this attempt recorded it or found it recorded.
 type attempt struct {
 	done chan struct{}
 	err  error
+	res  *registry.CallResult
 }
 
 // CallResolvedTool admits the call, or finds its earlier admission,
@@ -47,6 +49,9 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 	}
 	sum := sha256.Sum256(canon)
 	digest := hex.EncodeToString(sum[:])
+	if res, done, err := s.sendNew(ctx, req, digest); done {
+		return res, err
+	}
 	for {
 		a, res, err := s.admit(ctx, req, digest)
 		if err != nil || res != nil {
@@ -62,6 +67,9 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 		}
 		if a.err != nil {
 			return nil, a.err
+		}
+		if a.res != nil {
+			return a.res, nil
 		}
 	}
 }
@@ -80,6 +88,12 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 			return nil, nil, err
 		}
 		e := s.registration(req.Tool.Toolset())
+		if e == nil || e.reg.Token != req.Token {
+			if err := s.recheck(ctx); err != nil {
+				return nil, nil, err
+			}
+			e = s.registration(req.Tool.Toolset())
+		}
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
@@ -132,6 +146,12 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 			return nil, nil, err
 		}
 		e := s.registration(rec.Tool.Toolset())
+		if e == nil || e.reg.Token != rec.Token {
+			if err := s.recheck(ctx); err != nil {
+				return nil, nil, err
+			}
+			e = s.registration(rec.Tool.Toolset())
+		}
 		switch {
 		case e == nil:
 			return nil, nil, registry.Errorf(registry.CodeAdmissionConflict, "call %q was admitted under token %s of toolset %q, which has since been withdrawn", req.CallID, rec.Token, rec.Tool.Toolset())
@@ -207,7 +227,7 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	}
 	fwd := &registry.CallRequest{CallID: req.CallID, Tool: req.Tool, Token: req.Token, Payload: bytes.Clone(req.Payload)}
 	s.wg.Add(1)
-	go s.forward(rec.Endpoint, a, spec, fwd, fence)
+	go s.forward(rec.Endpoint, a, spec, fwd, fence, false)
 	return a, nil, nil
 }
 
@@ -237,10 +257,10 @@ func (s *Service) registration(toolset string) *entry {
 // forward runs one attempt under the claim fence (see send). It does not
 // depend on the caller's context: a caller that gives up does not stop the
 // call, whose result a retry finds.
-func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest, fence uint64) {
+func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req *registry.CallRequest, fence uint64, handedOver bool) {
 	defer s.wg.Done()
 	stop := s.holdClaim(req.CallID, fence)
-	err := s.send(endpoint, req, fence, func(pr *registry.ProviderResult) (*registry.CallResult, error) {
+	res, err := s.send(endpoint, req, fence, handedOver, func(pr *registry.ProviderResult) (*registry.CallResult, error) {
 		return s.outcome(spec, req, pr)
 	})
 	stop()
@@ -253,6 +273,7 @@ func (s *Service) forward(endpoint string, a *attempt, spec *tools.ToolSpec, req
 		}
 		a.err = e
 	}
+	a.res = res
 	delete(s.running, req.CallID)
 	close(a.done)
 }

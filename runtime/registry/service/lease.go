@@ -114,8 +114,15 @@ func (s *Service) Renew(ctx context.Context, req *registry.RenewRequest) (*regis
 	if err := s.current(ctx); err != nil {
 		return nil, err
 	}
-	for {
+	for rechecked := false; ; {
 		e := s.registration(req.Toolset)
+		if (e == nil || e.reg.Token != req.Token) && !rechecked {
+			if err := s.recheck(ctx); err != nil {
+				return nil, err
+			}
+			rechecked = true
+			continue
+		}
 		switch {
 		case e == nil:
 			return nil, registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", req.Toolset)

@@ -254,10 +254,18 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 	if err := s.current(ctx); err != nil {
 		return nil, err
 	}
-	for {
+	for rechecked := false; ; {
 		cur := s.registration(ts.Name)
 		status, prev := registry.Published, registry.Token("")
 		if cur != nil {
+			if cur.reg.Token == token && !rechecked {
+				// Unchanged, or a conflict: decided on a fresh read.
+				if err := s.recheck(ctx); err != nil {
+					return nil, err
+				}
+				rechecked = true
+				continue
+			}
 			if cur.reg.Token == token {
 				if cur.reg.Endpoint != req.Endpoint {
 					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with another endpoint; publish a new revision to move it", ts.Name, req.Revision)
@@ -317,8 +325,15 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 	if err := s.current(ctx); err != nil {
 		return err
 	}
-	for {
+	for rechecked := false; ; {
 		cur := s.registration(req.Toolset)
+		if (cur == nil || cur.reg.Token != req.Token) && !rechecked {
+			if err := s.recheck(ctx); err != nil {
+				return err
+			}
+			rechecked = true
+			continue
+		}
 		if cur == nil {
 			return registry.Errorf(registry.CodeToolsetNotFound, "toolset %q is not registered", req.Toolset)
 		}
@@ -430,6 +445,11 @@ func (s *Service) ResolveToolsets(ctx context.Context, refs []registry.ToolsetRe
 	}
 	if err := s.current(ctx); err != nil {
 		return nil, err
+	}
+	if !s.resolvable(refs) {
+		if err := s.recheck(ctx); err != nil {
+			return nil, err
+		}
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -27,7 +27,7 @@ func (s *Store) attemptKeys(callID string) (claim, sent string) {
 func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
 	claim, sent := s.attemptKeys(callID)
 	keys := []string{claim, sent, s.key("result:" + callID), s.key("fence")}
-	res, err := claimScript.Run(ctx, s.rdb, keys, owner, ttl.Milliseconds()).Slice()
+	res, err := s.eval(ctx, claimScript, keys, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return 0, 0, wrap(fmt.Sprintf("claim call %q", callID), err)
 	}
@@ -50,7 +50,7 @@ func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Durati
 // Renew implements service.AttemptStore.
 func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
 	claim, _ := s.attemptKeys(callID)
-	n, err := renewScript.Run(ctx, s.rdb, []string{claim}, fence, ttl.Milliseconds()).Int()
+	n, err := s.eval(ctx, renewScript, []string{claim}, fence, ttl.Milliseconds()).Int()
 	if err != nil {
 		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
 	}
@@ -60,7 +60,7 @@ func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time
 // HandOver implements service.AttemptStore.
 func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error {
 	claim, sent := s.attemptKeys(callID)
-	n, err := handOverScript.Run(ctx, s.rdb, []string{claim, sent, s.key("result:" + callID)}, fence).Int()
+	n, err := s.eval(ctx, handOverScript, []string{claim, sent, s.key("result:" + callID)}, fence).Int()
 	if err != nil {
 		return wrap(fmt.Sprintf("hand over call %q", callID), err)
 	}
@@ -87,7 +87,7 @@ func (s *Store) Release(ctx context.Context, callID string, fence uint64) error 
 
 func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly, what string) error {
 	claim, sent := s.attemptKeys(callID)
-	if err := returnScript.Run(ctx, s.rdb, []string{claim, sent}, fence, claimOnly).Err(); err != nil {
+	if err := s.eval(ctx, returnScript, []string{claim, sent}, fence, claimOnly).Err(); err != nil {
 		return wrap(fmt.Sprintf(what, callID), err)
 	}
 	return nil

@@ -99,10 +99,18 @@ func newMini(t testing.TB) (*miniredis.Miniredis, *redis.Client) {
 // newNode returns a registry service on the Redis store of registry name.
 func newNode(t testing.TB, rdb redis.UniversalClient, name string, opts ...service.Option) *service.Service {
 	t.Helper()
-	st, err := redisstore.New(rdb, name)
+	return newNodeOf(t, rdb, name, nil, opts...)
+}
+
+// newNodeOf returns a registry service on the Redis store of registry
+// name, opened with the store options sopts.
+func newNodeOf(t testing.TB, rdb redis.UniversalClient, name string, sopts []redisstore.Option, opts ...service.Option) *service.Service {
+	t.Helper()
+	st, err := redisstore.New(rdb, name, sopts...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = st.Close() })
 	svc, err := service.New(append([]service.Option{service.WithStore(st), service.WithInsecure()}, opts...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ var _ service.LeaseStore = (*Store)(nil)
 // token is the toolset's current token, in one script.
 func (s *Store) RenewLease(ctx context.Context, toolset string, token registry.Token, until time.Time) error {
 	keys := []string{s.key("tokens"), s.key("leases")}
-	n, err := renewLeaseScript.Run(ctx, s.rdb, keys, toolset, string(token), until.UTC().Format(time.RFC3339Nano)).Int()
+	n, err := s.eval(ctx, renewLeaseScript, keys, toolset, string(token), until.UTC().Format(time.RFC3339Nano)).Int()
 	if err != nil {
 		return wrap(fmt.Sprintf("renew the lease of toolset %q", toolset), err)
 	}

@@ -6,28 +6,43 @@ package redisstore
 
 import "github.com/redis/go-redis/v9"
 
-// putScript: KEYS tokens, regs, gen, leases; ARGV toolset, prev token, new
-// token, registration JSON. Returns {1, generation}, or {0, current token}
-// when the toolset's token is not prev.
+// The change scripts publish the generation they made on KEYS changes
+// with the command their last ARGV names (PUBLISH, or SPUBLISH on a Redis
+// Cluster); see watch.go.
+
+// putScript: KEYS tokens, regs, gen, leases, changes; ARGV toolset, prev
+// token, new token, registration JSON, publish command. Returns {1,
+// generation}, or {0, current token} when the toolset's token is not prev.
 var putScript = redis.NewScript(`
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or ''
 if cur ~= ARGV[2] then return {0, cur} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
 redis.call('HDEL', KEYS[4], ARGV[1])
-return {1, redis.call('INCR', KEYS[3])}
+local gen = redis.call('INCR', KEYS[3])
+redis.call(ARGV[5], KEYS[5], gen)
+return {1, gen}
 `)
 
-// deleteScript: KEYS tokens, regs, gen, leases; ARGV toolset, token.
-// Returns {1, generation}, or {0, current token} when the toolset's token
-// is not the given one.
+// deleteScript: KEYS tokens, regs, gen, leases, changes; ARGV toolset,
+// token, publish command. Returns {1, generation}, or {0, current token}
+// when the toolset's token is not the given one.
 var deleteScript = redis.NewScript(`
 local cur = redis.call('HGET', KEYS[1], ARGV[1]) or ''
 if cur == '' or cur ~= ARGV[2] then return {0, cur} end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
-return {1, redis.call('INCR', KEYS[3])}
+local gen = redis.call('INCR', KEYS[3])
+redis.call(ARGV[3], KEYS[5], gen)
+return {1, gen}
+`)
+
+// registrationsScript: KEYS gen, regs. Returns {generation or false,
+// {toolset, JSON, ...}}: one consistent read, which a pipeline can follow
+// with the replicas' barrier.
+var registrationsScript = redis.NewScript(`
+return {redis.call('GET', KEYS[1]), redis.call('HGETALL', KEYS[2])}
 `)
 
 // admitScript: KEYS call, result, tokens, calls; ARGV toolset, token,
@@ -42,6 +57,28 @@ if cur ~= ARGV[2] then return {2, cur} end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
 return {1}
+`)
+
+// admitSendScript: KEYS call, result, tokens, calls, claim, sent, fence;
+// ARGV toolset, token, record JSON, last-event score, call ID, owner, ttl
+// in ms. The normal path of a new call in one step: admitScript, then for
+// a new admission claimScript and handOverScript at once (a new call has
+// no claim and no hand-over). Returns {1, fence} for a new admission
+// claimed and handed over by owner, {1, 0} for a new admission that a
+// claim or hand-over left by a forgotten call keeps from both, or
+// admitScript's {0, ...} and {2, ...}.
+var admitSendScript = redis.NewScript(`
+local rec = redis.call('GET', KEYS[1])
+if rec then return {0, rec, redis.call('GET', KEYS[2]) or ''} end
+local cur = redis.call('HGET', KEYS[3], ARGV[1]) or ''
+if cur ~= ARGV[2] then return {2, cur} end
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[5])
+if redis.call('EXISTS', KEYS[5], KEYS[6]) > 0 then return {1, 0} end
+local fence = redis.call('INCR', KEYS[7])
+redis.call('SET', KEYS[5], fence .. ' ' .. ARGV[6], 'PX', ARGV[7])
+redis.call('SET', KEYS[6], fence)
+return {1, fence}
 `)
 
 // completeScript: KEYS call, result, calls, claim, sent; ARGV result
@@ -134,5 +171,18 @@ return 1
 var renewLeaseScript = redis.NewScript(`
 if (redis.call('HGET', KEYS[1], ARGV[1]) or '') ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+return 1
+`)
+
+// returnUnsentScript: KEYS claim, sent, result; ARGV owner. Ends owner's
+// claim and the hand-over made under it when the call has no result.
+var returnUnsentScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+local fence, owner = string.match(cur, '^(%d+) (.*)$')
+if owner ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[2]) == fence then redis.call('DEL', KEYS[2]) end
+redis.call('DEL', KEYS[1])
 return 1
 `)

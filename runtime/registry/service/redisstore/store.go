@@ -20,9 +20,12 @@ import (
 // Store is the Redis store of one registry; see the package comment. It is
 // safe for concurrent use.
 type Store struct {
-	rdb    redis.UniversalClient
-	own    bool // the store opened rdb and closes it
-	prefix string
+	rdb     redis.UniversalClient
+	own     bool // the store opened rdb and closes it
+	prefix  string
+	cfg     config
+	publish string // the command the change scripts publish with
+	watch   *watch // nil: every read asks Redis
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes
@@ -40,34 +43,57 @@ var _ service.SharedStore = (*Store)(nil)
 
 // Open connects to the Redis at url (redis://[user:password@]host:port/db,
 // or unix://path) and returns the store of the registry called name.
-func Open(ctx context.Context, url, name string) (*Store, error) {
+func Open(ctx context.Context, url, name string, opts ...Option) (*Store, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: URL: %w", err)
 	}
-	st, err := New(redis.NewClient(opt), name)
+	st, err := New(redis.NewClient(opt), name, opts...)
 	if err != nil {
 		return nil, err
 	}
 	st.own = true
 	if err := st.rdb.Ping(ctx).Err(); err != nil {
-		_ = st.rdb.Close()
+		_ = st.Close()
 		return nil, fmt.Errorf("registry store redis %s: %w", opt.Addr, classify(err))
 	}
 	return st, nil
 }
 
 // New returns the store of the registry called name in the Redis rdb
-// reaches. Close does not close rdb.
-func New(rdb redis.UniversalClient, name string) (*Store, error) {
+// reaches: a redis.Client, a failover client of a Sentinel-managed
+// primary (redis.NewFailoverClient), or a redis.ClusterClient of a sharded
+// Redis Cluster, where the registry's keys share one hash slot. Close does
+// not close rdb.
+func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error) {
 	if name == "" || strings.ContainsAny(name, "{}") {
 		return nil, fmt.Errorf("registry store redis: registry name %q is empty or has braces", name)
 	}
-	return &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", decoded: make(map[string]decodedRegistration)}, nil
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	_, cluster := rdb.(*redis.ClusterClient)
+	if cluster && cfg.replicas > 0 {
+		return nil, fmt.Errorf("registry store redis: WithReplicas needs a client of one primary, not a cluster client")
+	}
+	s := &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", cfg: cfg, publish: "PUBLISH", decoded: make(map[string]decodedRegistration)}
+	if cluster {
+		s.publish = "SPUBLISH" // on the primary of the registry's slot
+	}
+	if cfg.maxStale > 0 {
+		s.watch = startWatch(rdb, s.key("changes"), s.key("gen"), cfg.maxStale, cluster)
+	}
+	return s, nil
 }
 
-// Close closes the connection Open made.
+// Close stops the store's generation watch and closes the connection Open
+// made.
 func (s *Store) Close() error {
+	if s.watch != nil {
+		s.watch.stop()
+		s.watch = nil
+	}
 	if s.own {
 		return s.rdb.Close()
 	}
@@ -76,8 +102,15 @@ func (s *Store) Close() error {
 
 func (s *Store) key(k string) string { return s.prefix + k }
 
-// Generation implements service.SharedStore.
+// Generation implements service.SharedStore: from the generation watch
+// without a round trip while it is fresh (see WithMaxStaleness), from
+// Redis otherwise.
 func (s *Store) Generation(ctx context.Context) (uint64, error) {
+	if s.watch != nil {
+		if g, ok := s.watch.fresh(); ok {
+			return g, nil
+		}
+	}
 	gen, err := s.rdb.Get(ctx, s.key("gen")).Uint64()
 	if errors.Is(err, redis.Nil) {
 		return 0, nil
@@ -89,25 +122,33 @@ func (s *Store) Generation(ctx context.Context) (uint64, error) {
 }
 
 // Registrations implements service.Store: the generation and the
-// registrations are read in one transaction.
+// registrations are read in one script.
 func (s *Store) Registrations(ctx context.Context) (uint64, []registry.Registration, error) {
-	var gen *redis.StringCmd
-	var regs *redis.MapStringStringCmd
-	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		gen = p.Get(ctx, s.key("gen"))
-		regs = p.HGetAll(ctx, s.key("regs"))
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
+	res, err := s.eval(ctx, registrationsScript, []string{s.key("gen"), s.key("regs")}).Slice()
+	if err != nil {
 		return 0, nil, wrap("read the registrations", err)
 	}
+	if len(res) != 2 {
+		return 0, nil, fmt.Errorf("registry store redis: read the registrations: script answered %v", res)
+	}
 	var g uint64
-	if gen.Err() == nil {
-		if g, err = gen.Uint64(); err != nil {
+	if res[0] != nil {
+		gs, _ := res[0].(string)
+		if g, err = strconv.ParseUint(gs, 10, 64); err != nil {
 			return 0, nil, fmt.Errorf("registry store redis: generation: %w", err)
 		}
 	}
-	out, err := s.decode(regs.Val())
+	flat, _ := res[1].([]any)
+	if len(flat)%2 != 0 {
+		return 0, nil, fmt.Errorf("registry store redis: read the registrations: script answered %d fields", len(flat))
+	}
+	raw := make(map[string]string, len(flat)/2)
+	for i := 0; i < len(flat); i += 2 {
+		k, _ := flat[i].(string)
+		v, _ := flat[i+1].(string)
+		raw[k] = v
+	}
+	out, err := s.decode(raw)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -146,7 +187,7 @@ func (s *Store) PutRegistration(ctx context.Context, reg *registry.Registration,
 		return 0, fmt.Errorf("registry store redis: encode registration: %w", err)
 	}
 	name := reg.Toolset.Name
-	res, err := putScript.Run(ctx, s.rdb, s.regKeys(), name, string(prev), string(reg.Token), data).Slice()
+	res, err := s.eval(ctx, putScript, s.regKeys(), name, string(prev), string(reg.Token), data, s.publish).Slice()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("publish toolset %q", name), err)
 	}
@@ -155,7 +196,7 @@ func (s *Store) PutRegistration(ctx context.Context, reg *registry.Registration,
 
 // DeleteRegistration implements service.Store.
 func (s *Store) DeleteRegistration(ctx context.Context, toolset string, token registry.Token) (uint64, error) {
-	res, err := deleteScript.Run(ctx, s.rdb, s.regKeys(), toolset, string(token)).Slice()
+	res, err := s.eval(ctx, deleteScript, s.regKeys(), toolset, string(token), s.publish).Slice()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("withdraw toolset %q", toolset), err)
 	}
@@ -163,7 +204,7 @@ func (s *Store) DeleteRegistration(ctx context.Context, toolset string, token re
 }
 
 func (s *Store) regKeys() []string {
-	return []string{s.key("tokens"), s.key("regs"), s.key("gen"), s.key("leases")}
+	return []string{s.key("tokens"), s.key("regs"), s.key("gen"), s.key("leases"), s.key("changes")}
 }
 
 // changed reads the answer of putScript or deleteScript.
@@ -195,7 +236,7 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 		return nil, false, fmt.Errorf("registry store redis: encode call %q: %w", rec.CallID, err)
 	}
 	keys := []string{s.key("call:" + rec.CallID), s.key("result:" + rec.CallID), s.key("tokens"), s.key("calls")}
-	res, err := admitScript.Run(ctx, s.rdb, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), rec.CallID).Slice()
+	res, err := s.eval(ctx, admitScript, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), rec.CallID).Slice()
 	if err != nil {
 		return nil, false, wrap(fmt.Sprintf("admit call %q", rec.CallID), err)
 	}
@@ -224,7 +265,7 @@ func (s *Store) complete(ctx context.Context, callID, fence string, result *regi
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
 	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID), s.key("sent:" + callID)}
-	res, err := completeScript.Run(ctx, s.rdb, keys, data, score(result.CompletedAt), callID, fence).Slice()
+	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence).Slice()
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)
 	}
@@ -240,7 +281,9 @@ func (s *Store) complete(ctx context.Context, callID, fence string, result *regi
 // Call implements service.Store: the admission and the result are read
 // with one command.
 func (s *Store) Call(ctx context.Context, callID string) (*service.CallRecord, error) {
-	vals, err := s.rdb.MGet(ctx, s.key("call:"+callID), s.key("result:"+callID)).Result()
+	vals, err := s.read(ctx, func(p redis.Cmdable) *redis.SliceCmd {
+		return p.MGet(ctx, s.key("call:"+callID), s.key("result:"+callID))
+	})
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("read call %q", callID), err)
 	}
@@ -289,7 +332,7 @@ func (s *Store) Forget(ctx context.Context, cutoff time.Time, keep func(string) 
 			return nil
 		}
 		args := append([]any{s.prefix, score(cutoff)}, batch...)
-		m, err := forgetScript.Run(ctx, s.rdb, []string{s.key("calls")}, args...).Int()
+		m, err := s.eval(ctx, forgetScript, []string{s.key("calls")}, args...).Int()
 		if err != nil {
 			return wrap("forget expired calls", err)
 		}
