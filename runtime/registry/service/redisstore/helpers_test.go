@@ -146,3 +146,15 @@ var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // waitABit lets other goroutines run: the tests wait for a state that they
 // poll for, never for a length of time that must suffice.
 func waitABit() { time.Sleep(5 * time.Millisecond) }
+
+// waitFor polls ok until it holds, failing the test after 30 seconds.
+func waitFor(t testing.TB, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30s for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -148,17 +148,6 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 	s.verify()
 }
 
-func waitFor(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 30s for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 func containsAll(s string, subs ...string) bool {
 	for _, sub := range subs {
 		if !contains(s, sub) {
