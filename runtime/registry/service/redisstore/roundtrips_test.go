@@ -101,6 +101,10 @@ func commandStats(ctx context.Context, rdb *redis.Client) (map[string]int64, err
 				n, _ := strconv.ParseInt(v, 10, 64)
 				out[strings.TrimPrefix(name, "cmdstat_")] = n
 			}
+			if v, ok := strings.CutPrefix(f, "usec="); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				out[strings.TrimPrefix(name, "cmdstat_")+" µs"] = n
+			}
 		}
 	}
 	return out, nil
@@ -111,7 +115,7 @@ func statsDelta(before, after map[string]int64, ops int) (string, float64) {
 	var names []string
 	total := 0.0
 	for name, n := range after {
-		if n-before[name] > 0 && name != "info" {
+		if n-before[name] > 0 && name != "info" && !strings.HasSuffix(name, " µs") {
 			names = append(names, name)
 		}
 	}
@@ -120,7 +124,8 @@ func statsDelta(before, after map[string]int64, ops int) (string, float64) {
 	for _, name := range names {
 		per := float64(after[name]-before[name]) / float64(ops)
 		total += per
-		parts = append(parts, fmt.Sprintf("%s %.2f", name, per))
+		us := float64(after[name+" µs"]-before[name+" µs"]) / float64(after[name]-before[name])
+		parts = append(parts, fmt.Sprintf("%s %.2f (%.0f µs in Redis)", name, per, us))
 	}
 	return strings.Join(parts, ", "), total
 }
