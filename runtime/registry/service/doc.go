@@ -21,7 +21,9 @@
 // stale, one that records attempts (AttemptStore) has each pending call
 // forwarded by one node at a time under a fenced claim and sent to its
 // provider at most once unless the provider answered that it failed, and
-// one that keeps leases (LeaseStore)
+// one that admits, claims and hands a new call over in one step
+// (SendingStore) runs a new call in two store round trips, and one that
+// keeps leases (LeaseStore)
 // lets WithProviderLease report providers that stopped renewing.
 //
 // Over HTTP, the Handler admits only requests with credentials

@@ -7,7 +7,9 @@ package service
 //   - the current generation, cheaply (SharedStore): a service reads it
 //     before it answers a read or decides a change, and reads the
 //     registrations again when another node changed them, so that no node
-//     serves a catalog older than a change another node acknowledged;
+//     serves a catalog older than the store's staleness bound (zero, or
+//     the bounded generation watch of the Redis store); a refusal is
+//     decided on a fresh read whatever the bound (fresh.go);
 //   - who forwards a pending call now, and whether it was sent to its
 //     provider (AttemptStore, attempts.go).
 
@@ -26,7 +28,8 @@ var ErrUnavailable = errors.New("registry store: unreachable")
 // SharedStore is a Store that other services change too.
 type SharedStore interface {
 	Store
-	// Generation returns the current generation.
+	// Generation returns the current generation, or one that every change
+	// acknowledged more than the store's staleness bound ago has reached.
 	Generation(ctx context.Context) (uint64, error)
 }
 

@@ -15,12 +15,23 @@
 // fence of the node's claim, so that a call is sent at most once at a time
 // and never again once its outcome is unknown.
 //
+// A new call is admitted, claimed and handed over by one script
+// (service.SendingStore), and its result recorded by another: two round
+// trips. Reads are answered from the node's cache while its generation
+// watch (watch.go) knows every change acknowledged more than the staleness
+// bound ago (WithMaxStaleness), with no round trip. With WithReplicas every
+// answer waits for Redis replicas to have its state (replicas.go), so that
+// a Sentinel failover loses nothing acknowledged. On a Redis Cluster every
+// key of a registry is in its one hash slot.
+//
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash
 // slot): gen (the generation), regs and tokens (hashes from toolset to
 // registration and token), leases (hash from toolset to a provider's lease),
 // call:ID and result:ID (a call's admission and result), calls (a sorted
 // set of call IDs by last event, for forgetting), claim:ID (the fence and
 // the node of the claim forwarding a call, expiring unless renewed),
-// sent:ID (the fence a call was handed over under) and fence (the counter
-// of fences). Nothing that matters is kept in a node.
+// sent:ID (the fence a call was handed over under), fence (the counter
+// of fences), barrier (the counter WAIT follows) and the channel changes
+// (the generations the change scripts made). Nothing that matters is
+// kept in a node.
 package redisstore
