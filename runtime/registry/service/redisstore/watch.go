@@ -15,8 +15,8 @@ package redisstore
 // that begins at t is answered from the cache when such a p is at most the
 // staleness bound before t; otherwise the generation is read from Redis.
 //
-// A subscription that breaks loses what was published meanwhile. Each
-// (re)subscription starts an epoch: the generation is read from Redis once
+// A subscription that breaks, or that Redis ends, loses what was published
+// meanwhile; the watch subscribes again. Each subscription starts an epoch: the generation is read from Redis once
 // the subscription is confirmed, and only PINGs sent after that read count
 // for the epoch. The highest generation heard starts again from that read,
 // so a generation lost in a failover is not remembered.
@@ -60,21 +60,18 @@ func startWatch(rdb redis.UniversalClient, channel, genKey string, maxStale time
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &watch{rdb: rdb, channel: channel, genKey: genKey, maxStale: maxStale, sharded: sharded,
 		now: time.Now, cancel: cancel, done: make(chan struct{}), pings: make(map[string]pingSent)}
-	var ps *redis.PubSub
-	if sharded {
-		ps = rdb.SSubscribe(ctx, channel)
-	} else {
-		ps = rdb.Subscribe(ctx, channel)
-	}
-	w.ps = ps
-	go w.receive(ctx, ps)
-	go w.ping(ctx, ps)
+	go w.receive(ctx)
+	go w.ping(ctx)
 	return w
 }
 
 func (w *watch) stop() {
 	w.cancel()
-	_ = w.ps.Close() // ends a Receive waiting for the connection
+	w.mu.Lock()
+	if w.ps != nil {
+		_ = w.ps.Close() // ends a Receive waiting for the connection
+	}
+	w.mu.Unlock()
 	<-w.done
 }
 
@@ -89,26 +86,50 @@ func (w *watch) fresh() (uint64, bool) {
 	return w.known, true
 }
 
-func (w *watch) receive(ctx context.Context, ps *redis.PubSub) {
+// receive subscribes, and subscribes again on a new subscription whenever
+// the one it has ends: a connection error, or Redis ending it (a Redis
+// Cluster does when the registry's slot moves to another primary, whose
+// messages the old subscription would then never get while its PINGs are
+// still answered).
+func (w *watch) receive(ctx context.Context) {
 	defer close(w.done)
+	for ctx.Err() == nil {
+		var ps *redis.PubSub
+		if w.sharded {
+			ps = w.rdb.SSubscribe(ctx, w.channel)
+		} else {
+			ps = w.rdb.Subscribe(ctx, w.channel)
+		}
+		w.mu.Lock()
+		w.ps = ps
+		w.mu.Unlock()
+		w.listen(ctx, ps)
+		w.newEpoch()
+		w.mu.Lock()
+		w.ps = nil
+		w.mu.Unlock()
+		_ = ps.Close()
+		select {
+		case <-ctx.Done():
+		case <-time.After(w.maxStale / 4):
+		}
+	}
+}
+
+// listen reads ps until it fails or its subscription ends.
+func (w *watch) listen(ctx context.Context, ps *redis.PubSub) {
 	for {
 		msg, err := ps.Receive(ctx)
-		if ctx.Err() != nil {
+		if err != nil || ctx.Err() != nil {
 			return
-		}
-		if err != nil {
-			w.newEpoch()
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(w.maxStale / 4):
-			}
-			continue
 		}
 		switch m := msg.(type) {
 		case *redis.Subscription:
-			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
+			switch m.Kind {
+			case "subscribe", "ssubscribe":
 				go w.sync(ctx, w.newEpoch())
+			default:
+				return // unsubscribed by Redis
 			}
 		case *redis.Message:
 			if g, err := strconv.ParseUint(m.Payload, 10, 64); err == nil {
@@ -162,7 +183,7 @@ func (w *watch) pong(payload string) {
 	}
 }
 
-func (w *watch) ping(ctx context.Context, ps *redis.PubSub) {
+func (w *watch) ping(ctx context.Context) {
 	t := time.NewTicker(w.maxStale / 4)
 	defer t.Stop()
 	for {
@@ -172,6 +193,11 @@ func (w *watch) ping(ctx context.Context, ps *redis.PubSub) {
 		case <-t.C:
 		}
 		w.mu.Lock()
+		ps := w.ps
+		if ps == nil {
+			w.mu.Unlock()
+			continue
+		}
 		w.seq++
 		payload := strconv.FormatUint(w.seq, 10)
 		w.pings[payload] = pingSent{at: w.now(), epoch: w.epoch, synced: w.synced}

@@ -22,7 +22,8 @@ func testGenerationFromTheWatch(t *testing.T, rdb redis.UniversalClient, name st
 	t.Cleanup(func() { _ = watched.Close() })
 	trips := newRoundTrips()
 	watched.AddHook(trips)
-	st, err := redisstore.New(watched, name, redisstore.WithMaxStaleness(200*time.Millisecond))
+	const bound = 200 * time.Millisecond
+	st, err := redisstore.New(watched, name, redisstore.WithMaxStaleness(bound))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +57,35 @@ func testGenerationFromTheWatch(t *testing.T, rdb redis.UniversalClient, name st
 	waitFor(t, "the watch to hear the second change", func() bool {
 		g, err := st.Generation(ctx)
 		return err == nil && g == gen2
+	})
+	if !lapsesByTheClock(t) {
+		return // miniredis cannot kill a client
+	}
+	// The subscription cut: the watch asks Redis until it has subscribed
+	// again and read the generation, and then hears changes again.
+	if err := rdb.Do(ctx, "CLIENT", "KILL", "TYPE", "pubsub").Err(); err != nil {
+		t.Fatal(err)
+	}
+	gen3, err := other.PutRegistration(ctx, reg("a", "t3"), registry.Token("t2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The contract: a read begun more than the bound after the change was
+	// acknowledged has it (one begun sooner may not).
+	acked := time.Now()
+	for time.Since(acked) < 2*bound {
+		began := time.Now()
+		g, err := st.Generation(ctx)
+		if err != nil || began.Sub(acked) > bound && g != gen3 {
+			t.Fatalf("generation read %v after the change, the subscription cut = %d, %v; want %d", began.Sub(acked), g, err, gen3)
+		}
+		waitABit()
+	}
+	waitFor(t, "the watch to be confirmed again", func() bool {
+		trips.take()
+		g, err := st.Generation(ctx)
+		n, _ := trips.take()
+		return err == nil && g == gen3 && len(n) == 0
 	})
 }
 
