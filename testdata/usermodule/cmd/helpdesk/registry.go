@@ -2,11 +2,11 @@ package main
 
 // The registry step: the helpdesk publishes its tickets toolset in the
 // company registry, with an endpoint that executes the calls the registry
-// forwards, and the analyst agent finds and calls the tools there.
+// forwards (the generated tickets.RegistryExecutor over the same ticketBook),
+// and the analyst agent finds and calls the tools there.
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -30,7 +30,8 @@ func runAnalyst(ctx context.Context, registryURL string, book ticketBook) (*runt
 	if err != nil {
 		return nil, err
 	}
-	provider := &http.Server{Handler: registry.ProviderHandler(book, 0), ReadHeaderTimeout: 10 * time.Second}
+	// tickets.RegistryExecutor serves the same typed executor as tickets.Register.
+	provider := &http.Server{Handler: registry.ProviderHandler(tickets.RegistryExecutor(book), 0), ReadHeaderTimeout: 10 * time.Second}
 	go provider.Serve(ln)
 	defer provider.Close()
 
@@ -59,32 +60,4 @@ func runAnalyst(ctx context.Context, registryURL string, book ticketBook) (*runt
 		return nil, err
 	}
 	return analyst.NewClient(rt).Run(ctx, []model.Message{model.UserMessage("Which open ticket is about an invoice?")})
-}
-
-// ExecuteTool executes a call that the registry forwards (registry.Executor),
-// decoding its arguments and encoding its result with the generated codecs.
-func (b ticketBook) ExecuteTool(ctx context.Context, call *registry.CallRequest) (json.RawMessage, error) {
-	spec, ok := tickets.Spec(call.Tool)
-	if !ok {
-		return nil, fmt.Errorf("no tool %s", call.Tool)
-	}
-	args, err := spec.Payload.Decode(call.Payload)
-	if err != nil {
-		return nil, err
-	}
-	var result any
-	switch args := args.(type) {
-	case tickets.TicketID:
-		result, err = b.GetTicket(ctx, &args)
-	case tickets.SearchTicketsArgs:
-		result, err = b.SearchTickets(ctx, &args)
-	case tickets.CloseTicketArgs:
-		result, err = b.CloseTicket(ctx, &args)
-	default:
-		return nil, fmt.Errorf("%s: arguments of type %T", call.Tool, args)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return spec.Result.Encode(result)
 }
