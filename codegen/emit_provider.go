@@ -10,6 +10,8 @@ package codegen
 
 import (
 	"github.com/dave/jennifer/jen"
+
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // toolsetProviderFile emits RegistryExecutor and the adapter behind it.
@@ -21,7 +23,7 @@ func toolsetProviderFile(ts *toolsetIR, p string) *genFile {
 	f.Comment("\thttp.Handle(\"/tools\", registry.ProviderHandler(" + ts.pkg + ".RegistryExecutor(exec), 0))")
 	f.Comment("")
 	f.Add(doc("A forwarded call runs the method of the tool it names. Its payload is decoded with the tool's validating codec (an invalid payload is the call's error, naming the tool) and the method's result is encoded with the tool's result codec, so a result that breaks its schema never leaves the provider. An error of the method is returned as is: one matching registry.ErrOverloaded asks the registry to retry the call, any other is reported to the model. A call of a tool the toolset does not have is an error. RegistryExecutor panics when exec is nil."))
-	f.Func().Id("RegistryExecutor").Params(jen.Id("exec").Id("Executor")).Qual(registryPkg, "Executor").Block(
+	f.Func().Id(gonames.RegistryExecutorFunc).Params(jen.Id("exec").Id("Executor")).Qual(registryPkg, "Executor").Block(
 		jen.If(jen.Id("exec").Op("==").Nil()).Block(
 			jen.Panic(jen.Qual(fmtPkg, "Sprintf").Call(jen.Lit("toolset %q: RegistryExecutor of a nil Executor"), jen.Id("Name"))),
 		),
