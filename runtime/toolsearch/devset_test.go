@@ -5,17 +5,35 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
 
 // devDir returns the directory of the tool-search development set: the
-// environment's TOOLSEARCH_DEV_SET, or where CI keeps it beside the clone.
+// environment's TOOLSEARCH_DEV_SET, or testdata/devset at the module root.
 func devDir() string {
 	if dir := os.Getenv("TOOLSEARCH_DEV_SET"); dir != "" {
 		return dir + "/"
 	}
-	return "../../../shared/bench/dev/"
+	return filepath.Join(moduleRoot(), "testdata", "devset") + "/"
+}
+
+// moduleRoot returns the directory of the go.mod above the working
+// directory, or the working directory when there is none.
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return wd
+		}
+	}
 }
 
 // devQuery is one request of the dev set.
