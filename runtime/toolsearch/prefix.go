@@ -26,8 +26,8 @@ type prefixRange struct {
 	start, n int32
 }
 
-// sortedTerms returns the terms that occur in tools, request words
-// ([isRequestWord]) aside, sorted, sorting them on the first search that
+// sortedTerms returns the terms that occur in tools, frame words
+// ([isFrameTerm]) aside, sorted, sorting them on the first search that
 // needs them, and the first four bytes of each ([leadingBytes]), which
 // narrow a search among them to the terms that share a word's first four
 // bytes without reading the terms.
@@ -35,7 +35,7 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 	ix.sortingTerms.Do(func() {
 		sorted := make([]int32, 0, len(ix.postings))
 		for t, p := range ix.postings {
-			if len(p) > 0 && !isRequestWord([]byte(ix.terms.keys[t])) {
+			if len(p) > 0 && !isFrameTerm([]byte(ix.terms.keys[t])) {
 				sorted = append(sorted, int32(t))
 			}
 		}
@@ -65,10 +65,10 @@ func leadingBytes[S ~string | ~[]byte](s S) uint32 {
 
 // prefixTerms returns the terms that word, a query term that no tool has,
 // stands for, and whether there are any: the sorted terms it begins, when it
-// is at least minPrefixLen ASCII letters, not a request word
-// ([isRequestWord]), and begins no more than maxPrefixTerms of them.
+// is at least minPrefixLen ASCII letters, not a frame word
+// ([isFrameTerm]), and begins no more than maxPrefixTerms of them.
 func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
-	if len(word) < minPrefixLen || !asciiLetters(word) || isRequestWord(word) {
+	if len(word) < minPrefixLen || !asciiLetters(word) || isFrameTerm(word) {
 		return prefixRange{}, false
 	}
 	sorted, leading := ix.sortedTerms()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -148,16 +149,14 @@ func (r *reference) search(query string, limit int) []Result {
 		exact[tool] = true
 	}
 	st.scan.reset(query)
-	var rare, common, request []int32
+	var rare, common []int32
 	weight := make(map[int32]float32)
-	add := func(t int32, w float32, isRequest bool) {
-		if slices.Contains(rare, t) || slices.Contains(common, t) || slices.Contains(request, t) {
+	add := func(t int32, w float32) {
+		if slices.Contains(rare, t) || slices.Contains(common, t) {
 			return
 		}
 		weight[t] = w
 		switch {
-		case isRequest:
-			request = append(request, t)
 		case isCommon(len(ix.postings[t]), len(ix.names)):
 			common = append(common, t)
 		default:
@@ -166,24 +165,24 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	var stands [][]int32 // the terms each word that no tool has stands for
 	for st.scan.next() {
+		if referenceFrameWord(string(st.scan.term)) {
+			continue
+		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
 			stands = append(stands, r.standsFor(string(st.scan.term)))
 			continue
 		}
-		add(t, 1, isRequestWord(st.scan.term))
+		add(t, 1)
 	}
 	for _, terms := range stands {
 		for _, t := range terms {
-			add(t, prefixWeight, false)
+			add(t, prefixWeight)
 		}
 	}
 	finders, adders := rare, common
-	switch {
-	case len(rare) == 0 && len(common) > 0:
+	if len(rare) == 0 {
 		finders, adders = common, nil
-	case len(rare) == 0:
-		finders, adders = request, nil
 	}
 	scores := make([]float32, len(ix.names))
 	fields := make([]FieldSet, len(ix.names))
@@ -231,19 +230,19 @@ func (r *reference) search(query string, limit int) []Result {
 }
 
 // standsFor returns the terms that word, a query term in no tool, stands
-// for: those of the tools that begin with it, request words aside, in
+// for: those of the tools that begin with it, frame words aside, in
 // sorted order, when word is at least minPrefixLen ASCII letters and no
 // request word itself and there are at most maxPrefixTerms such terms; none
 // otherwise. It scans every term of the index.
 func (r *reference) standsFor(word string) []int32 {
 	ix := r.ix
-	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || isRequestWord([]byte(word)) {
+	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(word) {
 		return nil
 	}
 	var keys []string
 	for t, p := range ix.postings {
 		key := ix.terms.keys[t]
-		if len(p) > 0 && strings.HasPrefix(key, word) && !isRequestWord([]byte(key)) {
+		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceFrameWord(key) {
 			keys = append(keys, key)
 		}
 	}
@@ -256,6 +255,27 @@ func (r *reference) standsFor(word string) []int32 {
 		terms[i], _ = ix.terms.lookupString(key)
 	}
 	return terms
+}
+
+// referenceFrameWord reports whether term is a term of a word of
+// frameWordLists, as the reference analyzer gives it.
+func referenceFrameWord(term string) bool {
+	referenceFrames.once.Do(func() {
+		referenceFrames.terms = make(map[string]bool)
+		for _, list := range frameWordLists {
+			for _, w := range list {
+				for _, t := range referenceTerms(w) {
+					referenceFrames.terms[t] = true
+				}
+			}
+		}
+	})
+	return referenceFrames.terms[term]
+}
+
+var referenceFrames struct {
+	once  sync.Once
+	terms map[string]bool
 }
 
 // repeated makes a catalog of n tools by repeating docs, renaming copies.

@@ -39,7 +39,8 @@ var ErrUnknownTool = errors.New("unknown tool")
 // Stop words find nothing; a word common in the catalog finds a tool only
 // when the query's rarer words find none (and otherwise adds to the scores
 // of the tools they find); a word that only frames a request ("please",
-// "help", "tell me") counts only when no other word finds a tool; a word
+// "help", "tell me") and a function word of another language ("de", "から")
+// count for nothing ([Searchable] tells a query of them only); a word
 // that no tool has, of four letters or more, stands at a quarter weight for
 // the words of the catalog it begins, when it begins at most four ("fahr"
 // for "fahrenheit"). A query without words (empty, blank, ".*") finds
@@ -141,16 +142,18 @@ func isNameRune(r rune) bool {
 // queryTerms sorts the query's terms, each distinct term once, into those
 // that find tools and those that add to the scores of the tools found. A
 // common term adds to the tools that the query's rarer terms find, and finds
-// tools itself only when there are none; a word that only frames a request
-// ([isRequestWord]) finds tools only when the query has no other term; a
-// word that no tool has gives the terms it stands for ([Index.prefixTerms])
-// at [prefixWeight], after the query's own terms. Both lists keep that
-// order, the order in which a tool's scores are summed.
+// tools itself only when there are none; a frame word ([isFrameTerm]) is
+// left out; a word that no tool has gives the terms it stands for
+// ([Index.prefixTerms]) at [prefixWeight], after the query's own terms.
+// Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
 	st.scan.reset(query)
-	st.rare, st.common, st.weak = st.rare[:0], st.common[:0], st.weak[:0]
+	st.rare, st.common = st.rare[:0], st.common[:0]
 	st.prefixes = st.prefixes[:0]
 	for st.scan.next() {
+		if isFrameTerm(st.scan.term) {
+			continue
+		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
 			if r, ok := ix.prefixTerms(st.scan.term); ok {
@@ -160,22 +163,20 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 		}
 		// A term the query has weighs 1: a tool's score is the sum of its
 		// scores for the query's terms, each times the term's weight.
-		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1}, isRequestWord(st.scan.term))
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1})
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.
 	for _, r := range st.prefixes {
 		for _, t := range ix.sorted[r.start : r.start+r.n] {
-			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight}, false)
+			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight})
 		}
 	}
 	switch {
 	case len(st.rare) > 0:
 		st.finders, st.adders = st.rare, st.common
-	case len(st.common) > 0:
-		st.finders, st.adders = st.common, nil
 	default:
-		st.finders, st.adders = st.weak, nil
+		st.finders, st.adders = st.common, nil
 	}
 }
 
@@ -343,16 +344,14 @@ func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields 
 	return score, fields, true
 }
 
-// addQueryTerm adds q to the query's request words (when request), common
-// or rare terms, unless the query has its term already.
-func (ix *Index) addQueryTerm(st *searchState, q weightedTerm, request bool) {
+// addQueryTerm adds q to the query's common or rare terms, unless the query
+// has its term already.
+func (ix *Index) addQueryTerm(st *searchState, q weightedTerm) {
 	t := q.term
-	if containsTerm(st.rare, t) || containsTerm(st.common, t) || containsTerm(st.weak, t) {
+	if containsTerm(st.rare, t) || containsTerm(st.common, t) {
 		return
 	}
 	switch {
-	case request:
-		st.weak = append(st.weak, q)
 	case ix.common[t]:
 		st.common = append(st.common, q)
 	default:

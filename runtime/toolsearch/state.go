@@ -32,7 +32,6 @@ type searchState struct {
 	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
-	weak         []weightedTerm // its request words
 	// prefixes are the terms that the query's words that no tool has
 	// stand for ([Index.prefixTerms]).
 	prefixes []prefixRange

@@ -31,7 +31,7 @@ var synonymGroups = [...][]string{
 // a synonym does, [synonymWeight] of the category's score in a tool that has
 // the category but not the instance; the category does not stand for its
 // instances. May is left out: as a term it is the request word
-// ([isRequestWord]) far more often.
+// ([isFrameTerm]) far more often.
 var categoryInstances = [...]struct {
 	category  string
 	instances []string
