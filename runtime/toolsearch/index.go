@@ -52,6 +52,11 @@ type Index struct {
 	sorted        []int32
 	sortedLeading []uint32
 
+	// folded finds the names by their folded form, made on the first
+	// search ([Index.foldNames]).
+	foldingNames sync.Once
+	folded       foldedNames
+
 	states      sync.Pool // of *searchState
 	scratchPool sync.Pool // of *groupScratch
 }

@@ -3,10 +3,12 @@ package toolsearch
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 )
 
 // reference is the model of a search that referenceSearch runs: it derives
@@ -24,6 +26,9 @@ type reference struct {
 	ix     *Index
 	idf    []float32    // per term, times its weight
 	scales []toolScales // per tool, from lengths without value terms
+	// folded are the entries of ix.named by the folded form of their
+	// name, by strings.Map.
+	folded map[string][]int32
 }
 
 func newReference(ix *Index) *reference {
@@ -48,7 +53,53 @@ func newReference(ix *Index) *reference {
 		r.idf[t] = float32(idf(len(p), n) * weight)
 	}
 	r.scales = referenceScales(lengths)
+	r.folded = make(map[string][]int32)
+	for id, name := range ix.byName.keys {
+		key := referenceFold(name)
+		r.folded[key] = append(r.folded[key], int32(id))
+	}
 	return r
+}
+
+// referenceSpelling is s lower-cased, each run of _, - and white space
+// made one underscore: two strings have one exactly when [sameSpelling]
+// holds.
+func referenceSpelling(s string) string {
+	return spellingSeparators.ReplaceAllString(strings.Map(unicode.ToLower, s), "_")
+}
+
+var spellingSeparators = regexp.MustCompile(`[-_ \t\n\r]+`)
+
+// referenceFold is [appendFolded] by strings.Map.
+func referenceFold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isWordRune(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
+}
+
+// namedFolded returns the tools that the whole query names up to case and
+// separators, and how: [namedSpelled] up to case and the separators _, -
+// and space, [namedFolded] otherwise.
+func (r *reference) namedFolded(query string) map[int32]nameMatch {
+	ix := r.ix
+	out := make(map[int32]nameMatch)
+	query = strings.TrimSpace(query)
+	key := referenceFold(query)
+	if key == "" {
+		return out
+	}
+	for _, id := range r.folded[key] {
+		m := namedFolded
+		if referenceSpelling(ix.byName.keys[id]) == referenceSpelling(query) {
+			m = namedSpelled
+		}
+		tool := ix.named[id].tool
+		out[tool] = max(out[tool], m)
+	}
+	return out
 }
 
 // referenceScales is [fieldScales] written out field by field: each field's
@@ -144,9 +195,14 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	st := ix.newState()
 	ix.matchNames(st, query)
-	exact := make(map[int32]bool)
-	for _, tool := range st.exact {
-		exact[tool] = true
+	named := make(map[int32]nameMatch)
+	for i, tool := range st.named {
+		if m := st.match[i]; m == namedExactly || m == namedWord {
+			named[tool] = m
+		}
+	}
+	for tool, m := range r.namedFolded(query) {
+		named[tool] = max(named[tool], m)
 	}
 	st.scan.reset(query)
 	var rare, common []int32
@@ -209,11 +265,11 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 	}
 	for i := range all {
-		all[i].score, all[i].exact = scores[all[i].tool], exact[all[i].tool]
+		all[i].score, all[i].named = scores[all[i].tool], named[all[i].tool]
 	}
-	for tool := range exact {
+	for tool, m := range named {
 		if !found[tool] {
-			all = append(all, candidate{tool: tool, exact: true})
+			all = append(all, candidate{tool: tool, named: m})
 		}
 	}
 	slices.SortFunc(all, func(a, b candidate) int {
@@ -224,7 +280,7 @@ func (r *reference) search(query string, limit int) []Result {
 	})
 	out := []Result{}
 	for _, c := range all[:min(limit, len(all))] {
-		out = append(out, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields[c.tool], Exact: c.exact})
+		out = append(out, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields[c.tool], Exact: c.named != notNamed})
 	}
 	return out
 }

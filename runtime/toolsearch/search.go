@@ -22,8 +22,9 @@ type Result struct {
 	Score float64
 	// Fields are the fields in which query terms matched.
 	Fields FieldSet
-	// Exact reports that the query contained the tool's exact name or
-	// model-facing name (or, for a lookup, that it was named).
+	// Exact reports that the query contained the tool's name or
+	// model-facing name, exactly or up to case and separators (or, for a
+	// lookup, that it was named).
 	Exact bool
 }
 
@@ -34,7 +35,9 @@ var ErrUnknownTool = errors.New("unknown tool")
 // Search returns the tools that best match query, at most limit of them
 // ([DefaultLimit] when limit <= 0), best first. Tools whose exact name or
 // model-facing name the query contains come first (a name that is one
-// ordinary word, such as "help", counts only when it is the whole query);
+// ordinary word, such as "help", counts only when it is the whole query),
+// with those the whole query names up to case and separators
+// ([nameMatch]);
 // the rest are ranked by score, and equal scores keep registration order.
 // Stop words find nothing; a word common in the catalog finds a tool only
 // when the query's rarer words find none (and otherwise adds to the scores
@@ -66,22 +69,27 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	dst = slices.Grow(dst, len(top))
 	for _, c := range top {
 		_, fields, _ := ix.scoreAlone(st, c.tool)
-		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.exact})
+		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
 	}
 	st.clear()
 	return dst
 }
 
-// matchNames marks the tools whose exact name or model-facing name the query
-// contains. A name is matched as a word of the query: a run of characters
-// other than white space, quotes, brackets and clause punctuation, tried also
-// without a trailing full stop or colon. A name that is one ordinary word
-// counts only when it is the whole query or quoted ("help", `help`): in a
-// sentence it is just that word.
+// matchNames marks the tools whose name or model-facing name the query
+// names, and how ([nameMatch]): the whole query, exactly or up to case and
+// separators ([Index.markFolded]), or a word of the query exactly: a run of
+// characters other than white space, quotes, brackets and clause
+// punctuation, tried also without a trailing full stop or colon. A name
+// that is one ordinary word counts only when it is the whole query or
+// quoted ("help", `help`): in a sentence it is just that word. A word is
+// not folded: in a sentence, "t-test" is the statistical test more often
+// than the tool t_test.
 func (ix *Index) matchNames(st *searchState, query string) {
-	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok {
-		st.markExact(ix.named[id].tool)
+	whole := strings.TrimSpace(query)
+	if id, ok := ix.byName.lookupString(whole); ok {
+		st.markNamed(ix.named[id].tool, namedExactly)
 	}
+	ix.markFolded(st, whole)
 	rest := query
 	for len(rest) > 0 {
 		i := strings.IndexFunc(rest, isNameRune)
@@ -96,22 +104,29 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		}
 		word := rest[:end]
 		rest = rest[end:]
-		for {
-			if isPlainWord(word) && !quoted(query, start, start+len(word)) {
-				break // as a name it would count only quoted: no need to look it up
-			}
-			if id, ok := ix.byName.lookupString(word); ok {
-				if !ix.named[id].word || quoted(query, start, start+len(word)) {
-					st.markExact(ix.named[id].tool)
-				}
-				break
-			}
-			trimmed := strings.TrimRight(word, ".:")
-			if trimmed == word || trimmed == "" {
-				break
-			}
-			word = trimmed
+		ix.matchWord(st, query, start, word)
+	}
+}
+
+// matchWord marks the tool whose exact name or model-facing name is word,
+// the word of query at start, or word without a trailing full stop or
+// colon.
+func (ix *Index) matchWord(st *searchState, query string, start int, word string) {
+	for {
+		if isPlainWord(word) && !quoted(query, start, start+len(word)) {
+			return // as a name it would count only quoted: no need to look it up
 		}
+		if id, ok := ix.byName.lookupString(word); ok {
+			if !ix.named[id].word || quoted(query, start, start+len(word)) {
+				st.markNamed(ix.named[id].tool, namedWord)
+			}
+			return
+		}
+		trimmed := strings.TrimRight(word, ".:")
+		if trimmed == word || trimmed == "" {
+			return
+		}
+		word = trimmed
 	}
 }
 
@@ -278,8 +293,8 @@ func addFoundWords(scores []float32, found bitSet, sc *scoredTerm, weight float3
 func (ix *Index) rank(st *searchState, limit int, start float32) {
 	for _, tool := range st.aloneList {
 		score, _, found := ix.scoreAlone(st, tool)
-		if exact := st.isExact(tool); found || exact {
-			st.offer(candidate{tool: tool, score: score, exact: exact}, limit)
+		if named := st.nameMatch(tool); found || named != notNamed {
+			st.offer(candidate{tool: tool, score: score, named: named}, limit)
 		}
 	}
 	// floor is a score that a group must reach to have a member kept: that
@@ -288,7 +303,7 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 	setFloor := func() {
 		if h := st.heap; len(h) == limit {
 			floor = max(floor, h[0].score)
-			if h[0].exact {
+			if h[0].named != notNamed {
 				floor = float32(math.Inf(1))
 			}
 		}
