@@ -305,6 +305,16 @@ func (r *reference) standsFor(word string) []int32 {
 	if len(keys) > maxPrefixTerms {
 		return nil
 	}
+	if len(keys) == 0 {
+		// The longest term it begins with, with few letters after it.
+		for t, p := range ix.postings {
+			key := ix.terms.keys[t]
+			if len(p) > 0 && strings.HasPrefix(word, key) && key != word && len(key) >= minPrefixLen &&
+				len(word)-len(key) <= maxDerivedLetters && !referenceFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
+				keys = []string{key}
+			}
+		}
+	}
 	slices.Sort(keys)
 	terms := make([]int32, len(keys))
 	for i, key := range keys {
