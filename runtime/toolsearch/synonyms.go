@@ -19,8 +19,9 @@ var synonymGroups = [...][]string{
 	{"find", "search", "locat", "lookup", "discover"},
 	{"get", "retriev", "fetch", "obtain"},
 	{"calculat", "comput", "determin"},
-	{"creat", "add", "mak"},
+	{"creat", "add", "mak", "open"},
 	{"book", "reserv"},
+	{"issu", "bug"},
 }
 
 // categoryInstances are words of general knowledge that name an instance of
