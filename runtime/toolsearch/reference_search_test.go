@@ -134,7 +134,7 @@ func referenceScales(lengths [][numFields]int64) []toolScales {
 // best score of a synonym the tool has (of equal ones, the first synonym's
 // in its group), in that synonym's fields. The category that t is an
 // instance of is a synonym after those of its group.
-func (r *reference) termScores(t int32) []posting {
+func (r *reference) termScores(t int32, broad bool) []posting {
 	ix := r.ix
 	var out []posting
 	for _, p := range ix.postings[t] {
@@ -170,6 +170,48 @@ func (r *reference) termScores(t int32) []posting {
 	}
 	for _, p := range bySynonym {
 		out = append(out, p)
+	}
+	return r.withTopic(t, out, broad)
+}
+
+// withTopic adds to the postings out of term t, when t is a topic of
+// topicWords, [topicWeight] times the best score in each tool of the words
+// of the topic (of equal ones, the first word's in the table), with its
+// fields: as a posting of its own in a tool without t, and when broad (the
+// query finds tools with t alone) also to the posting of a tool with t.
+func (r *reference) withTopic(t int32, out []posting, broad bool) []posting {
+	ix := r.ix
+	var words []string
+	for _, tw := range topicWords {
+		if referenceTerms(tw.topic)[0] == ix.terms.keys[t] {
+			for _, w := range tw.words {
+				words = append(words, referenceTerms(w)...)
+			}
+		}
+	}
+	best := make(map[int32]posting)
+	for _, word := range words {
+		s, ok := ix.terms.lookupString(word)
+		if !ok {
+			continue
+		}
+		for _, p := range ix.postings[s] {
+			score := termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
+			if prev, ok := best[p.Tool]; ok && prev.score >= score {
+				continue
+			}
+			best[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
+		}
+	}
+	for i := range out {
+		if b, ok := best[out[i].tool]; ok && broad {
+			out[i].score = out[i].score + topicWeight*b.score
+			out[i].fields |= b.fields
+		}
+		delete(best, out[i].tool)
+	}
+	for _, b := range best {
+		out = append(out, posting{tool: b.tool, score: topicWeight * b.score, fields: b.fields})
 	}
 	return out
 }
@@ -244,10 +286,17 @@ func (r *reference) search(query string, limit int) []Result {
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))
 	var all []candidate
+	// A topic that alone finds tools is read at large.
+	broad := len(finders) == 1 && len(adders) == 0 && slices.ContainsFunc(topicWords[:], func(tw struct {
+		topic string
+		words []string
+	}) bool {
+		return referenceTerms(tw.topic)[0] == ix.terms.keys[finders[0]]
+	})
 	// Terms in query order: the order in which every tool's scores are
 	// summed.
 	for _, t := range finders {
-		for _, p := range r.termScores(t) {
+		for _, p := range r.termScores(t, broad) {
 			scores[p.tool] += float32(weight[t] * p.score)
 			fields[p.tool] |= p.fields
 			if !found[p.tool] {
@@ -257,7 +306,7 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 	}
 	for _, t := range adders {
-		for _, p := range r.termScores(t) {
+		for _, p := range r.termScores(t, false) {
 			if found[p.tool] {
 				scores[p.tool] += float32(weight[t] * p.score)
 				fields[p.tool] |= p.fields

@@ -193,6 +193,7 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 	default:
 		st.finders, st.adders = st.common, nil
 	}
+	ix.broadTopic(st)
 }
 
 // markAloneTools marks the tools ranked alone for the query: those that have
