@@ -5,36 +5,13 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
 
-// devDir returns the directory of the tool-search development set: the
-// environment's TOOLSEARCH_DEV_SET, or testdata/devset at the module root.
-func devDir() string {
-	if dir := os.Getenv("TOOLSEARCH_DEV_SET"); dir != "" {
-		return dir + "/"
-	}
-	return filepath.Join(moduleRoot(), "testdata", "devset") + "/"
-}
-
-// moduleRoot returns the directory of the go.mod above the working
-// directory, or the working directory when there is none.
-func moduleRoot() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		if filepath.Dir(dir) == dir {
-			return wd
-		}
-	}
-}
+// devDir is the directory of the tool-search development set, kept in the
+// repository (testdata/devset, see its README).
+const devDir = "../../testdata/devset/"
 
 // devQuery is one request of the dev set.
 type devQuery struct {
@@ -51,11 +28,11 @@ func devHalf(id string) int {
 	return int(h.Sum32() & 1)
 }
 
-// loadDevSet reads the dev catalog and requests, skipping when absent.
+// loadDevSet reads the dev catalog and requests.
 func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 	t.Helper()
 	var docs []Document
-	devLines(t, devDir()+"tools.jsonl", func(line []byte) error {
+	devLines(t, devDir+"tools.jsonl", func(line []byte) error {
 		var d struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -68,7 +45,7 @@ func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 		return nil
 	})
 	var queries []devQuery
-	devLines(t, devDir()+"queries.jsonl", func(line []byte) error {
+	devLines(t, devDir+"queries.jsonl", func(line []byte) error {
 		var q devQuery
 		if err := json.Unmarshal(line, &q); err != nil {
 			return err
@@ -82,12 +59,6 @@ func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 func devLines(t testing.TB, path string, fn func([]byte) error) {
 	t.Helper()
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is absent", path)
-		}
-		t.Skipf("%s is absent", path)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
