@@ -26,7 +26,9 @@ const DefaultLimit = toolsearch.DefaultLimit
 // the catalog does not hold is never returned, so an answer never widens
 // what the catalog permits. The result holds the tools' snapshots, the
 // same bytes on every call, or, when nothing is found, no tools and a note
-// saying why. A call without an id, or with neither names nor a query, is
+// saying why: no tool has the names, no tool matches the query, or the
+// query names nothing searchable ([toolsearch.Searchable]: it has only stop
+// words and words that frame a request, such as "please help me"). A call without an id, or with neither names nor a query, is
 // an error, and so is a found entry whose parameters do not compile as JSON
 // Schema (see NewCatalog).
 //
@@ -122,7 +124,10 @@ func emptyNote(unknown []string, query string) string {
 		}
 		parts = append(parts, "No available tool is named "+strings.Join(quoted, ", ")+".")
 	}
-	if query != "" {
+	switch {
+	case query != "" && !toolsearch.Searchable(query):
+		parts = append(parts, fmt.Sprintf("The query %q names nothing searchable: its words only frame a request or join words (such as \"please\", \"help me\", \"the\", \"de\", \"から\"); say what the tool does.", query))
+	case query != "":
 		parts = append(parts, fmt.Sprintf("No available tool matches the query %q.", query))
 	}
 	return strings.Join(parts, " ")

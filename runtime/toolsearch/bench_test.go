@@ -150,6 +150,17 @@ func BenchmarkSearchShuffled(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchPooled is BenchmarkSearch on a catalog pooled from 28
+// servers, their tools renamed and reworded ([benchcatalog.Pooled]).
+func BenchmarkSearchPooled(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	for _, n := range catalogSizes[1:] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			benchSearch(b, benchcatalog.Pooled(docs, n), queries)
+		})
+	}
+}
+
 func benchSearch(b *testing.B, catalog []toolsearch.Document, queries []string) {
 	b.Helper()
 	ix, err := toolsearch.NewIndexFromDocuments(catalog)

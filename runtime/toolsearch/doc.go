@@ -59,7 +59,20 @@
 // "weather service" the common "service" brings in no tool of its own.
 //
 // A query that contains a tool's exact name or model-facing name returns that
-// tool first, and [Index.Lookup] returns exactly the named tools.
+// tool first, and so does a query that is a tool's name up to case,
+// separators and camelCase ("judge0_extra_ce_get_languages" or
+// "Judge0 Extra CE Get Languages" for Judge0_Extra_CE_Get_Languages,
+// "getCurrentWeather" for get_current_weather): the whole query exactly
+// first, then spelled alike up to case and _ - and space, then folded, then
+// a word of the query that is a name. [Index.Lookup] returns exactly the
+// named tools.
+//
+// Words that say nothing of the tool a request wants (English request words
+// such as "please", "help me", "I want to know"; the articles, prepositions,
+// pronouns and auxiliaries of Spanish, French, German, Portuguese and
+// Italian; the particles of Japanese, Chinese and Korean) are frame words:
+// a query's frame words find no tool and add to no score, and a query of
+// them only finds nothing but the tools it names ([Searchable]).
 //
 // Hybrid retrieval is an option: a [HybridIndex] fuses an Index's ranking
 // with the cosine similarity of an [Embedder]'s vectors by reciprocal rank

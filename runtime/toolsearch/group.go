@@ -210,17 +210,26 @@ type posting struct {
 
 // termPostings returns the score and fields of term t in every tool that
 // has it, and in every tool that has one of its synonyms instead
-// ([Index.withSynonyms]), in tool order, in buf when it has room.
+// ([Index.withSynonyms]), with the scores of its words when it is a topic
+// or a topic read at large ([Index.withTopic]), in tool order, in buf when
+// it has room.
 func (ix *Index) termPostings(t int32, buf []posting) []posting {
-	counts := ix.postings[t]
+	topic, broad := ix.narrow[t]
+	if !broad {
+		topic = t
+	}
+	counts := ix.postings[topic]
 	p := slices.Grow(buf[:0], len(counts))[:len(counts)]
-	termIDF := ix.idf[t]
+	termIDF := ix.idf[topic]
 	for i := range counts {
 		c := &counts[i]
 		p[i] = posting{tool: c.Tool, score: termScore(termIDF, &c.Counts, &ix.scales[c.Tool]), fields: c.Counts.fields()}
 	}
-	if s := ix.synonyms[t]; len(s) > 0 {
+	if s := ix.synonyms[topic]; len(s) > 0 {
 		p = ix.withSynonyms(p, s)
+	}
+	if w := ix.topics[t]; len(w) > 0 {
+		p = ix.withTopic(p, w, broad)
 	}
 	return p
 }

@@ -40,6 +40,11 @@ type Index struct {
 	// that t is an instance of, whose tools t's scored postings include
 	// ([Index.withSynonyms]).
 	synonyms map[int32][]int32
+	// topics[t] are the terms of the words of topic t ([Index.withTopic]);
+	// broad[t] is the term of topic t read at large, narrow the topic of
+	// such a term ([Index.broadTopic]).
+	topics        map[int32][]int32
+	broad, narrow map[int32]int32
 	// groups are the groups of tools alike but for their names, made from
 	// the field lengths of the tools (lengths, until then) on the first
 	// search.
@@ -51,6 +56,11 @@ type Index struct {
 	sortingTerms  sync.Once
 	sorted        []int32
 	sortedLeading []uint32
+
+	// folded finds the names by their folded form, made on the first
+	// search ([Index.foldNames]).
+	foldingNames sync.Once
+	folded       foldedNames
 
 	states      sync.Pool // of *searchState
 	scratchPool sync.Pool // of *groupScratch
@@ -206,6 +216,7 @@ func (ix *Index) weigh(lengths [][numFields]int64) {
 func (ix *Index) weighTerms() {
 	n := len(ix.names)
 	ix.synonyms = ix.findSynonyms()
+	ix.topics, ix.broad, ix.narrow = ix.findTopics()
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))

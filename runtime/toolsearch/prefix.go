@@ -14,10 +14,16 @@ import (
 // most maxPrefixTerms terms: a word that begins more says too little to
 // choose among them, and at most 1/prefixWeight terms the word's terms
 // together weigh no more than one term the query has itself.
+//
+// A word that begins no term may be a derived form of one: "windy" (windi)
+// of "wind", "rainy" of "rain", "cloudy" of "cloud". It then stands, at the
+// same weight, for the longest term of at least minPrefixLen letters that
+// it begins with, when at most maxDerivedLetters letters follow it.
 const (
-	prefixWeight   = 0.25
-	minPrefixLen   = 4
-	maxPrefixTerms = 4
+	prefixWeight      = 0.25
+	minPrefixLen      = 4
+	maxPrefixTerms    = 4
+	maxDerivedLetters = 2
 )
 
 // prefixRange is the run of the index's sorted terms ([Index.sortedTerms])
@@ -26,8 +32,8 @@ type prefixRange struct {
 	start, n int32
 }
 
-// sortedTerms returns the terms that occur in tools, request words
-// ([isRequestWord]) aside, sorted, sorting them on the first search that
+// sortedTerms returns the terms that occur in tools, frame words
+// ([isFrameTerm]) aside, sorted, sorting them on the first search that
 // needs them, and the first four bytes of each ([leadingBytes]), which
 // narrow a search among them to the terms that share a word's first four
 // bytes without reading the terms.
@@ -35,7 +41,7 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 	ix.sortingTerms.Do(func() {
 		sorted := make([]int32, 0, len(ix.postings))
 		for t, p := range ix.postings {
-			if len(p) > 0 && !isRequestWord([]byte(ix.terms.keys[t])) {
+			if len(p) > 0 && !isFrameTerm([]byte(ix.terms.keys[t])) {
 				sorted = append(sorted, int32(t))
 			}
 		}
@@ -65,10 +71,11 @@ func leadingBytes[S ~string | ~[]byte](s S) uint32 {
 
 // prefixTerms returns the terms that word, a query term that no tool has,
 // stands for, and whether there are any: the sorted terms it begins, when it
-// is at least minPrefixLen ASCII letters, not a request word
-// ([isRequestWord]), and begins no more than maxPrefixTerms of them.
+// is at least minPrefixLen ASCII letters, not a frame word
+// ([isFrameTerm]), and begins no more than maxPrefixTerms of them; when it
+// begins none, the term it is derived from ([Index.baseTerm]).
 func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
-	if len(word) < minPrefixLen || !asciiLetters(word) || isRequestWord(word) {
+	if len(word) < minPrefixLen || !asciiLetters(word) || isFrameTerm(word) {
 		return prefixRange{}, false
 	}
 	sorted, leading := ix.sortedTerms()
@@ -88,7 +95,25 @@ func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
 			return prefixRange{}, false
 		}
 	}
-	return prefixRange{start: int32(start), n: int32(n)}, n > 0
+	if n == 0 {
+		return ix.baseTerm(word)
+	}
+	return prefixRange{start: int32(start), n: int32(n)}, true
+}
+
+// baseTerm returns the longest of the sorted terms that word begins with,
+// of at least minPrefixLen letters with at most maxDerivedLetters after it,
+// and whether there is one.
+func (ix *Index) baseTerm(word []byte) (prefixRange, bool) {
+	sorted := ix.sorted
+	for l := len(word) - 1; l >= minPrefixLen && l >= len(word)-maxDerivedLetters; l-- {
+		base := word[:l]
+		i, ok := slices.BinarySearchFunc(sorted, base, func(t int32, w []byte) int { return compareKey(ix.terms.keys[t], w) })
+		if ok {
+			return prefixRange{start: int32(i), n: 1}, true
+		}
+	}
+	return prefixRange{}, false
 }
 
 // compareKey compares key with w as strings.Compare does, without

@@ -3,9 +3,12 @@ package toolsearch
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"unicode"
 )
 
 // reference is the model of a search that referenceSearch runs: it derives
@@ -23,6 +26,9 @@ type reference struct {
 	ix     *Index
 	idf    []float32    // per term, times its weight
 	scales []toolScales // per tool, from lengths without value terms
+	// folded are the entries of ix.named by the folded form of their
+	// name, by strings.Map.
+	folded map[string][]int32
 }
 
 func newReference(ix *Index) *reference {
@@ -47,7 +53,53 @@ func newReference(ix *Index) *reference {
 		r.idf[t] = float32(idf(len(p), n) * weight)
 	}
 	r.scales = referenceScales(lengths)
+	r.folded = make(map[string][]int32)
+	for id, name := range ix.byName.keys {
+		key := referenceFold(name)
+		r.folded[key] = append(r.folded[key], int32(id))
+	}
 	return r
+}
+
+// referenceSpelling is s lower-cased, each run of _, - and white space
+// made one underscore: two strings have one exactly when [sameSpelling]
+// holds.
+func referenceSpelling(s string) string {
+	return spellingSeparators.ReplaceAllString(strings.Map(unicode.ToLower, s), "_")
+}
+
+var spellingSeparators = regexp.MustCompile(`[-_ \t\n\r]+`)
+
+// referenceFold is [appendFolded] by strings.Map.
+func referenceFold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isWordRune(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
+}
+
+// namedFolded returns the tools that the whole query names up to case and
+// separators, and how: [namedSpelled] up to case and the separators _, -
+// and space, [namedFolded] otherwise.
+func (r *reference) namedFolded(query string) map[int32]nameMatch {
+	ix := r.ix
+	out := make(map[int32]nameMatch)
+	query = strings.TrimSpace(query)
+	key := referenceFold(query)
+	if key == "" {
+		return out
+	}
+	for _, id := range r.folded[key] {
+		m := namedFolded
+		if referenceSpelling(ix.byName.keys[id]) == referenceSpelling(query) {
+			m = namedSpelled
+		}
+		tool := ix.named[id].tool
+		out[tool] = max(out[tool], m)
+	}
+	return out
 }
 
 // referenceScales is [fieldScales] written out field by field: each field's
@@ -82,7 +134,7 @@ func referenceScales(lengths [][numFields]int64) []toolScales {
 // best score of a synonym the tool has (of equal ones, the first synonym's
 // in its group), in that synonym's fields. The category that t is an
 // instance of is a synonym after those of its group.
-func (r *reference) termScores(t int32) []posting {
+func (r *reference) termScores(t int32, broad bool) []posting {
 	ix := r.ix
 	var out []posting
 	for _, p := range ix.postings[t] {
@@ -119,6 +171,48 @@ func (r *reference) termScores(t int32) []posting {
 	for _, p := range bySynonym {
 		out = append(out, p)
 	}
+	return r.withTopic(t, out, broad)
+}
+
+// withTopic adds to the postings out of term t, when t is a topic of
+// topicWords, [topicWeight] times the best score in each tool of the words
+// of the topic (of equal ones, the first word's in the table), with its
+// fields: as a posting of its own in a tool without t, and when broad (the
+// query finds tools with t alone) also to the posting of a tool with t.
+func (r *reference) withTopic(t int32, out []posting, broad bool) []posting {
+	ix := r.ix
+	var words []string
+	for _, tw := range topicWords {
+		if referenceTerms(tw.topic)[0] == ix.terms.keys[t] {
+			for _, w := range tw.words {
+				words = append(words, referenceTerms(w)...)
+			}
+		}
+	}
+	best := make(map[int32]posting)
+	for _, word := range words {
+		s, ok := ix.terms.lookupString(word)
+		if !ok {
+			continue
+		}
+		for _, p := range ix.postings[s] {
+			score := termScore(r.idf[s], &p.Counts, &r.scales[p.Tool])
+			if prev, ok := best[p.Tool]; ok && prev.score >= score {
+				continue
+			}
+			best[p.Tool] = posting{tool: p.Tool, score: score, fields: p.Counts.fields()}
+		}
+	}
+	for i := range out {
+		if b, ok := best[out[i].tool]; ok && broad {
+			out[i].score = out[i].score + topicWeight*b.score
+			out[i].fields |= b.fields
+		}
+		delete(best, out[i].tool)
+	}
+	for _, b := range best {
+		out = append(out, posting{tool: b.tool, score: topicWeight * b.score, fields: b.fields})
+	}
 	return out
 }
 
@@ -143,21 +237,24 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	st := ix.newState()
 	ix.matchNames(st, query)
-	exact := make(map[int32]bool)
-	for _, tool := range st.exact {
-		exact[tool] = true
+	named := make(map[int32]nameMatch)
+	for i, tool := range st.named {
+		if m := st.match[i]; m == namedExactly || m == namedWord {
+			named[tool] = m
+		}
+	}
+	for tool, m := range r.namedFolded(query) {
+		named[tool] = max(named[tool], m)
 	}
 	st.scan.reset(query)
-	var rare, common, request []int32
+	var rare, common []int32
 	weight := make(map[int32]float32)
-	add := func(t int32, w float32, isRequest bool) {
-		if slices.Contains(rare, t) || slices.Contains(common, t) || slices.Contains(request, t) {
+	add := func(t int32, w float32) {
+		if slices.Contains(rare, t) || slices.Contains(common, t) {
 			return
 		}
 		weight[t] = w
 		switch {
-		case isRequest:
-			request = append(request, t)
 		case isCommon(len(ix.postings[t]), len(ix.names)):
 			common = append(common, t)
 		default:
@@ -166,33 +263,40 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	var stands [][]int32 // the terms each word that no tool has stands for
 	for st.scan.next() {
+		if referenceFrameWord(string(st.scan.term)) {
+			continue
+		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
 			stands = append(stands, r.standsFor(string(st.scan.term)))
 			continue
 		}
-		add(t, 1, isRequestWord(st.scan.term))
+		add(t, 1)
 	}
 	for _, terms := range stands {
 		for _, t := range terms {
-			add(t, prefixWeight, false)
+			add(t, prefixWeight)
 		}
 	}
 	finders, adders := rare, common
-	switch {
-	case len(rare) == 0 && len(common) > 0:
+	if len(rare) == 0 {
 		finders, adders = common, nil
-	case len(rare) == 0:
-		finders, adders = request, nil
 	}
 	scores := make([]float32, len(ix.names))
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))
 	var all []candidate
+	// A topic that alone finds tools is read at large.
+	broad := len(finders) == 1 && len(adders) == 0 && slices.ContainsFunc(topicWords[:], func(tw struct {
+		topic string
+		words []string
+	}) bool {
+		return referenceTerms(tw.topic)[0] == ix.terms.keys[finders[0]]
+	})
 	// Terms in query order: the order in which every tool's scores are
 	// summed.
 	for _, t := range finders {
-		for _, p := range r.termScores(t) {
+		for _, p := range r.termScores(t, broad) {
 			scores[p.tool] += float32(weight[t] * p.score)
 			fields[p.tool] |= p.fields
 			if !found[p.tool] {
@@ -202,7 +306,7 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 	}
 	for _, t := range adders {
-		for _, p := range r.termScores(t) {
+		for _, p := range r.termScores(t, false) {
 			if found[p.tool] {
 				scores[p.tool] += float32(weight[t] * p.score)
 				fields[p.tool] |= p.fields
@@ -210,11 +314,11 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 	}
 	for i := range all {
-		all[i].score, all[i].exact = scores[all[i].tool], exact[all[i].tool]
+		all[i].score, all[i].named = scores[all[i].tool], named[all[i].tool]
 	}
-	for tool := range exact {
+	for tool, m := range named {
 		if !found[tool] {
-			all = append(all, candidate{tool: tool, exact: true})
+			all = append(all, candidate{tool: tool, named: m})
 		}
 	}
 	slices.SortFunc(all, func(a, b candidate) int {
@@ -225,30 +329,40 @@ func (r *reference) search(query string, limit int) []Result {
 	})
 	out := []Result{}
 	for _, c := range all[:min(limit, len(all))] {
-		out = append(out, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields[c.tool], Exact: c.exact})
+		out = append(out, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields[c.tool], Exact: c.named != notNamed})
 	}
 	return out
 }
 
 // standsFor returns the terms that word, a query term in no tool, stands
-// for: those of the tools that begin with it, request words aside, in
+// for: those of the tools that begin with it, frame words aside, in
 // sorted order, when word is at least minPrefixLen ASCII letters and no
 // request word itself and there are at most maxPrefixTerms such terms; none
 // otherwise. It scans every term of the index.
 func (r *reference) standsFor(word string) []int32 {
 	ix := r.ix
-	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || isRequestWord([]byte(word)) {
+	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(word) {
 		return nil
 	}
 	var keys []string
 	for t, p := range ix.postings {
 		key := ix.terms.keys[t]
-		if len(p) > 0 && strings.HasPrefix(key, word) && !isRequestWord([]byte(key)) {
+		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceFrameWord(key) {
 			keys = append(keys, key)
 		}
 	}
 	if len(keys) > maxPrefixTerms {
 		return nil
+	}
+	if len(keys) == 0 {
+		// The longest term it begins with, with few letters after it.
+		for t, p := range ix.postings {
+			key := ix.terms.keys[t]
+			if len(p) > 0 && strings.HasPrefix(word, key) && key != word && len(key) >= minPrefixLen &&
+				len(word)-len(key) <= maxDerivedLetters && !referenceFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
+				keys = []string{key}
+			}
+		}
 	}
 	slices.Sort(keys)
 	terms := make([]int32, len(keys))
@@ -256,6 +370,27 @@ func (r *reference) standsFor(word string) []int32 {
 		terms[i], _ = ix.terms.lookupString(key)
 	}
 	return terms
+}
+
+// referenceFrameWord reports whether term is a term of a word of
+// frameWordLists, as the reference analyzer gives it.
+func referenceFrameWord(term string) bool {
+	referenceFrames.once.Do(func() {
+		referenceFrames.terms = make(map[string]bool)
+		for _, list := range frameWordLists {
+			for _, w := range list {
+				for _, t := range referenceTerms(w) {
+					referenceFrames.terms[t] = true
+				}
+			}
+		}
+	})
+	return referenceFrames.terms[term]
+}
+
+var referenceFrames struct {
+	once  sync.Once
+	terms map[string]bool
 }
 
 // repeated makes a catalog of n tools by repeating docs, renaming copies.

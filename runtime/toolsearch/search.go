@@ -22,8 +22,9 @@ type Result struct {
 	Score float64
 	// Fields are the fields in which query terms matched.
 	Fields FieldSet
-	// Exact reports that the query contained the tool's exact name or
-	// model-facing name (or, for a lookup, that it was named).
+	// Exact reports that the query contained the tool's name or
+	// model-facing name, exactly or up to case and separators (or, for a
+	// lookup, that it was named).
 	Exact bool
 }
 
@@ -34,12 +35,15 @@ var ErrUnknownTool = errors.New("unknown tool")
 // Search returns the tools that best match query, at most limit of them
 // ([DefaultLimit] when limit <= 0), best first. Tools whose exact name or
 // model-facing name the query contains come first (a name that is one
-// ordinary word, such as "help", counts only when it is the whole query);
+// ordinary word, such as "help", counts only when it is the whole query),
+// with those the whole query names up to case and separators
+// ([nameMatch]);
 // the rest are ranked by score, and equal scores keep registration order.
 // Stop words find nothing; a word common in the catalog finds a tool only
 // when the query's rarer words find none (and otherwise adds to the scores
 // of the tools they find); a word that only frames a request ("please",
-// "help", "tell me") counts only when no other word finds a tool; a word
+// "help", "tell me") and a function word of another language ("de", "から")
+// count for nothing ([Searchable] tells a query of them only); a word
 // that no tool has, of four letters or more, stands at a quarter weight for
 // the words of the catalog it begins, when it begins at most four ("fahr"
 // for "fahrenheit"). A query without words (empty, blank, ".*") finds
@@ -65,22 +69,27 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	dst = slices.Grow(dst, len(top))
 	for _, c := range top {
 		_, fields, _ := ix.scoreAlone(st, c.tool)
-		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.exact})
+		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
 	}
 	st.clear()
 	return dst
 }
 
-// matchNames marks the tools whose exact name or model-facing name the query
-// contains. A name is matched as a word of the query: a run of characters
-// other than white space, quotes, brackets and clause punctuation, tried also
-// without a trailing full stop or colon. A name that is one ordinary word
-// counts only when it is the whole query or quoted ("help", `help`): in a
-// sentence it is just that word.
+// matchNames marks the tools whose name or model-facing name the query
+// names, and how ([nameMatch]): the whole query, exactly or up to case and
+// separators ([Index.markFolded]), or a word of the query exactly: a run of
+// characters other than white space, quotes, brackets and clause
+// punctuation, tried also without a trailing full stop or colon. A name
+// that is one ordinary word counts only when it is the whole query or
+// quoted ("help", `help`): in a sentence it is just that word. A word is
+// not folded: in a sentence, "t-test" is the statistical test more often
+// than the tool t_test.
 func (ix *Index) matchNames(st *searchState, query string) {
-	if id, ok := ix.byName.lookupString(strings.TrimSpace(query)); ok {
-		st.markExact(ix.named[id].tool)
+	whole := strings.TrimSpace(query)
+	if id, ok := ix.byName.lookupString(whole); ok {
+		st.markNamed(ix.named[id].tool, namedExactly)
 	}
+	ix.markFolded(st, whole)
 	rest := query
 	for len(rest) > 0 {
 		i := strings.IndexFunc(rest, isNameRune)
@@ -95,22 +104,29 @@ func (ix *Index) matchNames(st *searchState, query string) {
 		}
 		word := rest[:end]
 		rest = rest[end:]
-		for {
-			if isPlainWord(word) && !quoted(query, start, start+len(word)) {
-				break // as a name it would count only quoted: no need to look it up
-			}
-			if id, ok := ix.byName.lookupString(word); ok {
-				if !ix.named[id].word || quoted(query, start, start+len(word)) {
-					st.markExact(ix.named[id].tool)
-				}
-				break
-			}
-			trimmed := strings.TrimRight(word, ".:")
-			if trimmed == word || trimmed == "" {
-				break
-			}
-			word = trimmed
+		ix.matchWord(st, query, start, word)
+	}
+}
+
+// matchWord marks the tool whose exact name or model-facing name is word,
+// the word of query at start, or word without a trailing full stop or
+// colon.
+func (ix *Index) matchWord(st *searchState, query string, start int, word string) {
+	for {
+		if isPlainWord(word) && !quoted(query, start, start+len(word)) {
+			return // as a name it would count only quoted: no need to look it up
 		}
+		if id, ok := ix.byName.lookupString(word); ok {
+			if !ix.named[id].word || quoted(query, start, start+len(word)) {
+				st.markNamed(ix.named[id].tool, namedWord)
+			}
+			return
+		}
+		trimmed := strings.TrimRight(word, ".:")
+		if trimmed == word || trimmed == "" {
+			return
+		}
+		word = trimmed
 	}
 }
 
@@ -141,16 +157,18 @@ func isNameRune(r rune) bool {
 // queryTerms sorts the query's terms, each distinct term once, into those
 // that find tools and those that add to the scores of the tools found. A
 // common term adds to the tools that the query's rarer terms find, and finds
-// tools itself only when there are none; a word that only frames a request
-// ([isRequestWord]) finds tools only when the query has no other term; a
-// word that no tool has gives the terms it stands for ([Index.prefixTerms])
-// at [prefixWeight], after the query's own terms. Both lists keep that
-// order, the order in which a tool's scores are summed.
+// tools itself only when there are none; a frame word ([isFrameTerm]) is
+// left out; a word that no tool has gives the terms it stands for
+// ([Index.prefixTerms]) at [prefixWeight], after the query's own terms.
+// Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
 	st.scan.reset(query)
-	st.rare, st.common, st.weak = st.rare[:0], st.common[:0], st.weak[:0]
+	st.rare, st.common = st.rare[:0], st.common[:0]
 	st.prefixes = st.prefixes[:0]
 	for st.scan.next() {
+		if isFrameTerm(st.scan.term) {
+			continue
+		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
 			if r, ok := ix.prefixTerms(st.scan.term); ok {
@@ -160,23 +178,22 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 		}
 		// A term the query has weighs 1: a tool's score is the sum of its
 		// scores for the query's terms, each times the term's weight.
-		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1}, isRequestWord(st.scan.term))
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1})
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.
 	for _, r := range st.prefixes {
 		for _, t := range ix.sorted[r.start : r.start+r.n] {
-			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight}, false)
+			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight})
 		}
 	}
 	switch {
 	case len(st.rare) > 0:
 		st.finders, st.adders = st.rare, st.common
-	case len(st.common) > 0:
-		st.finders, st.adders = st.common, nil
 	default:
-		st.finders, st.adders = st.weak, nil
+		st.finders, st.adders = st.common, nil
 	}
+	ix.broadTopic(st)
 }
 
 // markAloneTools marks the tools ranked alone for the query: those that have
@@ -277,8 +294,8 @@ func addFoundWords(scores []float32, found bitSet, sc *scoredTerm, weight float3
 func (ix *Index) rank(st *searchState, limit int, start float32) {
 	for _, tool := range st.aloneList {
 		score, _, found := ix.scoreAlone(st, tool)
-		if exact := st.isExact(tool); found || exact {
-			st.offer(candidate{tool: tool, score: score, exact: exact}, limit)
+		if named := st.nameMatch(tool); found || named != notNamed {
+			st.offer(candidate{tool: tool, score: score, named: named}, limit)
 		}
 	}
 	// floor is a score that a group must reach to have a member kept: that
@@ -287,7 +304,7 @@ func (ix *Index) rank(st *searchState, limit int, start float32) {
 	setFloor := func() {
 		if h := st.heap; len(h) == limit {
 			floor = max(floor, h[0].score)
-			if h[0].exact {
+			if h[0].named != notNamed {
 				floor = float32(math.Inf(1))
 			}
 		}
@@ -343,16 +360,14 @@ func (ix *Index) scoreAlone(st *searchState, tool int32) (score float32, fields 
 	return score, fields, true
 }
 
-// addQueryTerm adds q to the query's request words (when request), common
-// or rare terms, unless the query has its term already.
-func (ix *Index) addQueryTerm(st *searchState, q weightedTerm, request bool) {
+// addQueryTerm adds q to the query's common or rare terms, unless the query
+// has its term already.
+func (ix *Index) addQueryTerm(st *searchState, q weightedTerm) {
 	t := q.term
-	if containsTerm(st.rare, t) || containsTerm(st.common, t) || containsTerm(st.weak, t) {
+	if containsTerm(st.rare, t) || containsTerm(st.common, t) {
 		return
 	}
 	switch {
-	case request:
-		st.weak = append(st.weak, q)
 	case ix.common[t]:
 		st.common = append(st.common, q)
 	default:

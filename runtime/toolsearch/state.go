@@ -16,11 +16,15 @@ type searchState struct {
 	// foundWords lists the words of found that have groups found.
 	foundWords []int32
 	// alone marks the tools ranked one by one (listed in aloneList): those
-	// with a query term that their group does not share, and those named
-	// exactly (also listed in exact).
+	// with a query term that their group does not share, and those the
+	// query names (also listed in named, with how in match).
 	alone     bitSet
 	aloneList []int32
-	exact     []int32
+	named     []int32
+	match     []nameMatch
+	// fold holds the folded form of what the query names are matched
+	// against ([appendFolded]).
+	fold []byte
 	// finders are the query terms that find tools, adders those that add to
 	// the tools the finders find; each with its weight.
 	finders, adders []weightedTerm
@@ -32,7 +36,6 @@ type searchState struct {
 	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
-	weak         []weightedTerm // its request words
 	// prefixes are the terms that the query's words that no tool has
 	// stand for ([Index.prefixTerms]).
 	prefixes []prefixRange
@@ -51,14 +54,15 @@ type weightedTerm struct {
 type candidate struct {
 	tool  int32
 	score float32
-	exact bool
+	named nameMatch
 }
 
-// before reports whether a ranks ahead of b: exact names first, then higher
-// scores, then registration order.
+// before reports whether a ranks ahead of b: tools named exactly first,
+// then those named up to case and separators, then higher scores, then
+// registration order.
 func (a candidate) before(b candidate) bool {
-	if a.exact != b.exact {
-		return a.exact
+	if a.named != b.named {
+		return a.named > b.named
 	}
 	if a.score != b.score {
 		return a.score > b.score
@@ -94,21 +98,28 @@ func (st *searchState) markAlone(tool int32) {
 	}
 }
 
-// markExact records that the query names tool exactly.
-func (st *searchState) markExact(tool int32) {
-	if !st.isExact(tool) {
-		st.exact = append(st.exact, tool)
-		st.markAlone(tool)
-	}
-}
-
-func (st *searchState) isExact(tool int32) bool {
-	for _, e := range st.exact {
+// markNamed records that the query names tool as m says, keeping the
+// closest match when it names the tool twice.
+func (st *searchState) markNamed(tool int32, m nameMatch) {
+	for i, e := range st.named {
 		if e == tool {
-			return true
+			st.match[i] = max(st.match[i], m)
+			return
 		}
 	}
-	return false
+	st.named = append(st.named, tool)
+	st.match = append(st.match, m)
+	st.markAlone(tool)
+}
+
+// nameMatch returns how the query names tool.
+func (st *searchState) nameMatch(tool int32) nameMatch {
+	for i, e := range st.named {
+		if e == tool {
+			return st.match[i]
+		}
+	}
+	return notNamed
 }
 
 // offer puts c among the best limit candidates when it ranks ahead of the
@@ -177,6 +188,6 @@ func (st *searchState) clear() {
 		st.alone[tool>>6] = 0
 	}
 	st.aloneList = st.aloneList[:0]
-	st.exact = st.exact[:0]
+	st.named, st.match = st.named[:0], st.match[:0]
 	st.heap = st.heap[:0]
 }

@@ -22,18 +22,3 @@ func isStopWord(w []byte) bool {
 	}
 	return false
 }
-
-// isRequestWord reports whether a query term, as [Terms] gives it, is a word
-// that frames a request rather than says what it is about ("please", "can
-// you help", "I want", "tell me", "I need to know"). Tools keep such words
-// and a query of nothing else still finds them; in a query with other words
-// they only add to the scores of the tools those words find, as common words
-// do. The list is general English, written in stemmed form.
-func isRequestWord(term []byte) bool {
-	switch string(term) {
-	case "pleas", "kindli", "want", "need", "lik", "tell", "know", "help", "hi", "hello", "hey",
-		"thank", "may", "might", "must", "shall", "let", "wonder", "also":
-		return true
-	}
-	return false
-}

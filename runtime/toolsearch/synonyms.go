@@ -19,8 +19,9 @@ var synonymGroups = [...][]string{
 	{"find", "search", "locat", "lookup", "discover"},
 	{"get", "retriev", "fetch", "obtain"},
 	{"calculat", "comput", "determin"},
-	{"creat", "add", "mak"},
+	{"creat", "add", "mak", "open"},
 	{"book", "reserv"},
+	{"issu", "bug"},
 }
 
 // categoryInstances are words of general knowledge that name an instance of
@@ -31,7 +32,7 @@ var synonymGroups = [...][]string{
 // a synonym does, [synonymWeight] of the category's score in a tool that has
 // the category but not the instance; the category does not stand for its
 // instances. May is left out: as a term it is the request word
-// ([isRequestWord]) far more often.
+// ([isFrameTerm]) far more often.
 var categoryInstances = [...]struct {
 	category  string
 	instances []string

@@ -14,8 +14,9 @@ func TestSynonymGroupsAreStemmed(t *testing.T) {
 		{"find", "search", "locate", "lookup", "discover"},
 		{"get", "retrieve", "fetch", "obtain"},
 		{"calculate", "compute", "determine"},
-		{"create", "add", "make"},
+		{"create", "add", "make", "open"},
 		{"book", "reserve"},
+		{"issue", "bug"},
 	}
 	if len(words) != len(synonymGroups) {
 		t.Fatalf("%d groups checked, %d listed", len(words), len(synonymGroups))

@@ -4,6 +4,6 @@
 //
 //	go run ./internal/benchcatalog/writecatalog -kind distinct -n 100000 testdata/devset/tools.jsonl > /tmp/distinct.jsonl
 //
-// The kinds are those of package benchcatalog: repeated, distinct and
-// shuffled.
+// The kinds are those of package benchcatalog: repeated, distinct,
+// shuffled and pooled.
 package main

@@ -18,6 +18,7 @@ var kinds = map[string]func([]toolsearch.Document, int) []toolsearch.Document{
 	"repeated": benchcatalog.Repeated,
 	"distinct": benchcatalog.Distinct,
 	"shuffled": benchcatalog.Shuffled,
+	"pooled":   benchcatalog.Pooled,
 }
 
 func main() {
@@ -29,7 +30,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("writecatalog", flag.ContinueOnError)
-	kind := fs.String("kind", "distinct", "catalog to make: repeated, distinct or shuffled")
+	kind := fs.String("kind", "distinct", "catalog to make: repeated, distinct, shuffled or pooled")
 	n := fs.Int("n", 100_000, "number of tools")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -37,7 +38,7 @@ func run(args []string, stdout io.Writer) error {
 	build, ok := kinds[*kind]
 	switch {
 	case !ok:
-		return fmt.Errorf("unknown -kind %q: want repeated, distinct or shuffled", *kind)
+		return fmt.Errorf("unknown -kind %q: want repeated, distinct, shuffled or pooled", *kind)
 	case *n <= 0:
 		return fmt.Errorf("-n %d: want a positive number of tools", *n)
 	case fs.NArg() != 1:

@@ -31,6 +31,7 @@ func TestRun(t *testing.T) {
 		{"distinct", []string{"-n", "5", tools}, 5, ""},
 		{"repeated", []string{"-kind", "repeated", "-n", "4", tools}, 4, ""},
 		{"shuffled", []string{"-kind", "shuffled", "-n", "7", tools}, 7, ""},
+		{"pooled", []string{"-kind", "pooled", "-n", "7", tools}, 7, ""},
 		{"unknown kind", []string{"-kind", "mixed", tools}, 0, `unknown -kind "mixed"`},
 		{"no tools", []string{"-n", "0", tools}, 0, "-n 0"},
 		{"no file", []string{"-n", "3"}, 0, "usage"},
