@@ -116,7 +116,9 @@ func TestAccessLog(t *testing.T) {
 		after                    func(t *testing.T, res *http.Response)
 	}{
 		{id: "pub-1", method: "POST", path: registry.PathToolsets, bearer: publisherToken,
-			body:   func() any { return registry.PublishRequest{Toolset: recordsToolset("1.0.0"), Revision: "r1", Endpoint: p.server.URL + "/tools"} },
+			body: func() any {
+				return registry.PublishRequest{Toolset: recordsToolset("1.0.0"), Revision: "r1", Endpoint: p.server.URL + "/tools"}
+			},
 			status: http.StatusCreated,
 			want:   map[string]any{"route": "publish", "principal": "records-provider", "scope": "publish:records", "toolset": "records@1.0.0", "outcome": "ok", "level": "INFO"},
 			after: func(t *testing.T, res *http.Response) {
@@ -129,7 +131,9 @@ func TestAccessLog(t *testing.T) {
 		{id: "list-1", method: "GET", path: registry.PathToolsets, bearer: consumerToken, status: http.StatusOK,
 			want: map[string]any{"route": "list", "principal": "reader", "scope": "consume", "outcome": "ok"}},
 		{id: "res-1", method: "POST", path: registry.PathResolve, bearer: consumerToken,
-			body:   func() any { return registry.ResolveRequest{Toolsets: []registry.ToolsetRef{{Name: "records", Version: "1.0.0"}}} },
+			body: func() any {
+				return registry.ResolveRequest{Toolsets: []registry.ToolsetRef{{Name: "records", Version: "1.0.0"}}}
+			},
 			status: http.StatusOK,
 			want:   map[string]any{"route": "resolve", "principal": "reader", "scope": "consume", "toolset": "records@1.0.0", "outcome": "ok"}},
 		{id: "call-1", method: "POST", path: registry.PathCalls, bearer: callerToken,
@@ -143,7 +147,9 @@ func TestAccessLog(t *testing.T) {
 		{id: "bad-cred", method: "GET", path: registry.PathToolsets, bearer: strangerToken, status: http.StatusUnauthorized,
 			want: map[string]any{"route": "list", "principal": "", "outcome": "unauthenticated", "level": "WARN"}},
 		{id: "forbidden", method: "POST", path: registry.PathToolsets, bearer: consumerToken,
-			body:   func() any { return registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL + "/tools"} },
+			body: func() any {
+				return registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL + "/tools"}
+			},
 			status: http.StatusForbidden,
 			want:   map[string]any{"route": "publish", "principal": "reader", "scope": "publish:records", "outcome": "forbidden"}},
 		{id: "renew-1", method: "POST", path: registry.PathRenew, bearer: publisherToken,
