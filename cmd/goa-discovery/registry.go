@@ -94,8 +94,10 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]\n"+
 			"       [--redis URL --name NAME [--provider-lease DURATION]]\n"+
 			"       [--log-format text|json] [--log-level LEVEL] [--metrics-addr ADDR] [--otlp-endpoint URL]\n"+
-			"       goa-discovery registry ls|show TOOLSET[@VERSION]|calls [--pending]|withdraw TOOLSET@VERSION --url URL [...]\n"+
-			"       (goa-discovery registry ls -h: the flags of the operator commands)")
+			"       goa-discovery registry ls --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry show TOOLSET[@VERSION] --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry calls [--pending] [--limit N] --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry withdraw TOOLSET@VERSION --url URL [client flags] [--json]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()

@@ -159,9 +159,9 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 	limit := service.DefaultCallsLimit
 	use := map[string]string{
 		"ls":       "usage: goa-discovery registry ls --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
-		"show":     "usage: goa-discovery registry show TOOLSET[@VERSION] --url URL [client flags] [--json]",
-		"calls":    "usage: goa-discovery registry calls [--pending] [--limit N] --url URL [client flags] [--json]",
-		"withdraw": "usage: goa-discovery registry withdraw TOOLSET@VERSION --url URL [client flags] [--json]",
+		"show":     "usage: goa-discovery registry show TOOLSET[@VERSION] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"calls":    "usage: goa-discovery registry calls [--pending] [--limit N] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"withdraw": "usage: goa-discovery registry withdraw TOOLSET@VERSION --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
 	}[sub]
 	if sub == "calls" {
 		fs.BoolVar(&pending, "pending", false, "list only the calls without a result")

@@ -227,9 +227,14 @@ func (s *Service) observeRequests(next http.Handler) http.Handler {
 		if rw.status >= 400 {
 			msg += " refused"
 		}
-		s.log.LogAttrs(ctx, level, msg,
-			slog.String("request_id", id), slog.String("route", route), slog.String("principal", rec.principal), slog.String("scope", rec.scope),
-			slog.String("toolset", rec.toolset), slog.String("tool", rec.tool), slog.String("call_id", rec.callID),
-			slog.String("outcome", outcome), slog.Int("status", rw.status), slog.Duration("duration", elapsed))
+		attrs := make([]slog.Attr, 0, 10)
+		attrs = append(attrs, slog.String("request_id", id), slog.String("route", route))
+		for _, kv := range [...]struct{ k, v string }{{"principal", rec.principal}, {"scope", rec.scope}, {"toolset", rec.toolset}, {"tool", rec.tool}, {"call_id", rec.callID}} {
+			if kv.v != "" { // a field the request did not get to, or does not name
+				attrs = append(attrs, slog.String(kv.k, kv.v))
+			}
+		}
+		attrs = append(attrs, slog.String("outcome", outcome), slog.Int("status", rw.status), slog.Duration("duration", elapsed))
+		s.log.LogAttrs(ctx, level, msg, attrs...)
 	})
 }

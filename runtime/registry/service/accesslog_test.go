@@ -145,7 +145,7 @@ func TestAccessLog(t *testing.T) {
 			status: http.StatusConflict,
 			want:   map[string]any{"route": "call", "principal": "agent", "tool": "records.lookup", "outcome": "call_not_admitted", "level": "WARN", "msg": "registry call refused"}},
 		{id: "bad-cred", method: "GET", path: registry.PathToolsets, bearer: strangerToken, status: http.StatusUnauthorized,
-			want: map[string]any{"route": "list", "principal": "", "outcome": "unauthenticated", "level": "WARN"}},
+			want: map[string]any{"route": "list", "principal": nil, "outcome": "unauthenticated", "level": "WARN"}},
 		{id: "forbidden", method: "POST", path: registry.PathToolsets, bearer: consumerToken,
 			body: func() any {
 				return registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL + "/tools"}

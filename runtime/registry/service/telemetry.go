@@ -36,6 +36,11 @@ const (
 	MetricStoreErrors = "goa_discovery.registry.store.errors"
 )
 
+// latencyBuckets are the bucket bounds, in seconds, of the request
+// latency: from a cached catalog read to a call that waits for its
+// provider up to the forward timeout.
+var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
 // WithMeterProvider records the service's metrics with mp.
 func WithMeterProvider(mp metric.MeterProvider) Option { return func(o *options) { o.meters = mp } }
 
@@ -71,7 +76,8 @@ func (s *Service) newTelemetry() {
 	}
 	t.requests, err = m.Int64Counter(MetricRequests, metric.WithUnit("{request}"), metric.WithDescription("HTTP requests by route and outcome"))
 	handle(err)
-	t.latency, err = m.Float64Histogram(MetricRequestDuration, metric.WithUnit("s"), metric.WithDescription("Time to answer an HTTP request, by route and outcome"))
+	t.latency, err = m.Float64Histogram(MetricRequestDuration, metric.WithUnit("s"), metric.WithDescription("Time to answer an HTTP request, by route and outcome"),
+		metric.WithExplicitBucketBoundaries(latencyBuckets...))
 	handle(err)
 	t.storeErrors, err = m.Int64Counter(MetricStoreErrors, metric.WithUnit("{operation}"), metric.WithDescription("Store operations that failed, by kind"))
 	handle(err)
