@@ -227,14 +227,14 @@ func (s *Service) observeRequests(next http.Handler) http.Handler {
 		if rw.status >= 400 {
 			msg += " refused"
 		}
-		attrs := make([]slog.Attr, 0, 10)
-		attrs = append(attrs, slog.String("request_id", id), slog.String("route", route))
+		logAttrs := make([]slog.Attr, 0, 10)
+		logAttrs = append(logAttrs, slog.String("request_id", id), slog.String("route", route))
 		for _, kv := range [...]struct{ k, v string }{{"principal", rec.principal}, {"scope", rec.scope}, {"toolset", rec.toolset}, {"tool", rec.tool}, {"call_id", rec.callID}} {
 			if kv.v != "" { // a field the request did not get to, or does not name
-				attrs = append(attrs, slog.String(kv.k, kv.v))
+				logAttrs = append(logAttrs, slog.String(kv.k, kv.v))
 			}
 		}
-		attrs = append(attrs, slog.String("outcome", outcome), slog.Int("status", rw.status), slog.Duration("duration", elapsed))
-		s.log.LogAttrs(ctx, level, msg, attrs...)
+		logAttrs = append(logAttrs, slog.String("outcome", outcome), slog.Int("status", rw.status), slog.Duration("duration", elapsed))
+		s.log.LogAttrs(ctx, level, msg, logAttrs...)
 	})
 }
