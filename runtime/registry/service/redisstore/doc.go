@@ -23,4 +23,7 @@
 // the node of the claim forwarding a call, expiring unless renewed),
 // sent:ID (the fence a call was handed over under) and fence (the counter
 // of fences). Nothing that matters is kept in a node.
+//
+// Instrument times every Redis command of the store (MetricStoreDuration);
+// Logger sends go-redis's own log messages to a slog.Logger.
 package redisstore
