@@ -143,6 +143,9 @@ func (w *recordingWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // Flush lets a handler flush through the recorder.
 func (w *recordingWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
