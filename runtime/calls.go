@@ -37,34 +37,40 @@ type admission struct {
 	record  CallRecord
 	payload any
 	refusal string // the error result's text when the call is refused
+	reason  RefusalReason
 }
 
 // admit decides on one call. An error (a tool record whose contract does
 // not compile) fails the step.
 func (r *run) admit(cat *catalog, call model.ToolCall, step int) (admission, error) {
 	a := admission{call: call}
-	refuse := func(format string, args ...any) admission {
-		a.refusal = fmt.Sprintf(format, args...)
+	refuse := func(reason RefusalReason, format string, args ...any) admission {
+		a.refusal, a.reason = fmt.Sprintf(format, args...), reason
 		return a
 	}
 	if call.Name == DiscoveryToolName {
-		return refuse("%q finds tools; it is not called as a tool here.", call.Name), nil
+		return refuse(RefusedDiscoveryTool, "%q finds tools; it is not called as a tool here.", call.Name), nil
 	}
+	// An unknown tool and a hidden one get the same answer: the model
+	// learns nothing of what the policy hides.
 	t := cat.byName[call.Name]
-	if t == nil || !r.policy.permits(t) {
-		return refuse("Tool %q is not available in this run.", call.Name), nil
+	if t == nil {
+		return refuse(RefusedUnknown, "Tool %q is not available in this run.", call.Name), nil
+	}
+	if !r.policy.permits(t) {
+		return refuse(RefusedHidden, "Tool %q is not available in this run.", call.Name), nil
 	}
 	if t.deferred {
 		snap, ok := r.ledger.Snapshot(call.Name)
 		switch {
 		case !ok:
-			return refuse("Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
+			return refuse(RefusedNotDiscovered, "Tool %q has not been discovered yet. Call %s with names [%q] first, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
 		case !discovery.SameSnapshot(snap, t.snapshot):
-			return refuse("Tool %q changed since it was discovered. Call %s with names [%q] again, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
+			return refuse(RefusedChanged, "Tool %q changed since it was discovered. Call %s with names [%q] again, then call the tool.", call.Name, DiscoveryToolName, call.Name), nil
 		}
 	}
 	if len(call.Arguments) == 0 {
-		return refuse("The arguments of %q are not valid JSON.", call.Name), nil
+		return refuse(RefusedInvalidArguments, "The arguments of %q are not valid JSON.", call.Name), nil
 	}
 	spec, err := t.payloadSpec()
 	if err != nil {
@@ -72,7 +78,7 @@ func (r *run) admit(cat *catalog, call model.ToolCall, step int) (admission, err
 	}
 	payload, err := spec.Payload.Decode(call.Arguments)
 	if err != nil {
-		return refuse("Invalid arguments for %q: %v", call.Name, err), nil
+		return refuse(RefusedInvalidArguments, "Invalid arguments for %q: %v", call.Name, err), nil
 	}
 	a.tool, a.payload = t, payload
 	a.record = CallRecord{

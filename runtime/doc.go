@@ -26,7 +26,12 @@
 // a *CapError.
 //
 // A tool outside the run's policy is never declared, found or executed: a
-// call to it is answered with an error result. A child run (an agent used
+// call to it is answered with an error result. Every call the runtime
+// refuses (not discovered yet, changed, hidden, unknown, invalid arguments,
+// over a cap, nested too deep, left when the run ended) is a Refusal,
+// recorded with the run (RunOutput.Refusals, RunState.Refusals), as a span
+// event, a MetricToolRefused count by reason and a log record; a hidden or
+// unknown tool is counted and never named. A child run (an agent used
 // as a tool) runs under its own agent's policy and every policy in force
 // for the run that started it, so a restriction on a run holds through its
 // sub-agents; its failure reaches the parent's model without its details,

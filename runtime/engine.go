@@ -64,6 +64,8 @@ type RunState struct {
 	Messages []model.Message `json:"messages"`
 	// Calls records every admitted call, in order.
 	Calls []CallRecord `json:"calls,omitempty"`
+	// Refusals records every refused call, in order.
+	Refusals []Refusal `json:"refusals,omitempty"`
 	// Steps counts the planning steps of all invocations.
 	Steps int `json:"steps"`
 	// ToolCalls counts the executed tool calls of all invocations.
@@ -84,6 +86,8 @@ type RunUpdate struct {
 	Messages []model.Message
 	// Calls are appended to the call records.
 	Calls []CallRecord
+	// Refusals are appended to the refusals.
+	Refusals []Refusal
 	// Labels, when not nil, replace the run's labels.
 	Labels map[string]string
 	// Steps, ToolCalls, Status and Stop replace the run's.
@@ -133,6 +137,7 @@ func (e *MemoryEngine) AppendRun(_ context.Context, id string, u RunUpdate) erro
 		s.Labels = maps.Clone(u.Labels)
 	}
 	s.Calls = append(s.Calls, u.Calls...)
+	s.Refusals = append(s.Refusals, u.Refusals...)
 	s.Steps, s.ToolCalls, s.Status, s.Stop, s.Error = u.Steps, u.ToolCalls, u.Status, u.Stop, u.Error
 	return nil
 }
@@ -170,5 +175,6 @@ func (s *RunState) clone() *RunState {
 	c.Labels = maps.Clone(s.Labels)
 	c.Messages = slices.Clone(s.Messages)
 	c.Calls = slices.Clone(s.Calls)
+	c.Refusals = slices.Clone(s.Refusals)
 	return &c
 }

@@ -126,6 +126,7 @@ type observer struct {
 	declaredTools    metric.Int64Histogram
 	declaredBytes    metric.Int64Histogram
 	toolErrors       metric.Int64Counter
+	toolRefused      metric.Int64Counter
 	registryFailures metric.Int64Counter
 	tokenUsage       metric.Int64Histogram
 }
@@ -169,6 +170,8 @@ func newObserver(tp trace.TracerProvider, mp metric.MeterProvider, logger *slog.
 	o.declaredBytes, err = m.Int64Histogram(MetricDeclaredBytes, metric.WithUnit("By"), metric.WithDescription("Bytes of the tool definitions declared per planner request: names, descriptions and parameter schemas"))
 	add(err)
 	o.toolErrors, err = m.Int64Counter(MetricToolErrors, metric.WithUnit("{call}"), metric.WithDescription("Executed tool calls that failed"))
+	add(err)
+	o.toolRefused, err = m.Int64Counter(MetricToolRefused, metric.WithUnit("{call}"), metric.WithDescription("Tool calls the runtime refused, by reason"))
 	add(err)
 	o.registryFailures, err = m.Int64Counter(MetricRegistryFailures, metric.WithUnit("{read}"), metric.WithDescription("Failed reads of a registry or MCP source"))
 	add(err)

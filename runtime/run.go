@@ -64,6 +64,9 @@ type RunOutput struct {
 	// Calls are the calls this invocation executed, bound to their
 	// definitions.
 	Calls []CallRecord
+	// Refusals are the calls this invocation refused: answered with an
+	// error result, never executed.
+	Refusals []Refusal
 	// Steps counts this invocation's planning steps.
 	Steps int
 	// ToolCalls counts this invocation's executed tool calls.
@@ -343,6 +346,7 @@ type run struct {
 	messages []model.Message
 	ledger   *discovery.Ledger // what messages discovered
 	calls    []CallRecord      // executed by this invocation
+	refusals []Refusal         // refused by this invocation
 	steps    int
 	executed int
 	usage    model.Usage
@@ -377,7 +381,7 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 		status = RunFailed
 		r.failure = err.Error()
 	}
-	if perr := r.persist(ctx, nil, nil, status, stop); perr != nil && err == nil {
+	if perr := r.persist(ctx, nil, nil, nil, status, stop); perr != nil && err == nil {
 		err = perr
 	}
 	observation.end(stop, err)
@@ -414,11 +418,12 @@ func (r *run) limit(stop StopReason) string {
 	return ""
 }
 
-// persist records a step's messages and calls with the run's counters.
-func (r *run) persist(ctx context.Context, msgs []model.Message, calls []CallRecord, status RunStatus, stop StopReason) error {
+// persist records a step's messages, calls and refusals with the run's counters.
+func (r *run) persist(ctx context.Context, msgs []model.Message, calls []CallRecord, refusals []Refusal, status RunStatus, stop StopReason) error {
 	err := r.driver.AppendRun(context.WithoutCancel(ctx), r.id, RunUpdate{
 		Messages:  msgs,
 		Calls:     calls,
+		Refusals:  refusals,
 		Steps:     r.state.Steps + r.steps,
 		ToolCalls: r.state.ToolCalls + r.executed,
 		Status:    status,
@@ -436,6 +441,7 @@ func (r *run) output(stop StopReason) *RunOutput {
 		RunID:     r.id,
 		Messages:  r.messages,
 		Calls:     r.calls,
+		Refusals:  r.refusals,
 		Steps:     r.steps,
 		ToolCalls: r.executed,
 		Usage:     r.usage,

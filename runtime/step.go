@@ -38,7 +38,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		if err := r.extend(added...); err != nil {
 			return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 		}
-		return StopCompleted, r.persist(ctx, added, nil, RunStopped, StopCompleted)
+		return StopCompleted, r.persist(ctx, added, nil, nil, RunStopped, StopCompleted)
 	}
 	admissions := plan.admissions
 	if admissions == nil {
@@ -49,7 +49,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		}
 		admissions = make([]admission, len(toolCalls))
 		for i, c := range toolCalls {
-			admissions[i] = admission{call: c, refusal: plan.Calls[i].Refusal}
+			admissions[i] = admission{call: c, refusal: plan.Calls[i].Refusal, reason: plan.Calls[i].Reason}
 			if rec := plan.Calls[i].Record; rec != nil && admissions[i].refusal == "" {
 				admissions[i].record = *rec
 			} else if admissions[i].refusal == "" {
@@ -63,21 +63,26 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 
 	var stop StopReason
 	var executed []CallRecord
+	var refusals []Refusal
 	if len(admissions) > 0 {
 		results := make([]model.ToolResult, len(admissions))
 		for i := range admissions {
 			a := &admissions[i]
+			refuse := func(reason RefusalReason, text string) {
+				results[i] = errorResult(a.call, text)
+				refusals = append(refusals, newRefusal(a.call.ID, a.call.Name, number, reason))
+			}
 			switch {
 			case a.refusal != "":
-				results[i] = errorResult(a.call, a.refusal)
+				refuse(a.reason, a.refusal)
 			case ctx.Err() != nil:
-				results[i] = errorResult(a.call, "Not executed: the run ended before this call.")
+				refuse(RefusedRunEnded, "Not executed: the run ended before this call.")
 			case r.executed >= r.caps.MaxToolCalls:
 				stop = StopMaxToolCalls
-				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: the run's limit of %d tool calls is reached.", r.caps.MaxToolCalls))
+				refuse(RefusedMaxToolCalls, fmt.Sprintf("Not executed: the run's limit of %d tool calls is reached.", r.caps.MaxToolCalls))
 			case a.record.Source.Kind == SourceAgent && r.depth >= r.maxDepth:
 				stop = StopMaxDepth
-				results[i] = errorResult(a.call, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
+				refuse(RefusedMaxDepth, fmt.Sprintf("Not executed: agents used as tools nest at most %d deep here.", r.maxDepth))
 			default:
 				req, err := r.callRequest(ctx, a)
 				if err != nil {
@@ -100,10 +105,12 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 		return "", fmt.Errorf("run %q step %d: %w", r.id, number, err)
 	}
 	r.calls = append(r.calls, executed...)
+	r.refusals = append(r.refusals, refusals...)
+	r.observeRefusals(ctx, refusals)
 	if stop == "" && ctx.Err() != nil {
 		stop, err = r.ended(ctx)
 		if err != nil {
-			_ = r.persist(ctx, added, executed, RunFailed, "")
+			_ = r.persist(ctx, added, executed, refusals, RunFailed, "")
 			return "", err
 		}
 	}
@@ -111,7 +118,7 @@ func (r *run) step(ctx context.Context) (StopReason, error) {
 	if stop != "" {
 		status = RunStopped
 	}
-	return stop, r.persist(ctx, added, executed, status, stop)
+	return stop, r.persist(ctx, added, executed, refusals, status, stop)
 }
 
 // plan runs the side effects of planning step number and the decisions
@@ -165,7 +172,7 @@ func (r *run) plan(ctx context.Context, number int, counted *bool) (*StepPlan, e
 		if err != nil {
 			return nil, fmt.Errorf("run %q step %d: call %q: %w", r.id, number, c.ID, err)
 		}
-		plan.admissions[i], plan.Calls[i].Refusal = a, a.refusal
+		plan.admissions[i], plan.Calls[i].Refusal, plan.Calls[i].Reason = a, a.refusal, a.reason
 		if a.refusal == "" {
 			plan.Calls[i].Record = &plan.admissions[i].record
 		}

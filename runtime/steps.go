@@ -114,6 +114,8 @@ type StepPlan struct {
 type PlannedCall struct {
 	// Refusal is the error result's text of a refused call.
 	Refusal string `json:"refusal,omitempty"`
+	// Reason says why the call was refused.
+	Reason RefusalReason `json:"reason,omitempty"`
 	// Record binds an admitted call to its definition.
 	Record *CallRecord `json:"record,omitempty"`
 }

@@ -20,7 +20,7 @@ var commands = []struct {
 }{
 	{"gen", command{"validate a design and generate its packages", runGen}},
 	{"search", command{"rank a tool catalog for a query, or evaluate search on a query set", runSearch}},
-	{"registry", command{"serve the tool registry over HTTP", runRegistry}},
+	{"registry", command{"serve the tool registry over HTTP, and inspect and steer a running one", runRegistry}},
 	{"report", command{"report how stored runs discovered and called tools", runReport}},
 }
 

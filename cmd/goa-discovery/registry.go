@@ -7,13 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
@@ -31,6 +32,7 @@ type registryFlags struct {
 	redis     string
 	name      string
 	lease     time.Duration
+	ops       opsFlags
 }
 
 // listFlag is a flag that may be given many times.
@@ -48,6 +50,10 @@ func (l listFlag) Set(v string) error {
 	return nil
 }
 
+// operatorCommands are the subcommands that talk to a running registry
+// (registry_cli.go).
+var operatorCommands = map[string]bool{"ls": true, "show": true, "calls": true, "withdraw": true}
+
 // shutdownGrace bounds how long a stopping registry waits for requests in
 // flight.
 const shutdownGrace = 10 * time.Second
@@ -57,6 +63,9 @@ const shutdownGrace = 10 * time.Second
 func runRegistry(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(args) > 0 && operatorCommands[args[0]] {
+		return runRegistryOperator(ctx, args[0], args[1:], stdout, stderr)
+	}
 	return serveRegistryCommand(ctx, args, stdout, stderr)
 }
 
@@ -83,7 +92,12 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
 			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
 			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]\n"+
-			"       [--redis URL --name NAME [--provider-lease DURATION]]")
+			"       [--redis URL --name NAME [--provider-lease DURATION]]\n"+
+			"       [--log-format text|json] [--log-level LEVEL] [--metrics-addr ADDR] [--otlp-endpoint URL]\n"+
+			"       goa-discovery registry ls --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry show TOOLSET[@VERSION] --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry calls [--pending] [--limit N] --url URL [client flags] [--json]\n"+
+			"       goa-discovery registry withdraw TOOLSET@VERSION --url URL [client flags] [--json]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()
@@ -91,9 +105,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 			return f, flag.ErrHelp
 		}
 		if len(args) == 0 {
-			return f, errors.New("missing subcommand: serve")
+			return f, errors.New("missing subcommand: serve, ls, show, calls or withdraw")
 		}
-		return f, fmt.Errorf("unknown subcommand %q, want serve", args[0])
+		return f, fmt.Errorf("unknown subcommand %q, want serve, ls, show, calls or withdraw", args[0])
 	}
 	fs := flag.NewFlagSet("registry serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -112,6 +126,10 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.redis, "redis", "", "keep the registry in the Redis at this URL (redis://host:port/db), shared by every node given the same --name")
 	fs.StringVar(&f.name, "name", "", "with --redis, the name of the registry the nodes serve")
 	fs.DurationVar(&f.lease, "provider-lease", 0, "with --redis, providers renew their registration within this long or their tools are reported lease_expired (0: no leases)")
+	fs.StringVar(&f.ops.logFormat, "log-format", "text", "format of the log on standard error: text or json")
+	fs.StringVar(&f.ops.logLevel, "log-level", "info", "least level logged: debug, info, warn or error (refused requests are warn)")
+	fs.StringVar(&f.ops.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, without credentials (none when empty)")
+	fs.StringVar(&f.ops.otlpEndpoint, "otlp-endpoint", "", "send request spans to this OTLP/HTTP collector URL, such as http://127.0.0.1:4318 (none when empty)")
 	fs.Usage = func() {
 		usage()
 		fs.PrintDefaults()
@@ -140,6 +158,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	if err := f.auth.check(f.addr); err != nil {
 		return f, err
 	}
+	if err := f.ops.check(); err != nil {
+		return f, err
+	}
 	return f, nil
 }
 
@@ -152,20 +173,53 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 		return err
 	}
 	defer ln.Close()
+	logger := f.ops.logger(stderr)
 	opts := []service.Option{
 		service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention),
 		service.WithEndpointAllowlist(f.allow...), service.WithSelfAddress(ln.Addr().String()),
-		service.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))),
+		service.WithLogger(logger),
+	}
+	mp, metricsAddr, stopMetrics, err := f.ops.metrics(logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		_ = stopMetrics(ctx)
+	}()
+	if mp != nil {
+		opts = append(opts, service.WithMeterProvider(mp))
+	}
+	tp, err := f.ops.tracer(ctx)
+	if err != nil {
+		return err
+	}
+	if tp != nil {
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+			defer cancel()
+			_ = tp.Shutdown(ctx)
+		}()
+		opts = append(opts, service.WithTracerProvider(tp))
 	}
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
 	}
 	if f.redis != "" {
+		// go-redis logs its connection trouble process-wide; it goes to the
+		// registry's log, in its format.
+		redis.SetLogger(redisstore.Logger(logger))
 		st, err := redisstore.Open(ctx, f.redis, f.name)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
+		if mp != nil {
+			if err := st.Instrument(mp); err != nil {
+				return err
+			}
+		}
 		opts = append(opts, service.WithStore(st), service.WithProviderLease(f.lease))
 	}
 	authOpts, err := f.auth.options()
@@ -205,6 +259,9 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 		store = fmt.Sprintf("registry %q in Redis", f.name)
 	}
 	fmt.Fprintf(stdout, "registry serving %s://%s (%s, %s)\n", scheme, ln.Addr(), store, admits)
+	if metricsAddr != nil {
+		fmt.Fprintf(stdout, "metrics serving http://%s/metrics\n", metricsAddr)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

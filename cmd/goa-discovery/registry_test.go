@@ -53,18 +53,26 @@ const cliTestToken = "cli-test-0123456789abcdef0123456789abcdef"
 // file that gives cliTestToken every scope.
 func startRegistry(t *testing.T, args ...string) (string, func() int) {
 	t.Helper()
+	url, _, _, stop := startRegistryOutput(t, args...)
+	return url, stop
+}
+
+// startRegistryOutput is startRegistry with the command's standard output
+// and error.
+func startRegistryOutput(t *testing.T, args ...string) (string, *lockedBuffer, *lockedBuffer, func() int) {
+	t.Helper()
 	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--credentials") || a == "--insecure" }) {
 		path := filepath.Join(t.TempDir(), "credentials")
-		if err := os.WriteFile(path, []byte("tests token:"+cliTestToken+" publish:* consume call\n"), 0o600); err != nil {
+		if err := os.WriteFile(path, []byte("tests token:"+cliTestToken+" publish:* consume call inspect\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		args = append(args, "--credentials", path)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr lockedBuffer
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- serveRegistryCommand(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), &stdout, &stderr)
+		done <- serveRegistryCommand(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), stdout, stderr)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -73,7 +81,7 @@ func startRegistry(t *testing.T, args ...string) (string, func() int) {
 				cancel()
 				return <-done
 			}
-			return m[1], stop
+			return m[1], stdout, stderr, stop
 		}
 		select {
 		case code := <-done:

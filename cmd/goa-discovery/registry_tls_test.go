@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -15,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +116,38 @@ func TestRegistryServeMutualTLS(t *testing.T) {
 				t.Fatalf("list: %v, want %v", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRegistryOperatorMutualTLS runs "registry ls" over https with a client
+// certificate, and without one.
+func TestRegistryOperatorMutualTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca := newTestCert(t, "test CA", 1, nil, x509.Certificate{IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign})
+	server := newTestCert(t, "registry", 2, ca, x509.Certificate{ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}})
+	ops := newTestCert(t, "ops.internal", 3, ca, x509.Certificate{ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
+	caPath, _ := ca.writePEM(t, dir, "ca")
+	certPath, keyPath := server.writePEM(t, dir, "server")
+	opsCert, opsKey := ops.writePEM(t, dir, "ops")
+	creds := filepath.Join(dir, "credentials")
+	if err := os.WriteFile(creds, []byte("ops cert:ops.internal inspect\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startRegistry(t, "--credentials", creds, "--tls-cert", certPath, "--tls-key", keyPath, "--client-ca", caPath)
+	defer stop()
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"client certificate", []string{"--tls-cert", opsCert, "--tls-key", opsKey}, 0, "generation 0, 0 toolsets"},
+		{"none", nil, 1, "unauthenticated"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"registry", "ls", "--url", url, "--tls-ca", caPath}, tc.args...), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
+			t.Errorf("%s: exit %d, output %q; want %d and %q", tc.name, code, stdout.String()+stderr.String(), tc.code, tc.want)
+		}
 	}
 }

@@ -91,7 +91,19 @@ func writeReportText(w io.Writer, rep discoveryReport) error {
 			fmt.Fprintln(tw, "  CALLS\tTOOL\tRANKS\tBY NAME\tNOT DISCOVERED")
 			for k, t := range a.MostCalled {
 				r := a.Ranks[k]
-				fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\n", t.Count, t.Tool, joinRanks(r.Ranks), r.ByName, r.Undiscovered)
+				fmt.Fprintf(tw, "  %d\t%s\t%s\t%d\t%d\n", t.Count, t.Tool, joinRanks(r.Ranks), r.ByName, r.NotDiscovered)
+			}
+		}
+		// The section shows only when calls were refused.
+		if len(a.Refused) > 0 {
+			fmt.Fprintln(tw, "\ncalls refused (a tool the run may not use is not named):")
+			fmt.Fprintln(tw, "  TIMES\tREASON\tTOOL")
+			for _, f := range a.Refused {
+				tool := f.Tool
+				if tool == "" {
+					tool = "-"
+				}
+				fmt.Fprintf(tw, "  %d\t%s\t%s\n", f.Count, f.Reason, tool)
 			}
 		}
 	}

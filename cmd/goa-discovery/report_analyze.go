@@ -6,7 +6,10 @@ package main
 // for each called tool, the search rank at which it had been found.
 //
 // A call counts when the run recorded it (runtime.CallRecord: admitted
-// calls); refused calls do not. Its rank comes from the latest discovery
+// calls). A refused call (runtime.Refusal) counts under its reason and, when
+// the run may use its tool, under the tool; a call refused because the run
+// had not discovered its tool yet counts in the tool's NotDiscovered. A tool
+// that policy hides, or a name no tool has, is never named. A call's rank comes from the latest discovery
 // result before it, in its run's history, that returned the tool: its
 // 1-based position in a query's result, "by name" for a lookup by exact
 // names, or none when nothing discovered it (an immediate tool). Records
@@ -41,6 +44,18 @@ type agentReport struct {
 	MostCalled []toolCount `json:"most_called"`
 	// Ranks says, per called tool, where its calls had found it.
 	Ranks []toolRanks `json:"call_ranks"`
+	// Refused counts the refused calls by reason and tool, most frequent
+	// first.
+	Refused []refusalCount `json:"refused"`
+}
+
+// refusalCount is how often calls were refused for one reason, of one tool
+// when the run may use it.
+type refusalCount struct {
+	Reason runtime.RefusalReason `json:"reason"`
+	// Tool is empty for a tool the run may not use or a name no tool has.
+	Tool  string `json:"tool,omitempty"`
+	Count int    `json:"count"`
 }
 
 // queryCount is a query and how often it found nothing.
@@ -64,8 +79,12 @@ type toolRanks struct {
 	Ranks []int `json:"ranks"`
 	// ByName counts calls made after a lookup by exact names found it.
 	ByName int `json:"by_name"`
-	// Undiscovered counts calls of a tool no discovery returned before.
+	// Undiscovered counts admitted calls of a tool no discovery returned
+	// before: an immediate tool's.
 	Undiscovered int `json:"undiscovered"`
+	// NotDiscovered counts calls of the tool refused because the run had
+	// not discovered it yet.
+	NotDiscovered int `json:"not_discovered"`
 }
 
 // found is how a run last discovered a tool: rank > 0 by a query, 0 by name.
@@ -78,6 +97,7 @@ type agentTally struct {
 	discovered        map[string]int
 	called            map[string]int
 	ranks             map[string]*toolRanks
+	refused           map[refusalCount]int // by reason and tool; Count unused
 }
 
 // analyze builds the report of runs.
@@ -86,7 +106,7 @@ func analyze(runs []*runtime.RunState) discoveryReport {
 	for _, s := range runs {
 		t := tallies[s.Agent]
 		if t == nil {
-			t = &agentTally{empty: map[string]int{}, discovered: map[string]int{}, called: map[string]int{}, ranks: map[string]*toolRanks{}}
+			t = &agentTally{empty: map[string]int{}, discovered: map[string]int{}, called: map[string]int{}, ranks: map[string]*toolRanks{}, refused: map[refusalCount]int{}}
 			tallies[s.Agent] = t
 		}
 		t.add(s)
@@ -101,6 +121,7 @@ func analyze(runs []*runtime.RunState) discoveryReport {
 // add tallies one run.
 func (t *agentTally) add(s *runtime.RunState) {
 	t.runs++
+	t.refusals(s)
 	calls := make(map[string]model.DiscoveryCall) // pending discovery calls by id
 	last := make(map[string]found)
 	next := 0 // the next call record to pair
@@ -118,11 +139,7 @@ func (t *agentTally) add(s *runtime.RunState) {
 				}
 				next++
 				t.called[rec.Name]++
-				r := t.ranks[rec.Name]
-				if r == nil {
-					r = &toolRanks{Tool: rec.Name, Ranks: []int{}}
-					t.ranks[rec.Name] = r
-				}
+				r := t.toolRanks(rec.Name)
 				switch f, ok := last[rec.Name]; {
 				case !ok:
 					r.Undiscovered++
@@ -132,6 +149,26 @@ func (t *agentTally) add(s *runtime.RunState) {
 					r.Ranks = append(r.Ranks, f.rank)
 				}
 			}
+		}
+	}
+}
+
+// toolRanks returns the ranks of a tool, added on first use.
+func (t *agentTally) toolRanks(name string) *toolRanks {
+	r := t.ranks[name]
+	if r == nil {
+		r = &toolRanks{Tool: name, Ranks: []int{}}
+		t.ranks[name] = r
+	}
+	return r
+}
+
+// refusals tallies a run's refused calls.
+func (t *agentTally) refusals(s *runtime.RunState) {
+	for _, f := range s.Refusals {
+		t.refused[refusalCount{Reason: f.Reason, Tool: f.Name}]++
+		if f.Reason == runtime.RefusedNotDiscovered && f.Name != "" {
+			t.toolRanks(f.Name).NotDiscovered++
 		}
 	}
 }
@@ -154,7 +191,7 @@ func (t *agentTally) discovered1(call model.DiscoveryCall, res *model.DiscoveryR
 
 // report sorts the tallies into the agent's report.
 func (t *agentTally) report(agent string) agentReport {
-	r := agentReport{Agent: agent, Runs: t.runs, DiscoveryCalls: t.discoveries, EmptyQueries: []queryCount{}, NeverCalled: []toolCount{}, MostCalled: []toolCount{}, Ranks: []toolRanks{}}
+	r := agentReport{Agent: agent, Runs: t.runs, DiscoveryCalls: t.discoveries, EmptyQueries: []queryCount{}, NeverCalled: []toolCount{}, MostCalled: []toolCount{}, Ranks: []toolRanks{}, Refused: []refusalCount{}}
 	for q, n := range t.empty {
 		r.EmptyQueries = append(r.EmptyQueries, queryCount{Query: q, Count: n})
 	}
@@ -164,9 +201,18 @@ func (t *agentTally) report(agent string) agentReport {
 			r.NeverCalled = append(r.NeverCalled, toolCount{Tool: tool, Count: n})
 		}
 	}
-	for tool, n := range t.called {
-		r.MostCalled = append(r.MostCalled, toolCount{Tool: tool, Count: n})
+	// A tool refused as not discovered yet has a row even when no call of
+	// it ran: its NOT DISCOVERED column says what the model tried.
+	for tool := range t.ranks {
+		r.MostCalled = append(r.MostCalled, toolCount{Tool: tool, Count: t.called[tool]})
 	}
+	for k, n := range t.refused {
+		k.Count = n
+		r.Refused = append(r.Refused, k)
+	}
+	slices.SortFunc(r.Refused, func(a, b refusalCount) int {
+		return cmp.Or(b.Count-a.Count, cmp.Compare(a.Reason, b.Reason), cmp.Compare(a.Tool, b.Tool))
+	})
 	byCount := func(a, b toolCount) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Tool, b.Tool)) }
 	slices.SortFunc(r.NeverCalled, byCount)
 	slices.SortFunc(r.MostCalled, byCount)

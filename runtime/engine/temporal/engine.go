@@ -187,6 +187,7 @@ type Output struct {
 	RunID     string               `json:"run_id"`
 	Messages  []model.Message      `json:"messages"`
 	Calls     []runtime.CallRecord `json:"calls,omitempty"`
+	Refusals  []runtime.Refusal    `json:"refusals,omitempty"`
 	Steps     int                  `json:"steps"`
 	ToolCalls int                  `json:"tool_calls"`
 	Usage     model.Usage          `json:"usage"`
@@ -198,7 +199,7 @@ func newOutput(out *runtime.RunOutput) *Output {
 	if out == nil {
 		return nil
 	}
-	return &Output{RunID: out.RunID, Messages: out.Messages, Calls: out.Calls, Steps: out.Steps, ToolCalls: out.ToolCalls, Usage: out.Usage, Stop: out.Stop}
+	return &Output{RunID: out.RunID, Messages: out.Messages, Calls: out.Calls, Refusals: out.Refusals, Steps: out.Steps, ToolCalls: out.ToolCalls, Usage: out.Usage, Stop: out.Stop}
 }
 
 // RunOutput returns the output as the runtime gives it.
@@ -206,7 +207,7 @@ func (o *Output) RunOutput() *runtime.RunOutput {
 	if o == nil {
 		return nil
 	}
-	out := &runtime.RunOutput{RunID: o.RunID, Messages: o.Messages, Calls: o.Calls, Steps: o.Steps, ToolCalls: o.ToolCalls, Usage: o.Usage, Stop: o.Stop}
+	out := &runtime.RunOutput{RunID: o.RunID, Messages: o.Messages, Calls: o.Calls, Refusals: o.Refusals, Steps: o.Steps, ToolCalls: o.ToolCalls, Usage: o.Usage, Stop: o.Stop}
 	for i := len(o.Messages) - 1; i >= 0; i-- {
 		if o.Messages[i].Role == model.RoleAssistant {
 			out.Final = o.Messages[i]

@@ -202,14 +202,16 @@ type scenario struct {
 	caps                        runtime.Caps
 	assistant, researcher, lead func(t testing.TB) []*model.Response
 	stop                        runtime.StopReason
-	plans, calls                int // planning step and call activities
-	children                    int // child workflows
+	plans, calls                int                     // planning step and call activities
+	children                    int                     // child workflows
+	refused                     []runtime.RefusalReason // the run's refusals, in order
 }
 
 func none(testing.TB) []*model.Response { return nil }
 
 var scenarios = []scenario{
 	{name: "discovery then calls", agent: "assistant", stop: runtime.StopCompleted, plans: 3, calls: 2,
+		refused: []runtime.RefusalReason{runtime.RefusedNotDiscovered, runtime.RefusedUnknown},
 		assistant: func(t testing.TB) []*model.Response {
 			return []*model.Response{
 				respond(t, search("d1", "records_search")),
@@ -219,6 +221,7 @@ var scenarios = []scenario{
 			}
 		}, researcher: none, lead: none},
 	{name: "tool call cap", agent: "assistant", caps: runtime.Caps{MaxToolCalls: 1}, stop: runtime.StopMaxToolCalls, plans: 1, calls: 1,
+		refused: []runtime.RefusalReason{runtime.RefusedMaxToolCalls},
 		assistant: func(t testing.TB) []*model.Response {
 			return []*model.Response{respond(t, call("c1", "records_lookup", `{"id":"1"}`), call("c2", "records_lookup", `{"id":"2"}`))}
 		}, researcher: none, lead: none},
@@ -272,6 +275,13 @@ func TestWorkflowRunsTheRunLoop(t *testing.T) {
 			}
 			if w.res.Output == nil || w.res.Output.Stop != sc.stop {
 				t.Fatalf("workflow result %+v, want stop %q", w.res, sc.stop)
+			}
+			var refused []runtime.RefusalReason
+			for _, f := range w.res.State.Refusals {
+				refused = append(refused, f.Reason)
+			}
+			if diff := cmp.Diff(sc.refused, refused); diff != "" {
+				t.Errorf("recorded refusals (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(memOut, w.res.Output.RunOutput()); diff != "" {
 				t.Errorf("workflow output differs (-memory +workflow):\n%s", diff)

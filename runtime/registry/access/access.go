@@ -28,6 +28,10 @@ const (
 	Call Action = "call"
 	// Publish publishes or withdraws a toolset.
 	Publish Action = "publish"
+	// Inspect reads what operators see: registrations with their
+	// providers' endpoints and leases, and the admitted calls (never their
+	// payloads or results).
+	Inspect Action = "inspect"
 )
 
 // Errors for errors.Is.
@@ -48,10 +52,10 @@ type Principal struct {
 }
 
 // Allows reports whether the principal may perform the action on the
-// toolset (ignored for Consume).
+// toolset (ignored for Consume and Inspect).
 func (p *Principal) Allows(a Action, toolset string) bool {
 	on := p.scopes[a]
-	if a == Consume {
+	if a == Consume || a == Inspect {
 		return on != nil
 	}
 	return on["*"] || on[toolset]
@@ -65,7 +69,7 @@ func (p *Principal) Authorize(a Action, toolset string) error {
 		return nil
 	}
 	need := string(a)
-	if a != Consume {
+	if a != Consume && a != Inspect {
 		need += ":" + toolset
 	}
 	return fmt.Errorf("%w: %s has no scope %s", ErrForbidden, p.Name, need)
@@ -173,7 +177,7 @@ func (p *Principal) grant(scope string) error {
 	a, on, scoped := strings.Cut(scope, ":")
 	act := Action(a)
 	switch {
-	case !scoped && (act == Consume || act == Call):
+	case !scoped && (act == Consume || act == Call || act == Inspect):
 		on = "*"
 	case scoped && act == Publish && on == "*":
 	case scoped && (act == Call || act == Publish):
@@ -181,7 +185,7 @@ func (p *Principal) grant(scope string) error {
 			return fmt.Errorf("scope %q: %w", scope, err)
 		}
 	default:
-		return fmt.Errorf("unknown scope %q (want consume, call, call:TOOLSET, publish:TOOLSET or publish:*)", scope)
+		return fmt.Errorf("unknown scope %q (want consume, call, call:TOOLSET, publish:TOOLSET, publish:* or inspect)", scope)
 	}
 	if p.scopes[act] == nil {
 		p.scopes[act] = map[string]bool{}

@@ -18,6 +18,8 @@
 //	call:<toolset>     call the tools of one toolset
 //	publish:<toolset>  publish and withdraw one toolset
 //	publish:*          publish and withdraw any toolset
+//	inspect            read registrations with their providers and leases,
+//	                   and the admitted calls (registry ls, show, calls)
 //
 // Everything else is refused: an unknown scope or a malformed line is an
 // error when the credentials are read, a request without a credential the

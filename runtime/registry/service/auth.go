@@ -47,9 +47,11 @@ func unauthenticated(w http.ResponseWriter, msg string) {
 // request's principal may not perform the action on the toolset.
 func (s *Service) authorize(w http.ResponseWriter, r *http.Request, a access.Action, toolset string) bool {
 	if s.opts.insecure {
+		noteAuthorized(r.Context(), nil, a, toolset)
 		return true
 	}
 	p, _ := r.Context().Value(principalKey{}).(*access.Principal)
+	noteAuthorized(r.Context(), p, a, toolset)
 	if p == nil {
 		unauthenticated(w, "no principal")
 		return false

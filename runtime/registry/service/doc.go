@@ -32,4 +32,14 @@
 // in pages; NewServer and LimitListener give it the timeouts and the
 // connection limit that keep slow clients from holding it. Errors that
 // reach clients name what failed, never internal paths, URLs or addresses.
+//
+// Operators see every request: the Handler writes one access record per
+// request to the service's logger (WithLogger: principal, scope, toolset,
+// tool, outcome, status, duration and request id, never a credential, a
+// token, a payload or a result), counts it and times it by route and
+// outcome (WithMeterProvider) and spans it (WithTracerProvider). PathHealthz
+// and PathReadyz answer load balancers without credentials; the inspect
+// scope reads the registrations with their providers and leases
+// (PathRegistrations) and the admitted calls (GET registry.PathCalls) that
+// "goa-discovery registry ls|show|calls" print.
 package service

@@ -361,3 +361,17 @@ func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(st
 	}
 	return n, err
 }
+
+// ListCalls implements CallLister.
+func (s *embeddedStore) ListCalls(_ context.Context, pending bool, limit int) ([]*CallRecord, bool, error) {
+	s.mu.Lock()
+	recs := make([]*CallRecord, 0, len(s.calls))
+	for _, c := range s.calls {
+		if !pending || c.rec.Result == nil {
+			recs = append(recs, c.rec.Clone())
+		}
+	}
+	s.mu.Unlock()
+	out, more := SortCalls(recs, limit)
+	return out, more, nil
+}

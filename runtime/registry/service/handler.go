@@ -16,8 +16,11 @@ import (
 // strictly (registry.DecodeRequest), then authorized against the toolset
 // they name: publishing and withdrawing need the toolset's publish scope,
 // listing and resolving the consume scope, calling the toolset's call
-// scope. Every failure is an error body with a precise message, and a
-// rejected request changes nothing.
+// scope; the operator routes (PathRegistrations, GET registry.PathCalls)
+// the inspect scope. Every failure is an error body with a precise
+// message, and a rejected request changes nothing. Every request but the
+// health checks (PathHealthz, PathReadyz, unauthenticated) is recorded in
+// the access log, the request metrics and a span (accesslog.go).
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+registry.PathToolsets, s.handlePublish)
@@ -26,19 +29,22 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("POST "+registry.PathWithdraw, s.handleWithdraw)
 	mux.HandleFunc("POST "+registry.PathCalls, s.handleCall)
 	mux.HandleFunc("POST "+registry.PathRenew, s.handleRenew)
+	mux.HandleFunc("GET "+PathRegistrations, s.handleRegistrations)
+	mux.HandleFunc("GET "+registry.PathCalls, s.handleListCalls)
 	for path, allow := range map[string]string{
 		registry.PathToolsets: "GET, POST",
 		registry.PathResolve:  "POST",
 		registry.PathWithdraw: "POST",
-		registry.PathCalls:    "POST",
+		registry.PathCalls:    "GET, POST",
 		registry.PathRenew:    "POST",
+		PathRegistrations:     "GET",
 	} {
 		mux.HandleFunc(path, methodNotAllowed(allow))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, registry.Errorf(registry.CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
-	return refuseForwarded(s.authenticate(mux))
+	return s.serveHealth(s.observeRequests(refuseForwarded(s.authenticate(mux))))
 }
 
 func methodNotAllowed(allow string) http.HandlerFunc {
@@ -66,6 +72,7 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		registry.WriteError(w, err)
 		return false
 	}
+	noteDecoded(r.Context(), v)
 	return true
 }
 

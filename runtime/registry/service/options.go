@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 )
@@ -35,6 +38,8 @@ type options struct {
 	credentials    *access.Credentials
 	insecure       bool
 	logger         *slog.Logger
+	meters         metric.MeterProvider
+	tracers        trace.TracerProvider
 	allowlist      []string
 	self           []string
 	rules          *endpointRules
@@ -104,9 +109,10 @@ func WithCredentials(c *access.Credentials) Option { return func(o *options) { o
 // WithCredentials, the Handler refuses every request.
 func WithInsecure() Option { return func(o *options) { o.insecure = true } }
 
-// WithLogger logs the failures whose details clients never see: the cause
-// of an internal error (a store that could not persist a change) and why a
-// provider could not be reached. Nothing is logged without it.
+// WithLogger logs the failures whose details clients never see (the cause
+// of an internal error, such as a store that could not persist a change,
+// and why a provider could not be reached) and, for the Handler, one access
+// record per request (see RequestIDHeader). Nothing is logged without it.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithClock sets the clock that stamps registrations and results.

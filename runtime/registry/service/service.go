@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ type Service struct {
 	listJSON atomic.Pointer[encodedCatalog]
 
 	leases leaseCache
+
+	telemetry *telemetry
+	log       *slog.Logger // the access log; discards without WithLogger
 }
 
 // encodedCatalog is the whole-registry catalog of one generation as the
@@ -95,6 +99,7 @@ func New(opts ...Option) (*Service, error) {
 		toolsets: make(map[string]*entry),
 		running:  make(map[string]*attempt),
 	}
+	s.newTelemetry()
 	if err := s.checkLeases(); err != nil {
 		return nil, err
 	}
@@ -373,6 +378,7 @@ func (s *Service) installChange(ctx context.Context, fresh *entry) error {
 // in-process callers and the log.
 func (s *Service) storeError(what string, err error) error {
 	var e *registry.Error
+	s.countStoreError(err)
 	switch {
 	case errors.Is(err, ErrUnavailable):
 		e = unavailableError(what)

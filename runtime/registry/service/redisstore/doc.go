@@ -34,4 +34,7 @@
 // of fences), barrier (the counter WAIT follows) and the channel changes
 // (the generations the change scripts made). Nothing that matters is
 // kept in a node.
+//
+// Instrument times every Redis command of the store (MetricStoreDuration);
+// Logger sends go-redis's own log messages to a slog.Logger.
 package redisstore

@@ -380,3 +380,34 @@ func isUnavailableReply(err error) bool {
 	}
 	return false
 }
+
+// ListCalls implements service.CallLister: it reads the calls by their
+// last event, the latest first, a batch at a time, until limit matched and
+// one more is known to.
+func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*service.CallRecord, bool, error) {
+	var out []*service.CallRecord
+	for start := int64(0); ; start += forgetBatch {
+		ids, err := s.rdb.ZRevRange(ctx, s.key("calls"), start, start+forgetBatch-1).Result()
+		if err != nil {
+			return nil, false, wrap("list calls", err)
+		}
+		for _, id := range ids {
+			rec, err := s.Call(ctx, id)
+			if err != nil {
+				return nil, false, err
+			}
+			if rec == nil || (pending && rec.Result != nil) {
+				continue // forgotten meanwhile, or done
+			}
+			if len(out) == limit {
+				recs, _ := service.SortCalls(out, limit)
+				return recs, true, nil
+			}
+			out = append(out, rec)
+		}
+		if len(ids) < forgetBatch {
+			recs, _ := service.SortCalls(out, limit)
+			return recs, false, nil
+		}
+	}
+}
