@@ -200,7 +200,8 @@ func (s *Service) release(callID string, fence uint64) {
 func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) error {
 	ctx := context.Background()
 	st, shared := s.store.(AttemptStore)
-	if err := s.opts.rules.check(req.Tool.Toolset(), endpoint); err != nil {
+	endpoint, err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
+	if err != nil {
 		// Registered before the rules changed: refused, and not sent.
 		<-s.slots
 		s.release(req.CallID, fence)

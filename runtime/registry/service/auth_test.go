@@ -50,7 +50,7 @@ func mustCredentials(t *testing.T) *access.Credentials {
 // authServer serves a registry with the test credentials on loopback.
 func authServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	svc, err := service.New(service.WithCredentials(mustCredentials(t)))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithCredentials(mustCredentials(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestUnauthenticatedBodyNotRead(t *testing.T) {
 // TestNoCredentialsAdmitsNoOne: a service given neither credentials nor
 // WithInsecure serves no request over HTTP.
 func TestNoCredentialsAdmitsNoOne(t *testing.T) {
-	svc, err := service.New()
+	svc, err := service.New(service.WithLoopbackEndpoints())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestNoCredentialsAdmitsNoOne(t *testing.T) {
 // common name selects the principal, an unknown one is refused.
 func TestMutualTLS(t *testing.T) {
 	ca, caKey := testCA(t)
-	svc, err := service.New(service.WithCredentials(mustCredentials(t)))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithCredentials(mustCredentials(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

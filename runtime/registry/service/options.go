@@ -34,6 +34,7 @@ type options struct {
 	schemaLimits   registry.SchemaLimits
 	credentials    *access.Credentials
 	insecure       bool
+	loopback       bool
 	logger         *slog.Logger
 	allowlist      []string
 	self           []string
@@ -101,7 +102,8 @@ func WithCredentials(c *access.Credentials) Option { return func(o *options) { o
 // WithInsecure makes the Handler admit every request without credentials.
 // It is for a registry only trusted callers can reach, such as one on a
 // loopback address inside a test or a single process; without it or
-// WithCredentials, the Handler refuses every request.
+// WithCredentials, the Handler refuses every request. It implies
+// WithLoopbackEndpoints.
 func WithInsecure() Option { return func(o *options) { o.insecure = true } }
 
 // WithLogger logs the failures whose details clients never see: the cause

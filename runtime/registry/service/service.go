@@ -236,7 +236,8 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	if err := s.opts.rules.check(req.Toolset.Name, req.Endpoint); err != nil {
+	endpoint, err := s.opts.rules.check(req.Toolset.Name, req.Endpoint)
+	if err != nil {
 		return nil, err
 	}
 	ts := contract.CloneToolset(&req.Toolset)
@@ -248,7 +249,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
-	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint}); err != nil {
+	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: endpoint}); err != nil {
 		return nil, err
 	}
 	if err := s.current(ctx); err != nil {
@@ -259,7 +260,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		status, prev := registry.Published, registry.Token("")
 		if cur != nil {
 			if cur.reg.Token == token {
-				if cur.reg.Endpoint != req.Endpoint {
+				if cur.reg.Endpoint != endpoint {
 					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with another endpoint; publish a new revision to move it", ts.Name, req.Revision)
 				}
 				return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
@@ -268,7 +269,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		}
 		ts.RegisteredAt = s.opts.now().UTC().Round(0)
 		e := &entry{
-			reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint},
+			reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: endpoint},
 			specs: specs,
 		}
 		_, err := s.store.PutRegistration(ctx, &e.reg, prev)
