@@ -131,9 +131,11 @@ type guardedDialer struct {
 func newGuardedDialer(r *endpointRules) *guardedDialer {
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: r.dialControl}
 	return &guardedDialer{
-		rules:  r,
-		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) { return net.DefaultResolver.LookupNetIP(ctx, "ip", host) },
-		dial:   d.DialContext,
+		rules: r,
+		lookup: func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		},
+		dial: d.DialContext,
 	}
 }
 
