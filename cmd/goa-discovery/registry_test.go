@@ -313,6 +313,7 @@ func TestRegistryFlags(t *testing.T) {
 		{"certificate without key", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
 		{"client CA without TLS", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--client-ca", "ca.pem"}, 2, "--client-ca needs --tls-cert"},
 		{"bad max conns", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "0"}, 2, "--max-conns must be positive"},
+		{"share above the connections", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "8", "--max-requests-per-principal", "9"}, 2, "--max-requests-per-principal must be between 0 and --max-conns (8)"},
 		{"missing credentials file", []string{"serve", "--addr", "127.0.0.1:0", "--credentials", "no-such-file"}, 1, "credentials: stat no-such-file"},
 		{"bad allowed endpoint", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--allow-endpoint", "ftp://x"}, 1, "endpoint allowlist"},
 		{"empty credentials variable", []string{"serve", "--addr", "127.0.0.1:0", "--credentials-env", "GOA_DISCOVERY_TEST_UNSET_CREDENTIALS"}, 1, "the variable is empty or unset"},

@@ -113,10 +113,10 @@ func TestCredentialsScopes(t *testing.T) {
 			_, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: "records"}})
 			return err
 		}, nil, ""},
-		{"reader cannot call", consumerToken, func(c *registry.Client) error { _, err := c.CallResolvedTool(ctx, call); return err }, registry.ErrForbidden, "reader has no scope call:records"},
+		{"reader cannot call", consumerToken, func(c *registry.Client) error { _, err := c.CallResolvedTool(ctx, call); return err }, registry.ErrForbidden, "reader has no scope call on any toolset"},
 		{"reader cannot withdraw", consumerToken, func(c *registry.Client) error {
 			return c.Withdraw(ctx, &registry.WithdrawRequest{Toolset: "records", Token: pub.Registration.Token})
-		}, registry.ErrForbidden, "publish:records"},
+		}, registry.ErrForbidden, "reader has no scope publish on any toolset"},
 		{"no credentials renews", "", func(c *registry.Client) error {
 			_, err := c.Renew(ctx, &registry.RenewRequest{Toolset: "records", Token: pub.Registration.Token})
 			return err
@@ -124,7 +124,7 @@ func TestCredentialsScopes(t *testing.T) {
 		{"reader cannot renew", consumerToken, func(c *registry.Client) error {
 			_, err := c.Renew(ctx, &registry.RenewRequest{Toolset: "records", Token: pub.Registration.Token})
 			return err
-		}, registry.ErrForbidden, "publish:records"},
+		}, registry.ErrForbidden, "reader has no scope publish on any toolset"},
 		{"agent calls", callerToken, func(c *registry.Client) error { _, err := c.CallResolvedTool(ctx, call); return err }, nil, ""},
 		{"publisher withdraws its toolset", publisherToken, func(c *registry.Client) error {
 			return c.Withdraw(ctx, &registry.WithdrawRequest{Toolset: "records", Token: pub.Registration.Token})

@@ -35,15 +35,19 @@ type options struct {
 	credentials    *access.Credentials
 	insecure       bool
 	loopback       bool
-	logger         *slog.Logger
-	allowlist      []string
-	self           []string
-	rules          *endpointRules
-	forwardTLS     *tls.Config
-	maxPage        int
-	now            func() time.Time
-	store          Store
-	providerLease  time.Duration
+	// maxPerPrincipal and bodyTimeout bound what one principal's
+	// requests hold before their bodies are read (share.go).
+	maxPerPrincipal int
+	bodyTimeout     time.Duration
+	logger          *slog.Logger
+	allowlist       []string
+	self            []string
+	rules           *endpointRules
+	forwardTLS      *tls.Config
+	maxPage         int
+	now             func() time.Time
+	store           Store
+	providerLease   time.Duration
 	// handOverHook, set by the package's tests, runs before a call is
 	// handed over to its provider, and what it returns runs with the
 	// hand-over's outcome.
@@ -122,6 +126,9 @@ func buildOptions(opts []Option) (options, error) {
 		schemaLimits:   registry.DefaultSchemaLimits,
 		maxPage:        registry.MaxAnswerRecordBytes,
 		now:            time.Now,
+
+		maxPerPrincipal: DefaultMaxRequestsPerPrincipal,
+		bodyTimeout:     DefaultBodyReadTimeout,
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -143,6 +150,10 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: both credentials and insecure given; choose one")
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
+	case o.maxPerPrincipal <= 0:
+		return o, fmt.Errorf("registry service: max requests per principal %d is not positive", o.maxPerPrincipal)
+	case o.bodyTimeout <= 0:
+		return o, fmt.Errorf("registry service: body read timeout %v is not positive", o.bodyTimeout)
 	}
 	rules, err := buildRules(&o)
 	if err != nil {
