@@ -233,7 +233,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	switch {
 	case err == nil && !shared:
 		if _, err := s.store.Complete(ctx, req.CallID, res); err != nil {
-			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+			return s.holdResult(res, err) // never sent again; see unrecorded.go
 		}
 		return nil
 	case err == nil:
@@ -244,8 +244,9 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
+			// The hand-over stays outstanding: never sent again.
 			s.release(req.CallID, fence)
-			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+			return unrecordedError(req.CallID, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err))
 		}
 		return nil
 	case !shared:

@@ -38,9 +38,11 @@ type Service struct {
 	generation uint64
 	toolsets   map[string]*entry
 
-	// callMu guards the calls this service is forwarding now.
-	callMu  sync.Mutex
-	running map[string]*attempt
+	// callMu guards the calls this service is forwarding now, and the
+	// results that ran but could not be recorded (unrecorded.go).
+	callMu     sync.Mutex
+	running    map[string]*attempt
+	unrecorded map[string]*registry.CallResult
 
 	sweepMu   sync.Mutex
 	lastSweep time.Time
@@ -217,10 +219,12 @@ func (s *Service) internal(what string, err error) *registry.Error {
 }
 
 // Close waits for the calls being forwarded to finish and record their
-// outcome, then closes the store the service opened (not one given with
-// WithStore). The service must not be used afterwards.
+// outcome, tries once more to record the results it holds (unrecorded.go),
+// then closes the store the service opened (not one given with WithStore).
+// The service must not be used afterwards.
 func (s *Service) Close() error {
 	s.wg.Wait()
+	s.recordAllHeld()
 	s.closeOnce.Do(func() {
 		if s.own != nil {
 			s.own.close()
