@@ -38,7 +38,7 @@ agent token:` + callerToken + ` consume call:records
 ops cert:ops.internal publish:* consume
 `
 
-func mustCredentials(t *testing.T) *access.Credentials {
+func mustCredentials(t testing.TB) *access.Credentials {
 	t.Helper()
 	c, err := access.Parse(strings.NewReader(testCredentials))
 	if err != nil {
