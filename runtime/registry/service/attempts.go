@@ -244,9 +244,10 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
-			// The hand-over stays outstanding: never sent again.
+			// The hand-over stays outstanding: never sent again, and a
+			// retry gets call_outcome_unknown (unrecorded.go).
 			s.release(req.CallID, fence)
-			return unrecordedError(req.CallID, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err))
+			return s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
 		}
 		return nil
 	case !shared:

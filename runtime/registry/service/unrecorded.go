@@ -19,10 +19,13 @@ package service
 //
 // A held result lives as long as the service: a registry stopped before
 // its store took the result has the call's admission without a result, as
-// for any call in flight when a registry stops. A store that records
-// attempts (AttemptStore) never sends such a call again whatever happens
-// to the service: its hand-over stays outstanding, and every retry on any
-// node gets ErrCallOutcomeUnknown.
+// for any call in flight when a registry stops. The above is the embedded
+// store's (and any Store's that does not record attempts). A store that
+// records attempts (AttemptStore) never sends such a call again whatever
+// happens to the service: its caller is answered the store's failure
+// (overloaded, for a store that cannot be reached), the call's hand-over
+// stays outstanding, and every retry on any node gets
+// ErrCallOutcomeUnknown.
 
 import (
 	"context"
