@@ -19,8 +19,9 @@ import (
 // the toolset's schemas and that SchemaFingerprint equals the runtime
 // fingerprint of Toolset(); per agent, that its definition's index holds
 // exactly its deferred tools; that decoded values take the defaults
-// design's defaults; and that the Register of a dynamic MCP toolset binds
-// only a session of its server.
+// design's defaults; that the Register of a dynamic MCP toolset binds
+// only a session of its server; and that the registry provider adapter runs
+// the method of the tool a call names (testdata/provider).
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code with the go command")
@@ -55,6 +56,13 @@ func TestGoldenCompiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mod.Dir, "dynamicmcp_test.go"), []byte(dynamicMCPCheck), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	provider, err := os.ReadFile(filepath.Join("testdata", "provider", "provider_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod.Dir, "provider_test.go"), provider, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mod.Go(t, "build", "./...")
 	mod.Go(t, "vet", "./...")
 	out := mod.Go(t, "test", "-count=1", "-v", ".")
@@ -63,6 +71,9 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	if !strings.Contains(out, "--- PASS: TestDecodedValuesTakeDesignDefaults") {
 		t.Errorf("no passing check of the design defaults in:\n%s", out)
+	}
+	if !strings.Contains(out, "--- PASS: TestRegistryExecutorDispatchesByName") {
+		t.Errorf("no passing check of the registry provider adapter in:\n%s", out)
 	}
 	if !strings.Contains(out, "--- PASS: TestDynamicMCPRegister") {
 		t.Errorf("no passing check of the dynamic MCP toolset's Register in:\n%s", out)

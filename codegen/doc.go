@@ -10,7 +10,9 @@
 // with github.com/dave/jennifer, one function per emitted construct:
 //
 //	toolsets/<toolset>/   identifiers, wire records, JSON Schemas, Go types,
-//	                      validating specs, search counts, Register
+//	                      validating specs, search counts, Register, and
+//	                      RegistryExecutor (the typed Executor as a
+//	                      registry provider, dispatched by tool name)
 //	agents/<agent>/       Definition, Register<Agent>Agent, NewClient,
 //	                      tool identifiers, registry sources, search index
 //	registries/<registry>/ name, URL and the sources agents declare

@@ -2,8 +2,9 @@ package codegen
 
 // This file emits the package of a local toolset: its documentation
 // (doc.go), identity and wire records (toolset.go), JSON Schemas (schemas.go), Go types (types.go),
-// specs with validating codecs (specs.go), search counts (search.go) and the
-// registration of a typed executor (register.go).
+// specs with validating codecs (specs.go), search counts (search.go), the
+// registration of a typed executor (register.go) and, for a toolset the
+// application executes, its registry provider adapter (provider.go).
 
 import (
 	"fmt"
@@ -24,7 +25,7 @@ func toolsetFiles(ts *toolsetIR) ([]*genFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []*genFile{
+	files := []*genFile{
 		docFile(dir, ts.pkg, packageDoc(ts)),
 		toolsetMainFile(ts, path.Join(dir, "toolset.go")),
 		schemas,
@@ -32,8 +33,17 @@ func toolsetFiles(ts *toolsetIR) ([]*genFile, error) {
 		toolsetSpecsFile(ts, path.Join(dir, "specs.go")),
 		search,
 		toolsetRegisterFile(ts, path.Join(dir, "register.go")),
-	}, nil
+	}
+	if hasTypedExecutor(ts) {
+		files = append(files, toolsetProviderFile(ts, path.Join(dir, "provider.go")))
+	}
+	return files, nil
 }
+
+// hasTypedExecutor reports whether the application executes the tools of ts
+// with a typed Executor: a local toolset, neither served by an MCP server nor
+// exported by an agent.
+func hasTypedExecutor(ts *toolsetIR) bool { return ts.mcpServer == "" && ts.exportedBy == nil }
 
 // toolsetMainFile emits the name and tool identifiers, Toolset, ToolSchemas
 // and SchemaFingerprint.
@@ -59,7 +69,7 @@ func packageDoc(ts *toolsetIR) string {
 	} else {
 		text += "."
 	}
-	register := "Register binds an Executor to a runtime."
+	register := "Register binds an Executor to a runtime; RegistryExecutor serves the same Executor as a registry provider (registry.ProviderHandler)."
 	switch {
 	case ts.mcpServer != "":
 		register = "Register binds the toolset to a session of MCP server \"" + ts.mcpServer + "\", which executes its tools."

@@ -20,6 +20,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpservice"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/registrysources"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/samenames"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/sharedargs"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/validations"
 )
 
@@ -45,6 +46,7 @@ var goldenDesigns = []struct {
 	{"mcpservice", mcpservice.Design},
 	{"registrysources", registrysources.Design},
 	{"samenames", samenames.Design},
+	{"sharedargs", sharedargs.Design},
 	{"validations", validations.Design},
 }
 

@@ -15,6 +15,7 @@ const (
 	toolsearchPkg = "github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 	runtimePkg    = "github.com/goa-discovery/goa-discovery/runtime"
 	mcpPkg        = "github.com/goa-discovery/goa-discovery/runtime/mcp"
+	registryPkg   = "github.com/goa-discovery/goa-discovery/runtime/registry"
 	contextPkg    = "context"
 	jsonPkg       = "encoding/json"
 	fmtPkg        = "fmt"

@@ -13,7 +13,7 @@ import (
 )
 
 // packageIdents is what the errors say a toolset package declares.
-const packageIdents = "Name, Toolset, ToolSchemas, Specs, Spec, SchemaFingerprint, SearchCounts, Executor, Register"
+const packageIdents = "Name, Toolset, ToolSchemas, Specs, Spec, SchemaFingerprint, SearchCounts, Executor, Register, RegistryExecutor"
 
 // at returns "file:line" of the marker in this file, as errors print it.
 func at(t *testing.T, marker string) string {
@@ -66,6 +66,7 @@ func TestGoIdentifierRules(t *testing.T) {
 			Toolset("records", func() {
 				Tool("specs", "List specs")           // ERR specs
 				Tool("schema-fingerprint", "Hash it") // ERR fingerprint
+				Tool("registry_executor", "Serve it") // ERR registry-executor
 			})
 			Toolset(FromExternalMCP("files", "fs"), func() {
 				Tool("server", "Describe the server") // ERR server
@@ -73,6 +74,7 @@ func TestGoIdentifierRules(t *testing.T) {
 		}, Want: []designtest.Want{
 			exact(`tool "specs" of toolset "records": Go identifier Specs of the tool is already used by the toolset package itself (it declares `+packageIdents+`): rename one`, "specs"),
 			exact(`tool "schema-fingerprint" of toolset "records": Go identifier SchemaFingerprint of the tool is already used by the toolset package itself (it declares `+packageIdents+`): rename one`, "fingerprint"),
+			exact(`tool "registry_executor" of toolset "records": Go identifier RegistryExecutor of the tool is already used by the toolset package itself (it declares `+packageIdents+`): rename one`, "registry-executor"),
 			exact(`tool "server" of toolset "fs": Go identifier Server of the tool is already used by the toolset package itself (it declares `+packageIdents+`, Server): rename one`, "server"),
 		}},
 		{Name: "structs of inline objects and user types", Design: func() {

@@ -105,6 +105,7 @@ func TestUserModule(t *testing.T) {
 		ran := u.run("go", "run", "./cmd/helpdesk", "-registry", url)
 		for _, want := range []string{
 			"found tickets_search_tickets\n",
+			`result: [{"id":"T-2","title":"Invoice shows the wrong amount","status":"open"}]` + "\n",
 			`called tickets.search_tickets (registry toolset tickets) with {"query":"invoice"}` + "\n",
 			"answer: T-2 is the open invoice ticket.\n",
 		} {
@@ -125,7 +126,7 @@ func TestUserModule(t *testing.T) {
 func checkOutputs(t *testing.T, tree map[string][]byte) {
 	t.Helper()
 	for _, name := range []string{
-		"toolsets/tickets/register.go", "agents/desk/agent.go",
+		"toolsets/tickets/register.go", "toolsets/tickets/provider.go", "agents/desk/agent.go",
 		"helpdesk/service.go", "http/helpdesk/server/server.go",
 	} {
 		if _, ok := tree[name]; !ok {

@@ -24,13 +24,16 @@ const (
 	ServerConst = "Server"
 	// RegisterFunc is the function that binds the toolset to a runtime.
 	RegisterFunc = "Register"
+	// RegistryExecutorFunc is the function of a local toolset's package that
+	// serves its Executor as a registry provider.
+	RegistryExecutorFunc = "RegistryExecutor"
 )
 
 // toolsetIdentifiers are the exported identifiers the package of every
 // local toolset declares.
 var toolsetIdentifiers = []string{
 	ToolsetNameConst, "Toolset", "ToolSchemas", "Specs", "Spec", "SchemaFingerprint",
-	"SearchCounts", "Executor", RegisterFunc,
+	"SearchCounts", "Executor", RegisterFunc, RegistryExecutorFunc,
 }
 
 // mcpToolsetIdentifiers are the exported identifiers the package of an MCP

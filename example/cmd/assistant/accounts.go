@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -26,8 +25,8 @@ import (
 const accountsRevision = "accounts-2026.11.30"
 
 // accounts executes the customers toolset for the registry: it is the
-// service behind the provider endpoint, decoding each forwarded call with
-// the generated codecs.
+// customers.Executor behind the provider endpoint, which
+// customers.RegistryExecutor serves.
 type accounts struct {
 	customers map[string]customers.Customer
 	// usage maps a customer to its usage per product over November 2026.
@@ -47,42 +46,25 @@ func newAccounts() *accounts {
 	}
 }
 
-// ExecuteTool implements registry.Executor: it validates the payload against
-// the tool's generated codec and encodes the result with it.
-func (a *accounts) ExecuteTool(_ context.Context, call *registry.CallRequest) (json.RawMessage, error) {
-	spec, ok := customers.Spec(call.Tool)
+// GetCustomer implements customers.Executor.
+func (a *accounts) GetCustomer(_ context.Context, args *customers.GetCustomerArgs) (*customers.Customer, error) {
+	c, ok := a.customers[args.ID]
 	if !ok {
-		return nil, fmt.Errorf("accounts: no tool %q", call.Tool)
+		return nil, fmt.Errorf("accounts: no customer %s", args.ID)
 	}
-	args, err := spec.Payload.Decode(call.Payload)
-	if err != nil {
-		return nil, fmt.Errorf("accounts: %s: %w", call.Tool, err)
+	return &c, nil
+}
+
+// CustomerUsage implements customers.Executor.
+func (a *accounts) CustomerUsage(_ context.Context, args *customers.CustomerUsageArgs) (map[string]int64, error) {
+	u, ok := a.usage[args.ID]
+	if !ok {
+		return nil, fmt.Errorf("accounts: no usage recorded for customer %s", args.ID)
 	}
-	var result any
-	switch args := args.(type) {
-	case customers.GetCustomerArgs:
-		c, ok := a.customers[args.ID]
-		if !ok {
-			return nil, fmt.Errorf("accounts: no customer %s", args.ID)
-		}
-		result = &c
-	case customers.CustomerUsageArgs:
-		u, ok := a.usage[args.ID]
-		if !ok {
-			return nil, fmt.Errorf("accounts: no usage recorded for customer %s", args.ID)
-		}
-		if args.From != "2026-11-01" || args.To != "2026-11-30" {
-			return nil, fmt.Errorf("accounts: usage is kept for 2026-11-01 to 2026-11-30 only, not %s to %s", args.From, args.To)
-		}
-		result = u
-	default:
-		return nil, fmt.Errorf("accounts: %s decoded to %T", call.Tool, args)
+	if args.From != "2026-11-01" || args.To != "2026-11-30" {
+		return nil, fmt.Errorf("accounts: usage is kept for 2026-11-01 to 2026-11-30 only, not %s to %s", args.From, args.To)
 	}
-	out, err := spec.Result.Encode(result)
-	if err != nil {
-		return nil, fmt.Errorf("accounts: %s result: %w", call.Tool, err)
-	}
-	return out, nil
+	return u, nil
 }
 
 // companyRegistry is the registry service and the accounts provider, both
@@ -155,7 +137,7 @@ func startCompanyRegistry(ctx context.Context) (_ *companyRegistry, err error) {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	c.servers, c.url = append(c.servers, srv), url
-	srv, c.endpoint, err = serveLoopback(registry.ProviderHandler(newAccounts(), 0))
+	srv, c.endpoint, err = serveLoopback(registry.ProviderHandler(customers.RegistryExecutor(newAccounts()), 0))
 	if err != nil {
 		return nil, fmt.Errorf("accounts provider: %w", err)
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
+// TestAccountsExecuteTool calls the accounts through the generated
+// customers.RegistryExecutor, the executor that the provider endpoint
+// serves.
 func TestAccountsExecuteTool(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -31,7 +34,7 @@ func TestAccountsExecuteTool(t *testing.T) {
 		{"missing argument", customers.CustomerUsage, `{"id":"C-7"}`, "", "", true},
 		{"unknown tool", "customers.delete_customer", `{"id":"C-7"}`, "", `no tool "customers.delete_customer"`, false},
 	}
-	a := newAccounts()
+	a := customers.RegistryExecutor(newAccounts())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := a.ExecuteTool(context.Background(), &registry.CallRequest{CallID: "c1", Tool: tc.tool, Token: "reg1-x", Payload: json.RawMessage(tc.payload)})

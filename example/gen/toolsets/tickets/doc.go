@@ -5,5 +5,6 @@
 //
 // Toolset returns the authored registration, Specs the tools with their
 // validating codecs, SearchCounts the precomputed search words, and Register
-// binds an Executor to a runtime.
+// binds an Executor to a runtime; RegistryExecutor serves the same Executor as
+// a registry provider (registry.ProviderHandler).
 package tickets
