@@ -27,6 +27,7 @@ type registryFlags struct {
 	maxBody   int64
 	retention time.Duration
 	maxConns  int
+	share     int
 	allow     []string
 	auth      registryAuthFlags
 	redis     string
@@ -91,7 +92,7 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	usage := func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
 			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
-			"       [--max-body BYTES] [--max-conns N] [--call-retention DURATION]\n"+
+			"       [--max-body BYTES] [--max-conns N] [--max-requests-per-principal N] [--call-retention DURATION]\n"+
 			"       [--redis URL --name NAME [--provider-lease DURATION]]\n"+
 			"       [--log-format text|json] [--log-level LEVEL] [--metrics-addr ADDR] [--otlp-endpoint URL]\n"+
 			"       goa-discovery registry ls --url URL [client flags] [--json]\n"+
@@ -115,8 +116,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.data, "data", "", "directory that persists the registry; in memory only when empty")
 	fs.Int64Var(&f.maxBody, "max-body", 4<<20, "largest request body accepted, in bytes")
 	fs.DurationVar(&f.retention, "call-retention", 0, "forget recorded calls this long after their result (0 keeps them)")
-	fs.Var(listFlag{&f.allow}, "allow-endpoint", "accept only provider endpoints under this URL prefix (repeatable; any endpoint when not given)")
+	fs.Var(listFlag{&f.allow}, "allow-endpoint", "accept only provider endpoints under this URL prefix, which may then be on private or loopback addresses (repeatable; without it, any endpoint on a public address, and on loopback with --insecure)")
 	fs.IntVar(&f.maxConns, "max-conns", service.DefaultServerLimits.MaxConns, "most connections served at once")
+	fs.IntVar(&f.share, "max-requests-per-principal", 0, "most requests of one principal in flight at once (0: a quarter of --max-conns)")
 	fs.StringVar(&f.auth.credentials, "credentials", "", "file of principals, credentials and scopes (mode 600); see package registry/access")
 	fs.StringVar(&f.auth.credentialsEnv, "credentials-env", "", "environment variable holding the credentials, lines separated by ';'")
 	fs.BoolVar(&f.auth.insecure, "insecure", false, "admit every request without credentials; only on a loopback address")
@@ -148,6 +150,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--call-retention must not be negative, got %v", f.retention)
 	case f.maxConns <= 0:
 		return f, fmt.Errorf("--max-conns must be positive, got %d", f.maxConns)
+	case f.share < 0 || f.share > f.maxConns:
+		return f, fmt.Errorf("--max-requests-per-principal must be between 0 and --max-conns (%d), got %d", f.maxConns, f.share)
 	case f.redis != "" && f.data != "":
 		return f, errors.New("--redis and --data exclude each other")
 	case (f.redis == "") != (f.name == ""):
@@ -164,6 +168,14 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	return f, nil
 }
 
+// principalShare is the --max-requests-per-principal in effect.
+func (f *registryFlags) principalShare() int {
+	if f.share > 0 {
+		return f.share
+	}
+	return max(1, f.maxConns/4)
+}
+
 // serveRegistry serves the registry until ctx ends, then stops accepting
 // requests, lets those in flight finish and waits for forwarded calls to
 // record their outcome.
@@ -178,6 +190,7 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 		service.WithMaxBodyBytes(f.maxBody), service.WithCallRetention(f.retention),
 		service.WithEndpointAllowlist(f.allow...), service.WithSelfAddress(ln.Addr().String()),
 		service.WithLogger(logger),
+		service.WithMaxRequestsPerPrincipal(f.principalShare()),
 	}
 	mp, metricsAddr, stopMetrics, err := f.ops.metrics(logger)
 	if err != nil {

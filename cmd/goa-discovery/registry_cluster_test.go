@@ -46,7 +46,7 @@ func TestRegistryServeCluster(t *testing.T) {
 	redisURL := "redis://" + m.Addr()
 	var clients []*registry.Client
 	for _, name := range []string{"one", "one", "two"} {
-		url, stop := startRegistry(t, "--redis", redisURL, "--name", name)
+		url, stop := startRegistry(t, "--redis", redisURL, "--name", name, "--allow-endpoint", "http://127.0.0.1:1/")
 		defer stop()
 		c, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 		if err != nil {

@@ -132,9 +132,9 @@ func (p *scriptedRefund) Plan(_ context.Context, in *runtime.PlanInput) (*model.
 
 func TestExampleAnalystRunsAgainstAServedRegistry(t *testing.T) {
 	ctx := context.Background()
-	url, stop := startRegistry(t, "--data", t.TempDir())
-	defer stop()
 	provider := refundProvider(t)
+	url, stop := startRegistry(t, "--data", t.TempDir(), "--allow-endpoint", provider.URL)
+	defer stop()
 	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,8 @@ func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			url, stop := startRegistry(t)
+			provider := refundProvider(t)
+			url, stop := startRegistry(t, "--allow-endpoint", provider.URL)
 			defer stop()
 			client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 			if err != nil {
@@ -228,7 +229,7 @@ func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
 			}
 			var token registry.Token
 			if tc.version != "" {
-				pub, err := client.Publish(ctx, &registry.PublishRequest{Toolset: paymentsToolset(tc.version), Revision: "payments-1", Endpoint: refundProvider(t).URL})
+				pub, err := client.Publish(ctx, &registry.PublishRequest{Toolset: paymentsToolset(tc.version), Revision: "payments-1", Endpoint: provider.URL})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -285,7 +286,7 @@ func TestExampleDeskRunsAgainstAServedRegistry(t *testing.T) {
 // differs from the generated SchemaFingerprint (no toolset annotations).
 func TestExampleGeneratedToolsetsPublish(t *testing.T) {
 	ctx := context.Background()
-	url, stop := startRegistry(t)
+	url, stop := startRegistry(t, "--allow-endpoint", "http://127.0.0.1:1/")
 	defer stop()
 	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {

@@ -105,7 +105,7 @@ func TestRegistryServeRestartWithData(t *testing.T) {
 	}), 0))
 	defer provider.Close()
 
-	url, stop := startRegistry(t, "--data", dir)
+	url, stop := startRegistry(t, "--data", dir, "--allow-endpoint", provider.URL)
 	client, err := registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestRegistryServeRestartWithData(t *testing.T) {
 		t.Fatal("stopped registry still answers")
 	}
 
-	url, stop = startRegistry(t, "--data", dir)
+	url, stop = startRegistry(t, "--data", dir, "--allow-endpoint", provider.URL)
 	defer stop()
 	client, err = registry.NewClient(url, registry.WithBearerToken(cliTestToken))
 	if err != nil {
@@ -227,6 +227,10 @@ func TestRegistryServeEndpointRules(t *testing.T) {
 	}{
 		{provider.URL + "/tools/notes", nil},
 		{provider.URL + "/admin", registry.ErrEndpointRefused},
+		{provider.URL + "/tools/../admin", registry.ErrEndpointRefused},
+		{provider.URL + "/tools/%2e%2e/admin", registry.ErrEndpointRefused},
+		{strings.Replace(provider.URL, "127.0.0.1", "0x7f.1", 1) + "/tools/notes", registry.ErrInvalidRequest},
+		{provider.URL + "/tools/a%2fb", registry.ErrInvalidRequest},
 		{url + registry.PathCalls, registry.ErrEndpointRefused},
 		{self + registry.PathCalls, registry.ErrEndpointRefused},
 	} {
@@ -236,6 +240,59 @@ func TestRegistryServeEndpointRules(t *testing.T) {
 		})
 		if (tc.want == nil) != (err == nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
 			t.Errorf("publish to %s: %v, want %v", tc.endpoint, err, tc.want)
+		}
+	}
+}
+
+// TestRegistryServeAddressDefaults: without --allow-endpoint a registry
+// refuses loopback and private providers, naming the flag that allows
+// them; --insecure (on loopback) allows loopback providers; link-local,
+// metadata and unspecified addresses are refused whatever the flags.
+// Publishing dials nothing.
+func TestRegistryServeAddressDefaults(t *testing.T) {
+	cases := []struct {
+		endpoint         string
+		strict, insecure string // what the refusal says; "" accepted
+	}{
+		{"http://127.0.0.1:9000/tools", "--allow-endpoint", ""},
+		{"http://localhost:9000/tools", "--allow-endpoint", ""},
+		{"http://10.0.0.5/tools", "--allow-endpoint", "--allow-endpoint"},
+		{"http://169.254.169.254/latest/meta-data", "never forwards", "never forwards"},
+		{"http://[fd00:ec2::254]/latest", "never forwards", "never forwards"},
+		{"http://0.0.0.0:9000/tools", "never forwards", "never forwards"},
+		{"https://tools.example/v1", "", ""},
+	}
+	for _, mode := range []string{"strict", "insecure"} {
+		var args []string
+		var opts []registry.ClientOption
+		if mode == "insecure" {
+			args = append(args, "--insecure")
+		} else {
+			opts = append(opts, registry.WithBearerToken(cliTestToken))
+		}
+		url, stop := startRegistry(t, args...)
+		client, err := registry.NewClient(url, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tc := range cases {
+			want := tc.strict
+			if mode == "insecure" {
+				want = tc.insecure
+			}
+			_, err := client.Publish(context.Background(), &registry.PublishRequest{
+				Toolset:  tools.ToolsetSchema{Name: "notes", Tools: []tools.ToolSchema{{Name: "notes.add", Description: "Add a note", Payload: json.RawMessage(`{"type":"object"}`)}}},
+				Revision: fmt.Sprintf("r%d", i), Endpoint: tc.endpoint,
+			})
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("%s: publish to %s: %v, want accepted", mode, tc.endpoint, err)
+			case want != "" && (!errors.Is(err, registry.ErrEndpointRefused) || !strings.Contains(err.Error(), want)):
+				t.Errorf("%s: publish to %s: %v, want endpoint_refused saying %q", mode, tc.endpoint, err, want)
+			}
+		}
+		if code := stop(); code != 0 {
+			t.Fatalf("%s: registry exited %d", mode, code)
 		}
 	}
 }
@@ -264,6 +321,7 @@ func TestRegistryFlags(t *testing.T) {
 		{"certificate without key", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
 		{"client CA without TLS", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--client-ca", "ca.pem"}, 2, "--client-ca needs --tls-cert"},
 		{"bad max conns", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "0"}, 2, "--max-conns must be positive"},
+		{"share above the connections", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--max-conns", "8", "--max-requests-per-principal", "9"}, 2, "--max-requests-per-principal must be between 0 and --max-conns (8)"},
 		{"missing credentials file", []string{"serve", "--addr", "127.0.0.1:0", "--credentials", "no-such-file"}, 1, "credentials: stat no-such-file"},
 		{"bad allowed endpoint", []string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--allow-endpoint", "ftp://x"}, 1, "endpoint allowlist"},
 		{"empty credentials variable", []string{"serve", "--addr", "127.0.0.1:0", "--credentials-env", "GOA_DISCOVERY_TEST_UNSET_CREDENTIALS"}, 1, "the variable is empty or unset"},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -46,6 +47,7 @@ type Client struct {
 	token     string
 	retries   int
 	retryWait time.Duration
+	plainHTTP bool // bearer tokens may travel over plain http to any host
 }
 
 var (
@@ -62,10 +64,17 @@ func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.h
 
 // WithBearerToken makes the client present token ("Authorization: Bearer")
 // with every request; the registry's credentials give it its scopes (see
-// package registry/access). Send tokens only over https or to a loopback
-// address. For mutual TLS instead, give WithHTTPClient a client whose
-// transport's tls.Config holds the client certificate.
+// package registry/access). NewClient refuses to send a token over plain
+// http to a registry that is not on a loopback address (127.0.0.0/8, ::1,
+// "localhost"), where anyone on the path could read it, unless
+// WithPlainHTTPTokens is given. For mutual TLS instead, give WithHTTPClient
+// a client whose transport's tls.Config holds the client certificate.
 func WithBearerToken(token string) ClientOption { return func(c *Client) { c.token = token } }
+
+// WithPlainHTTPTokens lets the client send its bearer token over plain
+// http to a registry on any host: for a network the caller trusts, such as
+// a service mesh that encrypts every connection itself.
+func WithPlainHTTPTokens() ClientOption { return func(c *Client) { c.plainHTTP = true } }
 
 // WithMaxResponseBytes bounds the responses the client reads
 // (DefaultMaxBodyBytes otherwise). It may not be less than
@@ -104,7 +113,23 @@ func NewClient(baseURL string, opts ...ClientOption) (*Client, error) {
 	if err := c.initNodes(); err != nil {
 		return nil, err
 	}
+	if c.token != "" && !c.plainHTTP {
+		for _, n := range c.nodes {
+			if u, _ := url.Parse(n); u.Scheme == "http" && !loopbackHost(u.Hostname()) {
+				return nil, fmt.Errorf("registry client: %s is plain http to a host that is not loopback: the bearer token would travel readable; use https, or give WithPlainHTTPTokens", n)
+			}
+		}
+	}
 	return c, nil
+}
+
+// loopbackHost reports whether host is a loopback IP address or name.
+func loopbackHost(host string) bool {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return a.Unmap().IsLoopback()
+	}
+	host = strings.ToLower(host)
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // checkBaseURL checks the base URL of a registry node.

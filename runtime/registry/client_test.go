@@ -228,3 +228,37 @@ func TestNewClientRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestBearerTokenNeedsHTTPSOrLoopback: a client with a bearer token is
+// refused at construction when a node is plain http on a host that is not
+// loopback, unless the caller opts in; nothing is sent, since NewClient
+// makes no request.
+func TestBearerTokenNeedsHTTPSOrLoopback(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	cases := []struct {
+		url      string
+		failover []string
+		opts     []ClientOption
+		refused  bool
+	}{
+		{url: "http://registry.internal", refused: true},
+		{url: "http://10.0.0.5:8080", refused: true},
+		{url: "https://127.0.0.1", failover: []string{"http://registry.internal"}, refused: true},
+		{url: "http://registry.internal", opts: []ClientOption{WithPlainHTTPTokens()}},
+		{url: "https://registry.internal"},
+		{url: "http://127.0.0.1:8080"},
+		{url: "http://[::1]:8080"},
+		{url: "http://localhost:8080"},
+		{url: "http://registry.localhost:8080"},
+	}
+	for _, tc := range cases {
+		opts := append([]ClientOption{WithBearerToken(token), WithFailover(tc.failover...)}, tc.opts...)
+		_, err := NewClient(tc.url, opts...)
+		if tc.refused != (err != nil) || (err != nil && !strings.Contains(err.Error(), "WithPlainHTTPTokens")) {
+			t.Errorf("NewClient(%s, failover %v) = %v, want refused %v", tc.url, tc.failover, err, tc.refused)
+		}
+		if _, err := NewClient(tc.url, WithFailover(tc.failover...)); err != nil {
+			t.Errorf("NewClient(%s) without a token = %v", tc.url, err)
+		}
+	}
+}

@@ -18,9 +18,9 @@
 // when that admission was replaced meanwhile, and returns the recorded
 // result once there is one.
 //
-// Over HTTP every request carries credentials (WithBearerToken, or a
-// client certificate) whose scopes the registry checks (package
-// registry/access), and catalogs travel in pages that the Client follows
+// Over HTTP every request carries credentials (WithBearerToken, sent only
+// over https or to loopback unless WithPlainHTTPTokens, or a client
+// certificate) whose scopes the registry checks (package registry/access), and catalogs travel in pages that the Client follows
 // (Catalog.Next), each at most MaxAnswerRecordBytes of records, so that
 // whatever the registry accepts its Client can read. Published schemas are
 // bounded by SchemaLimits before they compile.

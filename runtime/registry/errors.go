@@ -67,10 +67,12 @@ const (
 	CodeAdmissionConflict Code = "admission_conflict"
 	// CodeCallOutcomeUnknown: the call was sent to its provider, which may
 	// have run it, and no result was recorded: the provider gave no answer,
-	// or the registry node sending it lost its claim of the call before one
-	// came. The registry never sends the call again; a retry gets its
-	// result if the sending node records one later, and this error
-	// otherwise. A new call (a new call ID) runs the tool again.
+	// the registry node sending it lost its claim of the call before one
+	// came, or the provider answered and the registry's store refused the
+	// result (it had no space left). The registry never sends the call
+	// again; a retry gets its result if the registry records one later (a
+	// held result, once the store has space), and this error otherwise. A
+	// new call (a new call ID) runs the tool again.
 	CodeCallOutcomeUnknown Code = "call_outcome_unknown"
 	// CodeOverloaded: the registry or the provider is at capacity; retry
 	// the same call later.

@@ -1,9 +1,7 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -100,27 +98,11 @@ func (r *CallRequest) Validate() error {
 }
 
 // ValidateEndpoint reports why s cannot be a provider endpoint: it must be
-// an absolute http or https URL with a host and without user information
-// or fragment.
+// an absolute http or https URL with a host, without user information or
+// fragment, that NormalizeEndpoint accepts.
 func ValidateEndpoint(s string) error {
-	if s == "" {
-		return errors.New("endpoint is missing")
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return fmt.Errorf("endpoint: %w", err)
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("endpoint %q: scheme must be http or https", truncate(s))
-	case u.Host == "":
-		return fmt.Errorf("endpoint %q: host is missing", truncate(s))
-	case u.User != nil:
-		return fmt.Errorf("endpoint %q: user information is not allowed", truncate(s))
-	case u.Fragment != "" || strings.Contains(s, "#"):
-		return fmt.Errorf("endpoint %q: fragment is not allowed", truncate(s))
-	}
-	return nil
+	_, err := NormalizeEndpoint(s)
+	return err
 }
 
 func validateToken(t Token) error {

@@ -124,7 +124,8 @@ func startCompanyRegistry(ctx context.Context) (_ *companyRegistry, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("registry credentials: %w", err)
 	}
-	if c.svc, err = service.New(service.WithCredentials(creds)); err != nil {
+	// The provider runs on this machine: loopback endpoints are allowed.
+	if c.svc, err = service.New(service.WithCredentials(creds), service.WithLoopbackEndpoints()); err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	srv, err := c.svc.NewServer(service.DefaultServerLimits)

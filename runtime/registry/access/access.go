@@ -75,6 +75,18 @@ func (p *Principal) Authorize(a Action, toolset string) error {
 	return fmt.Errorf("%w: %s has no scope %s", ErrForbidden, p.Name, need)
 }
 
+// AuthorizeAny returns nil when p may perform the action on some toolset,
+// and otherwise an error matching ErrForbidden that names the principal
+// and the action it has no scope for. A registry checks it from the route
+// alone, before it reads a request's body, so that a principal without any
+// scope for the action costs it no decoding.
+func (p *Principal) AuthorizeAny(a Action) error {
+	if len(p.scopes[a]) > 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s has no scope %s on any toolset", ErrForbidden, p.Name, a)
+}
+
 // Credentials are the principals a registry knows. They are immutable once
 // read and safe for concurrent use.
 type Credentials struct {

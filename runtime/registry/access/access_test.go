@@ -84,6 +84,25 @@ func TestScopes(t *testing.T) {
 	if err := provider.Authorize(Publish, "tickets"); err == nil || err.Error() != "forbidden: provider has no scope publish:tickets" {
 		t.Errorf("refusal %v does not name the principal and the scope", err)
 	}
+	for _, tc := range []struct {
+		p      *Principal
+		action Action
+		want   string // "" allowed
+	}{
+		{provider, Publish, ""},
+		{provider, Call, ""},
+		{provider, Consume, "forbidden: provider has no scope consume on any toolset"},
+		{agent, Consume, ""},
+		{agent, Call, ""},
+		{agent, Publish, "forbidden: agent has no scope publish on any toolset"},
+		{ops, Publish, ""},
+		{ops, Call, "forbidden: ops has no scope call on any toolset"},
+	} {
+		err := tc.p.AuthorizeAny(tc.action)
+		if (tc.want == "") != (err == nil) || (err != nil && (err.Error() != tc.want || !errors.Is(err, ErrForbidden))) {
+			t.Errorf("AuthorizeAny(%s %s) = %v, want %q", tc.p.Name, tc.action, err, tc.want)
+		}
+	}
 }
 
 func TestAuthenticateBearer(t *testing.T) {

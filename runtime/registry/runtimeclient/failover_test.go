@@ -32,7 +32,7 @@ func newClusterNode(t *testing.T, rdb *redis.Client) *clusterNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := service.New(service.WithStore(st), service.WithInsecure())
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st), service.WithInsecure())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func newWorld(t *testing.T, opts ...runtime.Option) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := service.New(service.WithCredentials(creds))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithCredentials(creds))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,7 +201,8 @@ func (s *Service) release(callID string, fence uint64) {
 func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, handedOver bool, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) (*registry.CallResult, error) {
 	ctx := context.Background()
 	st, shared := s.store.(AttemptStore)
-	if err := s.opts.rules.check(req.Tool.Toolset(), endpoint); err != nil {
+	endpoint, err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
+	if err != nil {
 		// Registered before the rules changed: refused, and not sent.
 		<-s.slots
 		if handedOver {
@@ -238,7 +239,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	case err == nil && !shared:
 		rec, err := s.store.Complete(ctx, req.CallID, res)
 		if err != nil {
-			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+			return nil, s.holdResult(res, err) // never sent again; see unrecorded.go
 		}
 		return rec.Result, nil
 	case err == nil:
@@ -249,6 +250,8 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return nil, registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
+			// The hand-over stays outstanding: never sent again, and a
+			// retry gets call_outcome_unknown (unrecorded.go).
 			s.release(req.CallID, fence)
 			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
 		}

@@ -2,8 +2,9 @@ package service
 
 // Authentication and authorization of the HTTP API. Every request is
 // authenticated before its body is read, so that a caller without
-// credentials costs the registry no decoding; what the request asks is
-// authorized once it is decoded, against the toolset it names.
+// credentials costs the registry no decoding, and its route's action is
+// authorized then too (share.go); what the request asks is authorized once
+// it is decoded, against the toolset it names.
 
 import (
 	"context"
@@ -40,7 +41,7 @@ func (s *Service) authenticate(next http.Handler) http.Handler {
 
 func unauthenticated(w http.ResponseWriter, msg string) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="goa-discovery registry"`)
-	registry.WriteError(w, registry.Errorf(registry.CodeUnauthenticated, "%s", msg))
+	refuseUnread(w, registry.Errorf(registry.CodeUnauthenticated, "%s", msg))
 }
 
 // authorize reports, after writing the error response, whether the
@@ -58,11 +59,17 @@ func (s *Service) authorize(w http.ResponseWriter, r *http.Request, a access.Act
 	}
 	if err := p.Authorize(a, toolset); err != nil {
 		if errors.Is(err, access.ErrForbidden) {
-			registry.WriteError(w, registry.Errorf(registry.CodeForbidden, "%s", strings.TrimPrefix(err.Error(), access.ErrForbidden.Error()+": ")))
+			registry.WriteError(w, registry.Errorf(registry.CodeForbidden, "%s", trimForbidden(err)))
 			return false
 		}
 		registry.WriteError(w, err)
 		return false
 	}
 	return true
+}
+
+// trimForbidden is the message of an access.ErrForbidden error without its
+// prefix, which the error code says.
+func trimForbidden(err error) string {
+	return strings.TrimPrefix(err.Error(), access.ErrForbidden.Error()+": ")
 }

@@ -117,7 +117,7 @@ func BenchmarkCallResolvedTool(b *testing.B) {
 			if persisted {
 				opts = append(opts, service.WithDataDir(b.TempDir()))
 			}
-			svc, err := service.New(opts...)
+			svc, err := service.New(append(opts, service.WithLoopbackEndpoints())...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func BenchmarkCallResolvedTool(b *testing.B) {
 // registry, each call its admission and its result made durable, and
 // reports admitted calls per second.
 func BenchmarkDurableCalls(b *testing.B) {
-	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func BenchmarkDurableCallsHTTP(b *testing.B) {
 // resolving a toolset every 200µs meanwhile; it reports the calls per
 // second and the reads' latency (median, 99th percentile, maximum).
 func BenchmarkDurableCallsWithReads(b *testing.B) {
-	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func BenchmarkDurableCallsWithReads(b *testing.B) {
 // publishers keep replacing other toolsets of a persisted registry, and
 // reports the publishes per second meanwhile.
 func BenchmarkResolveDuringDurablePublishes(b *testing.B) {
-	svc, err := service.New(service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithForwarder(echoForwarder{}), service.WithDataDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,9 @@ package service
 // arriving again waits for it rather than running twice. An attempt that
 // ends without a result (overload, provider failure) leaves the admission
 // pending for a retry, which continues only while the admission's token is
-// still current. A recorded result is final: every later retry gets it.
+// still current. A recorded result is final: every later retry gets it. A
+// call that ran but whose result could not be recorded is never sent again
+// (unrecorded.go).
 
 import (
 	"bytes"
@@ -142,6 +144,10 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		if rec.Result != nil {
 			return nil, rec.Result, nil
 		}
+		if held := s.heldResult(req.CallID); held != nil {
+			res, err := s.recordHeld(ctx, held)
+			return nil, res, err
+		}
 		if err := s.current(ctx); err != nil {
 			return nil, nil, err
 		}
@@ -188,6 +194,12 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	if a := s.running[req.CallID]; a != nil {
 		s.callMu.Unlock()
 		return a, nil, nil
+	}
+	if held := s.unrecorded[req.CallID]; held != nil {
+		// It ran, and its result is not recorded yet: never sent again.
+		s.callMu.Unlock()
+		res, err := s.recordHeld(ctx, held)
+		return nil, res, err
 	}
 	a := &attempt{done: make(chan struct{})}
 	s.running[req.CallID] = a

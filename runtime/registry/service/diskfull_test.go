@@ -76,7 +76,7 @@ func TestFullDiskKeepsReadsAndWithdrawals(t *testing.T) {
 	p := newProvider(t)
 	ctx := context.Background()
 
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestFullDiskKeepsReadsAndWithdrawals(t *testing.T) {
 
 	// A restart on a full disk serves reads and refuses writes.
 	fill(t, filler)
-	svc, err = service.New(service.WithDataDir(dir))
+	svc, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatalf("restart on a full disk: %v", err)
 	}
@@ -154,7 +154,7 @@ func TestFullDiskAtStartIsReadOnly(t *testing.T) {
 	dir := filepath.Join(mnt, "registry")
 	p := newProvider(t)
 	ctx := context.Background()
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

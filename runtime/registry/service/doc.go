@@ -27,10 +27,18 @@
 // lets WithProviderLease report providers that stopped renewing.
 //
 // Over HTTP, the Handler admits only requests with credentials
-// (WithCredentials) unless told WithInsecure, refuses endpoints that break
-// its rules (WithEndpointAllowlist, WithSelfAddress) and answers catalogs
-// in pages; NewServer and LimitListener give it the timeouts and the
-// connection limit that keep slow clients from holding it. Errors that
+// (WithCredentials) unless told WithInsecure, checks the scope of a
+// request's route before reading its body and bounds each principal's
+// share of the requests in flight (WithMaxRequestsPerPrincipal), and
+// answers catalogs in pages; NewServer and LimitListener give it the
+// timeouts and the connection limit that keep slow clients from holding
+// it. Endpoints are normalized (registry.NormalizeEndpoint) before the
+// rules check them and stored normalized; the rules refuse endpoints
+// outside an allowlist (WithEndpointAllowlist), the registry's own
+// addresses (WithSelfAddress), and addresses inside its network unless
+// allowed explicitly (addresses.go, WithLoopbackEndpoints). A call whose
+// result the store refused after its provider ran it is never sent again
+// (unrecorded.go). Errors that
 // reach clients name what failed, never internal paths, URLs or addresses.
 //
 // Operators see every request: the Handler writes one access record per

@@ -32,7 +32,7 @@ func TestConcurrentPublishesAreDurableAndCounted(t *testing.T) {
 			if persisted {
 				opts = append(opts, service.WithDataDir(dir))
 			}
-			svc, err := service.New(opts...)
+			svc, err := service.New(append(opts, service.WithLoopbackEndpoints())...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestConcurrentPublishesAreDurableAndCounted(t *testing.T) {
 			if !persisted {
 				return
 			}
-			again, err := service.New(opts...)
+			again, err := service.New(append(opts, service.WithLoopbackEndpoints())...)
 			if err != nil {
 				t.Fatal(err)
 			}

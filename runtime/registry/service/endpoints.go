@@ -6,8 +6,12 @@ package service
 // registry's own /v1/calls, where each forwarded call would hold a
 // forwarding slot while it waits for itself. The registry therefore
 //
+//   - normalizes every endpoint (registry.NormalizeEndpoint) and checks,
+//     stores and forwards to the normalized form;
 //   - accepts only endpoints under an allowlist, when one is given
 //     (WithEndpointAllowlist);
+//   - refuses addresses inside the registry's network unless allowed
+//     explicitly (addresses.go);
 //   - refuses endpoints that reach its own addresses (WithSelfAddress),
 //     when published and again when the default forwarder dials, after
 //     name resolution;
@@ -24,7 +28,6 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
@@ -35,9 +38,10 @@ const ForwardedHeader = "Goa-Discovery-Forwarded"
 
 // endpointRules are a service's endpoint rules.
 type endpointRules struct {
-	allow []*url.URL // nil: any endpoint
-	self  []hostPort
-	local map[string]bool // this machine's IP addresses, for an unspecified self host
+	allow    []string // normalized prefixes; nil: any endpoint
+	loopback bool     // loopback addresses allowed without an allowlist
+	self     []hostPort
+	local    map[string]bool // this machine's IP addresses, for an unspecified self host
 }
 
 type hostPort struct {
@@ -49,8 +53,13 @@ type hostPort struct {
 // prefixes: an absolute http or https URL whose scheme and host (with port)
 // an endpoint must match exactly and whose path must be a prefix of the
 // endpoint's path at a segment boundary ("https://tools.internal/v1"
-// admits "https://tools.internal/v1/records", not ".../v10"). Without it
-// every endpoint is accepted that passes the other rules.
+// admits "https://tools.internal/v1/records", not ".../v10"). Prefixes
+// and endpoints are compared in their normalized form
+// (registry.NormalizeEndpoint), so "https://tools.internal/v1/../admin" is
+// not under the prefix. An allowlist names the providers explicitly, so
+// endpoints under it may reach private and loopback addresses (see
+// addresses.go); without one, only public addresses are accepted, and
+// loopback ones with WithLoopbackEndpoints or WithInsecure.
 func WithEndpointAllowlist(prefixes ...string) Option {
 	return func(o *options) { o.allowlist = append(o.allowlist, prefixes...) }
 }
@@ -63,17 +72,16 @@ func WithSelfAddress(addrs ...string) Option {
 }
 
 func buildRules(o *options) (*endpointRules, error) {
-	r := &endpointRules{}
+	r := &endpointRules{loopback: o.loopback || o.insecure}
 	for _, p := range o.allowlist {
-		if err := registry.ValidateEndpoint(p); err != nil {
+		n, err := registry.NormalizeEndpoint(p)
+		if err != nil {
 			return nil, fmt.Errorf("registry service: endpoint allowlist: %w", err)
 		}
-		u, _ := url.Parse(p)
-		if u.RawQuery != "" {
+		if strings.Contains(n, "?") {
 			return nil, fmt.Errorf("registry service: endpoint allowlist entry %q has a query", p)
 		}
-		u.Path = strings.TrimSuffix(u.Path, "/")
-		r.allow = append(r.allow, u)
+		r.allow = append(r.allow, n)
 	}
 	for _, a := range o.self {
 		host, port, err := net.SplitHostPort(a)
@@ -98,31 +106,37 @@ func buildRules(o *options) (*endpointRules, error) {
 	return r, nil
 }
 
-// check reports why endpoint may not be published, or nil.
-func (r *endpointRules) check(toolset, endpoint string) error {
-	u, err := url.Parse(endpoint)
+// check returns the normalized form of endpoint (registry.NormalizeEndpoint),
+// or why it may not be published.
+func (r *endpointRules) check(toolset, endpoint string) (string, error) {
+	n, err := registry.NormalizeEndpoint(endpoint)
 	if err != nil {
-		return registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint: %v", toolset, err)
+		return "", registry.Errorf(registry.CodeEndpointRefused, "toolset %q: %v", toolset, err)
 	}
-	if r.allow != nil && !r.allowed(u) {
-		return registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint is under no prefix of the registry's endpoint allowlist", toolset)
+	if r.allow != nil && !r.allowed(n) {
+		return "", registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint is under no prefix of the registry's endpoint allowlist", toolset)
+	}
+	u, err := url.Parse(n)
+	if err != nil {
+		return "", registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint: %v", toolset, err)
+	}
+	if err := r.hostAllowed(u.Hostname()); err != nil {
+		return "", registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint host %v", toolset, err)
 	}
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
 	if r.reachesSelf(u.Hostname(), port) {
-		return registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint is the registry's own address; a registry does not forward calls to itself", toolset)
+		return "", registry.Errorf(registry.CodeEndpointRefused, "toolset %q: endpoint is the registry's own address; a registry does not forward calls to itself", toolset)
 	}
-	return nil
+	return n, nil
 }
 
-func (r *endpointRules) allowed(u *url.URL) bool {
+// allowed reports whether a normalized endpoint is under the allowlist.
+func (r *endpointRules) allowed(endpoint string) bool {
 	for _, a := range r.allow {
-		if a.Scheme != u.Scheme || !strings.EqualFold(a.Host, u.Host) {
-			continue
-		}
-		if a.Path == "" || u.Path == a.Path || strings.HasPrefix(u.Path, a.Path+"/") {
+		if registry.EndpointUnder(endpoint, a) {
 			return true
 		}
 	}
@@ -177,16 +191,17 @@ var errSelfAddress = errors.New("refused to connect to the registry's own addres
 func WithForwardTLS(c *tls.Config) Option { return func(o *options) { o.forwardTLS = c } }
 
 // newForwardClient returns the HTTP client of the default forwarder: the
-// default transport's settings and the TLS configuration given, with dials
-// to the registry's own addresses refused and no redirects followed (a
-// redirect could lead anywhere).
+// default transport's settings (without a proxy) and the TLS configuration
+// given, dialing only what the address rules allow and never the
+// registry's own addresses, and following no redirects (a redirect could
+// lead anywhere).
 func newForwardClient(r *endpointRules, tlsConfig *tls.Config) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if tlsConfig != nil {
 		tr.TLSClientConfig = tlsConfig.Clone()
 	}
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: r.dialControl}
-	tr.DialContext = d.DialContext
+	tr.DialContext = newGuardedDialer(r).DialContext
+	tr.Proxy = nil // a proxy would dial the endpoint unchecked
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(*http.Request, []*http.Request) error {

@@ -34,8 +34,12 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
 
-// faultChildEnv names the data directory a child process serves.
-const faultChildEnv = "GOA_DISCOVERY_FAULT_CHILD_DATA"
+// faultChildEnv names the data directory a child process serves, and
+// faultAllowEnv the endpoint allowlist prefix it is given.
+const (
+	faultChildEnv = "GOA_DISCOVERY_FAULT_CHILD_DATA"
+	faultAllowEnv = "GOA_DISCOVERY_FAULT_CHILD_ALLOW"
+)
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(faultChildEnv); dir != "" {
@@ -47,7 +51,11 @@ func TestMain(m *testing.M) {
 // serveFaultChild serves a registry persisted in dir on a free loopback
 // port, announced on stdout, until the process is killed.
 func serveFaultChild(dir string) int {
-	svc, err := service.New(service.WithInsecure(), service.WithDataDir(dir))
+	opts := []service.Option{service.WithInsecure(), service.WithDataDir(dir)}
+	if allow := os.Getenv(faultAllowEnv); allow != "" {
+		opts = append(opts, service.WithEndpointAllowlist(allow))
+	}
+	svc, err := service.New(opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -71,12 +79,13 @@ type registryProcess struct {
 	cmd *exec.Cmd
 }
 
-// startRegistryProcess starts a registry persisted in dir in a child
-// process and returns it once it serves.
-func startRegistryProcess(t *testing.T, dir string) *registryProcess {
+// startRegistryProcess starts a registry persisted in dir, admitting
+// endpoints under the prefix allow, in a child process and returns it once
+// it serves.
+func startRegistryProcess(t *testing.T, dir, allow string) *registryProcess {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), faultChildEnv+"="+dir)
+	cmd.Env = append(os.Environ(), faultChildEnv+"="+dir, faultAllowEnv+"="+allow)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -152,9 +161,10 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 	ledger := &faultLedger{calls: map[string]string{}, round: map[string]int{}, acked: map[string]string{}, inFlight: map[string]string{}}
 	ctx := context.Background()
 
-	proc := startRegistryProcess(t, dir)
+	allow := provider.URL + "/tools"
+	proc := startRegistryProcess(t, dir, allow)
 	client := faultClient(t, proc.url)
-	res, err := client.Publish(ctx, &registry.PublishRequest{Toolset: recordsToolset("1.0.0"), Revision: "r1", Endpoint: provider.URL})
+	res, err := client.Publish(ctx, &registry.PublishRequest{Toolset: recordsToolset("1.0.0"), Revision: "r1", Endpoint: allow + "/records"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +176,7 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				stormPublishes(t, client, &killed, ledger, fmt.Sprintf("pub%d", p), round, provider.URL)
+				stormPublishes(t, client, &killed, ledger, fmt.Sprintf("pub%d", p), round, allow)
 			}()
 		}
 		for c := range callers {
@@ -196,9 +206,10 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 			return
 		}
 
-		proc = startRegistryProcess(t, dir)
+		proc = startRegistryProcess(t, dir, allow)
 		client = faultClient(t, proc.url)
 		checkAfterRestart(t, client, ledger, execs, token, round, round == rounds-1)
+		checkEndpointRules(t, client, allow, round)
 		if t.Failed() {
 			return
 		}
@@ -272,10 +283,15 @@ func stormPublishes(t *testing.T, client *registry.Client, killed *atomic.Bool, 
 		ledger.mu.Lock()
 		ledger.inFlight[name] = rev
 		ledger.mu.Unlock()
-		res, err := client.Publish(context.Background(), &registry.PublishRequest{Toolset: namedToolset(name, fmt.Sprintf("1.%d.%d", round, i)), Revision: rev, Endpoint: endpoint})
+		// Forms of one endpoint, stored in its normalized form.
+		variant := []string{endpoint + "/" + name, endpoint + "/x/../" + name, endpoint + "/./%" + fmt.Sprintf("%X", name[0]) + name[1:]}[i%3]
+		res, err := client.Publish(context.Background(), &registry.PublishRequest{Toolset: namedToolset(name, fmt.Sprintf("1.%d.%d", round, i)), Revision: rev, Endpoint: variant})
 		if err != nil {
 			stormFailed(t, killed, "publish "+rev, err)
 			return
+		}
+		if want := endpoint + "/" + name; res.Registration.Endpoint != want {
+			t.Errorf("publish %s to %s: stored endpoint %s, want %s", rev, variant, res.Registration.Endpoint, want)
 		}
 		token = res.Registration.Token
 		ledger.mu.Lock()
@@ -354,6 +370,38 @@ func checkAfterRestart(t *testing.T, client *registry.Client, ledger *faultLedge
 		}
 		if n := execs.count(id); n != 1 {
 			t.Errorf("restart %d: acknowledged call %s ran %d times", round, id, n)
+		}
+	}
+}
+
+// checkEndpointRules checks, after restart round, that the stored
+// endpoints are normalized and that endpoints escaping the allowlist with
+// dot segments, or reaching metadata addresses, are refused.
+func checkEndpointRules(t *testing.T, client *registry.Client, allow string, round int) {
+	t.Helper()
+	ctx := context.Background()
+	cat, err := client.ListToolsets(ctx)
+	if err != nil {
+		t.Fatalf("list after restart %d: %v", round, err)
+	}
+	// A consumer does not see endpoints: publishing each registration
+	// again with the normalized endpoint is unchanged only if that is the
+	// endpoint stored (another is a registration_conflict).
+	for _, ts := range cat.Toolsets {
+		if ts.Toolset.Name == "records" {
+			continue
+		}
+		rec := ts.Toolset
+		rec.RegisteredAt = time.Time{}
+		res, err := client.Publish(ctx, &registry.PublishRequest{Toolset: rec, Revision: ts.Revision, Endpoint: allow + "/" + rec.Name})
+		if err != nil || res.Status != registry.Unchanged {
+			t.Errorf("restart %d: toolset %s published again with its normalized endpoint: %+v, %v; want unchanged", round, rec.Name, res, err)
+		}
+	}
+	for _, endpoint := range []string{allow + "/../v1/calls", allow + "/%2e%2e/v1/calls", "http://169.254.169.254/latest/meta-data"} {
+		_, err := client.Publish(ctx, &registry.PublishRequest{Toolset: namedToolset("escape", "1.0.0"), Revision: fmt.Sprintf("escape-%d", round), Endpoint: endpoint})
+		if !errors.Is(err, registry.ErrEndpointRefused) {
+			t.Errorf("restart %d: publish to %s: %v, want endpoint_refused", round, endpoint, err)
 		}
 	}
 }

@@ -103,7 +103,7 @@ func unavailable(call *registry.CallRequest, why string, cause error) *registry.
 // refused): the provider then never saw the call.
 func noAnswer(err error) error {
 	var op *net.OpError
-	if errors.Is(err, errSelfAddress) || (errors.As(err, &op) && op.Op == "dial") {
+	if errors.Is(err, errSelfAddress) || errors.Is(err, errRefusedAddress) || (errors.As(err, &op) && op.Op == "dial") {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrNoAnswer, err)
@@ -117,6 +117,8 @@ func reachFailure(ctx context.Context, err error) string {
 		return "it did not answer in time"
 	case errors.Is(err, errSelfAddress):
 		return "its endpoint is the registry's own address"
+	case errors.Is(err, errRefusedAddress):
+		return "its endpoint resolves to an address the registry does not forward to"
 	default:
 		return "it could not be reached"
 	}

@@ -23,7 +23,7 @@ func FuzzHandler(f *testing.F) {
 	f.Add(uint8(3), []byte(`{"call_id":"c1","tool":"records.lookup","token":"reg1-0000000000000000000000000000000000000000000000000000000000000000","payload":{"id":"a"}}`))
 	routes := []string{registry.PathToolsets, registry.PathResolve, registry.PathWithdraw, registry.PathCalls}
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
-		svc, err := service.New(service.WithMaxBodyBytes(1<<16), service.WithInsecure())
+		svc, err := service.New(service.WithLoopbackEndpoints(), service.WithMaxBodyBytes(1<<16), service.WithInsecure())
 		if err != nil {
 			t.Fatal(err)
 		}

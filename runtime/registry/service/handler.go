@@ -11,8 +11,10 @@ import (
 
 // Handler serves the registry protocol (see the registry.Path* routes).
 // Requests are authenticated first (WithCredentials; every request is
-// refused unless credentials are configured or WithInsecure is given), then
-// request bodies are JSON of at most the service's body limit, decoded
+// refused unless credentials are configured or WithInsecure is given),
+// admitted before their bodies are read (share.go: the route's action
+// against the principal's scopes, the principal's share of requests in
+// flight, a deadline for the body), then request bodies are JSON of at most the service's body limit, decoded
 // strictly (registry.DecodeRequest), then authorized against the toolset
 // they name: publishing and withdrawing need the toolset's publish scope,
 // listing and resolving the consume scope, calling the toolset's call
@@ -44,7 +46,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, registry.Errorf(registry.CodeNotFound, "no route %s %s", r.Method, r.URL.Path))
 	})
-	return s.serveHealth(s.observeRequests(refuseForwarded(s.authenticate(mux))))
+	return s.serveHealth(s.observeRequests(refuseForwarded(s.authenticate(s.admitRequest(mux)))))
 }
 
 func methodNotAllowed(allow string) http.HandlerFunc {

@@ -96,7 +96,7 @@ func TestPublishSchemaLimits(t *testing.T) {
 // at whatever cost.
 func TestRestartChecksSchemaLimits(t *testing.T) {
 	dir := t.TempDir()
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,23 +105,23 @@ func TestRestartChecksSchemaLimits(t *testing.T) {
 	}
 	_ = svc.Close()
 	strict := registry.SchemaLimits{MaxDepth: 10, MaxBytes: 1 << 20, MaxWork: 1 << 20}
-	_, err = service.New(service.WithDataDir(dir), service.WithSchemaLimits(strict))
+	_, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir), service.WithSchemaLimits(strict))
 	if !errors.Is(err, registry.ErrSchemaLimit) || !strings.Contains(err.Error(), "deeper than 10 levels") {
 		t.Fatalf("restart with stricter limits: %v, want the schema limit named", err)
 	}
-	if _, err := service.New(service.WithDataDir(dir)); err != nil {
+	if _, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir)); err != nil {
 		t.Fatalf("restart with the limits it was published under: %v", err)
 	}
 }
 
 func TestSchemaLimitsOption(t *testing.T) {
 	for _, n := range []int{0, -1, registry.MaxAnswerRecordBytes + 1} {
-		if _, err := service.New(service.WithMaxPageBytes(n)); err == nil {
+		if _, err := service.New(service.WithLoopbackEndpoints(), service.WithMaxPageBytes(n)); err == nil {
 			t.Errorf("service.New accepted a page of %d bytes", n)
 		}
 	}
 	for _, l := range []registry.SchemaLimits{{}, {MaxDepth: 1, MaxBytes: 1}, {MaxDepth: -1, MaxBytes: 1, MaxWork: 1}} {
-		if _, err := service.New(service.WithSchemaLimits(l)); err == nil {
+		if _, err := service.New(service.WithLoopbackEndpoints(), service.WithSchemaLimits(l)); err == nil {
 			t.Errorf("service.New accepted limits %+v", l)
 		}
 	}
@@ -154,7 +154,7 @@ func BenchmarkPublishAtSchemaLimits(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				svc, err := service.New(tc.opts...)
+				svc, err := service.New(append(tc.opts, service.WithLoopbackEndpoints())...)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -37,17 +37,22 @@ type options struct {
 	schemaLimits   registry.SchemaLimits
 	credentials    *access.Credentials
 	insecure       bool
-	logger         *slog.Logger
-	meters         metric.MeterProvider
-	tracers        trace.TracerProvider
-	allowlist      []string
-	self           []string
-	rules          *endpointRules
-	forwardTLS     *tls.Config
-	maxPage        int
-	now            func() time.Time
-	store          Store
-	providerLease  time.Duration
+	loopback       bool
+	// maxPerPrincipal and bodyTimeout bound what one principal's
+	// requests hold before their bodies are read (share.go).
+	maxPerPrincipal int
+	bodyTimeout     time.Duration
+	logger          *slog.Logger
+	meters          metric.MeterProvider
+	tracers         trace.TracerProvider
+	allowlist       []string
+	self            []string
+	rules           *endpointRules
+	forwardTLS      *tls.Config
+	maxPage         int
+	now             func() time.Time
+	store           Store
+	providerLease   time.Duration
 	// handOverHook, set by the package's tests, runs before a call is
 	// handed over to its provider, and what it returns runs with the
 	// hand-over's outcome.
@@ -106,7 +111,8 @@ func WithCredentials(c *access.Credentials) Option { return func(o *options) { o
 // WithInsecure makes the Handler admit every request without credentials.
 // It is for a registry only trusted callers can reach, such as one on a
 // loopback address inside a test or a single process; without it or
-// WithCredentials, the Handler refuses every request.
+// WithCredentials, the Handler refuses every request. It implies
+// WithLoopbackEndpoints.
 func WithInsecure() Option { return func(o *options) { o.insecure = true } }
 
 // WithLogger logs the failures whose details clients never see (the cause
@@ -126,6 +132,9 @@ func buildOptions(opts []Option) (options, error) {
 		schemaLimits:   registry.DefaultSchemaLimits,
 		maxPage:        registry.MaxAnswerRecordBytes,
 		now:            time.Now,
+
+		maxPerPrincipal: DefaultMaxRequestsPerPrincipal,
+		bodyTimeout:     DefaultBodyReadTimeout,
 	}
 	for _, opt := range opts {
 		opt(&o)
@@ -147,6 +156,10 @@ func buildOptions(opts []Option) (options, error) {
 		return o, fmt.Errorf("registry service: both credentials and insecure given; choose one")
 	case o.now == nil:
 		return o, fmt.Errorf("registry service: nil clock")
+	case o.maxPerPrincipal <= 0:
+		return o, fmt.Errorf("registry service: max requests per principal %d is not positive", o.maxPerPrincipal)
+	case o.bodyTimeout <= 0:
+		return o, fmt.Errorf("registry service: body read timeout %v is not positive", o.bodyTimeout)
 	}
 	rules, err := buildRules(&o)
 	if err != nil {

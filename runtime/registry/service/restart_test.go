@@ -23,7 +23,7 @@ func TestRestartWithDataDirLosesNothing(t *testing.T) {
 	p := newProvider(t)
 	ctx := context.Background()
 
-	first, err := service.New(service.WithDataDir(dir))
+	first, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestRestartWithDataDirLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	second, err := service.New(service.WithDataDir(dir))
+	second, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			svc, err := service.New(service.WithDataDir(dir))
+			svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, tc.file), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err = service.New(service.WithDataDir(dir))
+			_, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("New on a corrupt store = %v, want an error containing %q", err, tc.wantErr)
 			}
@@ -153,7 +153,7 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 
 func TestTamperedRegistrationIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestTamperedRegistrationIsAnError(t *testing.T) {
 	if err := os.WriteFile(path, []byte(tampered), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = service.New(service.WithDataDir(dir))
+	_, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err == nil || !strings.Contains(err.Error(), "does not match its content") {
 		t.Fatalf("New on a tampered store = %v", err)
 	}
@@ -181,7 +181,7 @@ func TestEarlierLayoutCallsMoveIntoTheJournal(t *testing.T) {
 	dir := t.TempDir()
 	p := newProvider(t)
 	ctx := context.Background()
-	svc, err := service.New(service.WithDataDir(dir))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestEarlierLayoutCallsMoveIntoTheJournal(t *testing.T) {
 	}
 
 	for restart := range 2 {
-		svc, err := service.New(service.WithDataDir(dir))
+		svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 		if err != nil {
 			t.Fatal(err)
 		}

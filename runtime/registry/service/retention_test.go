@@ -12,7 +12,7 @@ import (
 func TestCallRetention(t *testing.T) {
 	clock := &frozenClock{now: time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)}
 	dir := t.TempDir()
-	svc, err := service.New(service.WithDataDir(dir), service.WithClock(clock.Now), service.WithCallRetention(time.Hour))
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir), service.WithClock(clock.Now), service.WithCallRetention(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCallRetention(t *testing.T) {
 
 	// A restart long after forgets what expired meanwhile.
 	clock.Advance(2 * time.Hour)
-	again, err := service.New(service.WithDataDir(dir), service.WithClock(clock.Now), service.WithCallRetention(time.Hour))
+	again, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir), service.WithClock(clock.Now), service.WithCallRetention(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestOptionsRejected(t *testing.T) {
 		{"clock", service.WithClock(nil)},
 	}
 	for _, tc := range cases {
-		if _, err := service.New(tc.opt); err == nil {
+		if _, err := service.New(service.WithLoopbackEndpoints(), tc.opt); err == nil {
 			t.Errorf("%s: New accepted an invalid option", tc.name)
 		}
 	}

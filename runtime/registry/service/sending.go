@@ -53,7 +53,10 @@ func (s *Service) sendNew(ctx context.Context, req *registry.CallRequest, digest
 		return nil, false, nil
 	}
 	spec := e.specs[req.Tool]
-	if spec == nil || s.live(ctx, e) != nil || s.opts.rules.check(req.Tool.Toolset(), e.reg.Endpoint) != nil {
+	if spec == nil || s.live(ctx, e) != nil {
+		return nil, false, nil
+	}
+	if _, err := s.opts.rules.check(req.Tool.Toolset(), e.reg.Endpoint); err != nil {
 		return nil, false, nil
 	}
 	if _, err := spec.Payload.Decode(req.Payload); err != nil {

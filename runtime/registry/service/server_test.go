@@ -20,6 +20,17 @@ import (
 // of them the server has cut off so far, and a stop function.
 func slowClients(t *testing.T, addr string, n int) (cutOff func() int64, stop func()) {
 	t.Helper()
+	return slowClientsAs(t, addr, n, registry.PathResolve, "")
+}
+
+// slowClientsAs is slowClients posting to path with the bearer token
+// (none when "").
+func slowClientsAs(t *testing.T, addr string, n int, path, token string) (cutOff func() int64, stop func()) {
+	t.Helper()
+	auth := ""
+	if token != "" {
+		auth = "Authorization: Bearer " + token + "\r\n"
+	}
 	var cut atomic.Int64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -32,7 +43,7 @@ func slowClients(t *testing.T, addr string, n int) (cutOff func() int64, stop fu
 		go func() {
 			defer wg.Done()
 			defer conn.Close()
-			if _, err := fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: registry\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", registry.PathResolve); err != nil {
+			if _, err := fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: registry\r\n%sContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", path, auth); err != nil {
 				cut.Add(1)
 				return
 			}
@@ -135,6 +146,82 @@ func TestSlowClients(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("only %d of %d slow clients were cut off", cutOff(), 3*maxConns)
 				}
+			}
+		})
+	}
+}
+
+// TestSlowBodiesOfOnePrincipal is the stall: a principal with only
+// the consume scope trickles bodies on many connections, more than the
+// registry has slots, to a route it may use (resolve) and to one it may
+// not (publish). Its publishes are refused before their bodies are read,
+// its resolves beyond its share are refused at once, and so another
+// principal's list is answered while the share's slow bodies are still
+// being read: no timeout had to cut them off first. Without a share
+// (a share as large as the slots) the list is not answered.
+func TestSlowBodiesOfOnePrincipal(t *testing.T) {
+	const maxConns, share = 8, 2
+	limits := service.ServerLimits{
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       time.Minute, // the timeouts do not come to the rescue
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    8 << 10,
+		MaxConns:          maxConns,
+	}
+	for _, tc := range []struct {
+		name      string
+		share     int
+		wantServe bool
+	}{
+		{"with a share per principal", share, true},
+		{"without a share", maxConns * 10, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc, err := service.New(service.WithCredentials(mustCredentials(t)), service.WithMaxRequestsPerPrincipal(tc.share))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer svc.Close()
+			srv, err := svc.NewServer(limits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() { _ = srv.Serve(service.LimitListener(ln, maxConns)) }()
+			defer srv.Close()
+
+			resolves, stopResolves := slowClientsAs(t, ln.Addr().String(), 3*maxConns, registry.PathResolve, consumerToken)
+			defer stopResolves()
+			publishes, stopPublishes := slowClientsAs(t, ln.Addr().String(), 3*maxConns, registry.PathToolsets, consumerToken)
+			defer stopPublishes()
+			wait := 30 * time.Second // a bound on a hang, far above what the refusals need
+			if !tc.wantServe {
+				wait = time.Second
+			}
+			client, err := registry.NewClient("http://"+ln.Addr().String(), registry.WithBearerToken(callerToken), registry.WithHTTPClient(&http.Client{Timeout: wait}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = client.ListToolsets(context.Background())
+			if tc.wantServe != (err == nil) {
+				t.Fatalf("another principal's list: %v (want served: %v)", err, tc.wantServe)
+			}
+			if !tc.wantServe {
+				return
+			}
+			// Every publish was refused and every resolve beyond the share;
+			// those within it are still being read.
+			for deadline := time.Now().Add(wait); publishes() < 3*maxConns || resolves() < 3*maxConns-share; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d of %d slow publishes and %d of %d slow resolves refused", publishes(), 3*maxConns, resolves(), 3*maxConns-share)
+				}
+			}
+			if got := resolves(); got != 3*maxConns-share {
+				t.Fatalf("%d slow resolves cut off, want %d: those within the share are still being read", got, 3*maxConns-share)
 			}
 		})
 	}

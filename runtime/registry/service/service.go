@@ -39,9 +39,11 @@ type Service struct {
 	generation uint64
 	toolsets   map[string]*entry
 
-	// callMu guards the calls this service is forwarding now.
-	callMu  sync.Mutex
-	running map[string]*attempt
+	// callMu guards the calls this service is forwarding now, and the
+	// results that ran but could not be recorded (unrecorded.go).
+	callMu     sync.Mutex
+	running    map[string]*attempt
+	unrecorded map[string]*registry.CallResult
 
 	sweepMu   sync.Mutex
 	lastSweep time.Time
@@ -222,10 +224,12 @@ func (s *Service) internal(what string, err error) *registry.Error {
 }
 
 // Close waits for the calls being forwarded to finish and record their
-// outcome, then closes the store the service opened (not one given with
-// WithStore). The service must not be used afterwards.
+// outcome, tries once more to record the results it holds (unrecorded.go),
+// then closes the store the service opened (not one given with WithStore).
+// The service must not be used afterwards.
 func (s *Service) Close() error {
 	s.wg.Wait()
+	s.recordAllHeld()
 	s.closeOnce.Do(func() {
 		if s.own != nil {
 			s.own.close()
@@ -241,7 +245,8 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	if err := s.opts.rules.check(req.Toolset.Name, req.Endpoint); err != nil {
+	endpoint, err := s.opts.rules.check(req.Toolset.Name, req.Endpoint)
+	if err != nil {
 		return nil, err
 	}
 	ts := contract.CloneToolset(&req.Toolset)
@@ -253,7 +258,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		return nil, registry.Errorf(registry.CodeFingerprintMismatch, "toolset %q: declared fingerprint %s, the registry computes %s", ts.Name, req.Fingerprint, fp)
 	}
 	token := registry.NewToken(fp, req.Revision)
-	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint}); err != nil {
+	if err := checkRecordSize(&registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: endpoint}); err != nil {
 		return nil, err
 	}
 	if err := s.current(ctx); err != nil {
@@ -272,7 +277,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 				continue
 			}
 			if cur.reg.Token == token {
-				if cur.reg.Endpoint != req.Endpoint {
+				if cur.reg.Endpoint != endpoint {
 					return nil, registry.Errorf(registry.CodeRegistrationConflict, "toolset %q: revision %q with this fingerprint is registered with another endpoint; publish a new revision to move it", ts.Name, req.Revision)
 				}
 				return &registry.PublishResult{Status: registry.Unchanged, Registration: cloneRegistration(&cur.reg)}, nil
@@ -281,7 +286,7 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		}
 		ts.RegisteredAt = s.opts.now().UTC().Round(0)
 		e := &entry{
-			reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: req.Endpoint},
+			reg:   registry.Registration{Toolset: ts, Fingerprint: fp, Revision: req.Revision, Token: token, Endpoint: endpoint},
 			specs: specs,
 		}
 		_, err := s.store.PutRegistration(ctx, &e.reg, prev)

@@ -15,12 +15,12 @@ func TestServicesSharingAStore(t *testing.T) {
 	st := service.NewMemoryStore()
 	p := newProvider(t)
 	ctx := context.Background()
-	a, err := service.New(service.WithStore(st))
+	a, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := service.New(service.WithStore(st))
+	b, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestServicesSharingAStore(t *testing.T) {
 }
 
 func TestStoreAndDataDirExcludeEachOther(t *testing.T) {
-	if _, err := service.New(service.WithStore(service.NewMemoryStore()), service.WithDataDir(t.TempDir())); err == nil {
+	if _, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(service.NewMemoryStore()), service.WithDataDir(t.TempDir())); err == nil {
 		t.Fatal("New accepted both a store and a data directory")
 	}
 }

@@ -54,7 +54,7 @@ func benchCluster(b *testing.B, url, op string, nodes int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		svc, err := service.New(service.WithStore(st), service.WithInsecure())
+		svc, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st), service.WithInsecure())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -138,7 +138,7 @@ func TestLeaseOptions(t *testing.T) {
 		{"embedded store", []service.Option{service.WithProviderLease(time.Second)}},
 	}
 	for _, c := range cases {
-		if _, err := service.New(c.opts...); err == nil {
+		if _, err := service.New(append(c.opts, service.WithLoopbackEndpoints())...); err == nil {
 			t.Errorf("%s: New accepted the lease", c.name)
 		}
 	}

@@ -46,7 +46,7 @@ func serveNode(url, name, addr string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	svc, err := service.New(service.WithStore(st), service.WithInsecure())
+	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st), service.WithInsecure())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
