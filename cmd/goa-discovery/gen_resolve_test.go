@@ -33,11 +33,8 @@ func TestGenCompletesGoSum(t *testing.T) {
 			kept = append(kept, line)
 		}
 	}
-	design, err := os.ReadFile(filepath.Join(root, "testdata/usermodule/design/design.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range map[string]string{"go.mod": goMod, "go.sum": strings.Join(kept, ""), "design/design.go": string(design)} {
+	design := guideFiles(t)["design/design.go"] // docs/guide.md's design
+	for name, content := range map[string]string{"go.mod": goMod, "go.sum": strings.Join(kept, ""), "design/design.go": design} {
 		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
