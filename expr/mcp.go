@@ -337,9 +337,12 @@ func (r *RootExpr) validateMCPServerNames(p *problems) {
 	}
 }
 
-// dupAtt returns a copy of att, nil for nil.
+// dupAtt returns a copy of att, nil for nil and for Goa's Empty: a method
+// without Payload or Result has Goa's Empty type there (set by Goa's
+// Prepare), and its tool has no arguments or no result, not an argument
+// object of that type.
 func dupAtt(att *goaexpr.AttributeExpr) *goaexpr.AttributeExpr {
-	if att == nil {
+	if att == nil || att.Type == goaexpr.Empty {
 		return nil
 	}
 	return goaexpr.DupAtt(att)

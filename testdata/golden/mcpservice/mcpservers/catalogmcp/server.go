@@ -39,6 +39,12 @@ func NewServer(e *catalogsvc.Endpoints) *sdk.Server {
 		Name:         "get_product",
 		OutputSchema: schemas[1].Result,
 	}, getProductHandler(e))
+	s.AddTool(&sdk.Tool{
+		Description:  "Count the products of the catalog",
+		InputSchema:  schemas[2].Payload,
+		Name:         "count_products",
+		OutputSchema: schemas[2].Result,
+	}, countProductsHandler(e))
 	return s
 }
 
@@ -129,6 +135,40 @@ func getProductHandler(e *catalogsvc.Endpoints) sdk.ToolHandler {
 			ID:    gres.ID,
 			Name:  gres.Name,
 			Price: gres.Price,
+		}
+		data, err := spec.Result.Encode(res)
+		if err != nil {
+			return failure(err), nil
+		}
+		return &sdk.CallToolResult{
+			Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
+			StructuredContent: json.RawMessage(data),
+		}, nil
+	}
+}
+
+// countProductsHandler calls endpoint Count for tool "count_products".
+func countProductsHandler(e *catalogsvc.Endpoints) sdk.ToolHandler {
+	spec, _ := catalogtools.Spec(catalogtools.CountProducts)
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		raw := []byte(req.Params.Arguments)
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		_, err := spec.Payload.Decode(raw)
+		if err != nil {
+			return failure(err), nil
+		}
+		out, err := e.Count(ctx, nil)
+		if err != nil {
+			return failure(err), nil
+		}
+		gres, ok := out.(*catalogsvc.CountResult)
+		if !ok {
+			return failure(fmt.Errorf("endpoint Count returned %T, want *catalogsvc.CountResult", out)), nil
+		}
+		res := &catalogtools.CountProductsResult{
+			Products: gres.Products,
 		}
 		data, err := spec.Result.Encode(res)
 		if err != nil {
