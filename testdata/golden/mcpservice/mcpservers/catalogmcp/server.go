@@ -55,12 +55,15 @@ func ServeStdio(ctx context.Context, e *catalogsvc.Endpoints) error {
 }
 
 // NewHTTPHandler returns the streamable HTTP handler of the MCP server of e, to
-// mount next to the service's Goa HTTP handlers.
+// mount next to the service's Goa HTTP handlers. Its SSE streams are resumable:
+// each opens with a priming event, and a client whose stream ended resumes it
+// with Last-Event-ID from the handler's in-memory event store, which keeps at
+// most 10 MiB of events.
 func NewHTTPHandler(e *catalogsvc.Endpoints) http.Handler {
 	s := NewServer(e)
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server {
 		return s
-	}, nil)
+	}, &sdk.StreamableHTTPOptions{EventStore: sdk.NewMemoryEventStore(nil)})
 }
 
 // findProductsHandler calls endpoint Find for tool "find_products".
