@@ -54,8 +54,10 @@ func firstDifference(a, b []byte) (*difference, error) {
 // schemaDifference returns the first difference of a declared schema and
 // a server's, both in their canonical form (canonicalSchema), or nil when
 // they accept the same values. For an input schema the declared one may
-// be stricter in additionalProperties (adoptStricter). The values of the
-// difference are those of the canonical forms.
+// be stricter in additionalProperties (adoptStricter); in either schema a
+// property declared Any matches whatever the server states for it
+// (adoptAny). The values of the difference are those of the canonical
+// forms.
 func schemaDifference(declared, served []byte, input bool) (*difference, error) {
 	var vs [2]any
 	for i, b := range [][]byte{declared, served} {
@@ -72,6 +74,7 @@ func schemaDifference(declared, served []byte, input bool) (*difference, error) 
 	if input {
 		adoptStricter(vs[0], vs[1])
 	}
+	adoptAny(vs[0], vs[1])
 	return diffValues("", vs[0], vs[1]), nil
 }
 

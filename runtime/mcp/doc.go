@@ -35,8 +35,10 @@
 // in a canonical JSON Schema form (schema.go: annotations, a draft-07 or
 // 2020-12 $schema, spellings and default-valued keywords do not count; a
 // declared inputSchema may forbid additional properties the server's
-// allows); the error names the tool and the first difference as a JSON
-// Pointer. The toolset is then a local toolset of the
+// allows, and a property declared Any matches whatever the server states
+// for it); the error names the tool and the first difference as a JSON
+// Pointer. Differences lists every difference of a declared toolset and
+// the server's list, in the same comparison (goa-discovery mcp diff). The toolset is then a local toolset of the
 // runtime: agents list its tools as immediate or deferred, the runtime
 // validates arguments with the declared codecs before the call is sent, and
 // structuredContent is decoded with the declared result codec.
