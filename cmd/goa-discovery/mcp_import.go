@@ -112,4 +112,3 @@ func listTools(t mcp.Transport) ([]mcpimport.Tool, error) {
 	}
 	return list, nil
 }
-

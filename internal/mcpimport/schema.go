@@ -46,14 +46,14 @@ type attr struct {
 	// typeName names the Goa type of a nested object.
 	typeName string
 	// Validations.
-	format                           string // Goa's Format constant, "FormatURI"
-	pattern                          string
-	enum                             []any
-	minimum, maximum, exMin, exMax   *json.Number
-	minLength, maxLength             *int
-	def                              any
-	hasDefault                       bool
-	examples                         []any
+	format                         string // Goa's Format constant, "FormatURI"
+	pattern                        string
+	enum                           []any
+	minimum, maximum, exMin, exMax *json.Number
+	minLength, maxLength           *int
+	def                            any
+	hasDefault                     bool
+	examples                       []any
 }
 
 // prop is a named property of an object.
