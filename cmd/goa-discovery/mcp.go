@@ -48,6 +48,8 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 type serverFlags struct {
 	url     string
 	command []string
+	// args are the arguments that are no flags, in order.
+	args []string
 }
 
 // splitCommand returns the arguments before --command and the command
@@ -61,16 +63,24 @@ func splitCommand(args []string) (flags, command []string, found bool) {
 }
 
 // parseServerFlags parses args with fs, --command and what follows it
-// taken out first, and checks that exactly one way to the server is given.
+// taken out first, flags before and after the other arguments, and checks that exactly one way to the server is given.
 func parseServerFlags(fs *flag.FlagSet, args []string, sf *serverFlags) error {
 	fs.StringVar(&sf.url, "url", "", "the server's streamable HTTP endpoint `URL`")
 	fs.Bool("command", false, "the server's command line, `CMD [ARGS...]`, run over stdio: the last flag, every word after it is the command's")
 	flags, command, found := splitCommand(args)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	// Flags may follow the arguments: parse again after each one.
+	for {
+		if err := fs.Parse(flags); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return printedError{err}
 		}
-		return printedError{err}
+		if fs.NArg() == 0 {
+			break
+		}
+		sf.args = append(sf.args, fs.Arg(0))
+		flags = fs.Args()[1:]
 	}
 	sf.command = command
 	switch {

@@ -43,7 +43,7 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *name == "" || fs.NArg() > 0 {
+	if *name == "" || len(sf.args) > 0 {
 		fs.Usage()
 		return 2
 	}
