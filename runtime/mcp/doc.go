@@ -47,13 +47,15 @@
 //
 // A toolset whose tools are whatever the server lists (FromExternalMCP
 // without tools) is a Source, registered with RegisterSource(rt, session,
-// toolset) under the server's name. It plugs into the runtime as a registry
-// does (runtime.RegistryClient), so an agent names it with
-// runtime.RegistrySource{Registry: server, Toolset: toolset, Deferred: true},
-// the runtime reads it once per planning step, and a call is bound to the
-// list it was admitted under (the token is the list's fingerprint). A read
-// sends tools/list (every page) unless the server promised
-// notifications/tools/list_changed and none arrived since the last read.
+// toolset) under the server's name. An agent names it with
+// runtime.MCPToolset{Server: server, Toolset: toolset, Deferred: true}
+// (AgentRegistration.MCPToolsets); the runtime reads it once per planning
+// step, as it reads a registry (a Source is a runtime.RegistryClient), and
+// a call is bound to the list it was admitted under (the token is the
+// list's fingerprint). A read sends tools/list (every page) unless the
+// server promised notifications/tools/list_changed and none arrived since
+// the last read. An agent that used a declared and a dynamic toolset of one
+// server would see each declared tool twice; gen refuses it.
 //
 // # Call records
 //
@@ -79,8 +81,10 @@
 // server. Per server, an application calls:
 //
 //	s, err := mcp.Connect(ctx, issues.Server, mcp.HTTP(url, client))
-//	err = issues.Register(ctx, rt, s)    // declared: RegisterToolset(ctx, rt, s, DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
-//	_, err = github.Register(ctx, rt, s) // dynamic: RegisterSource(rt, s, github.Name)
+//	err = issues.Register(ctx, rt, s) // declared: RegisterToolset(ctx, rt, s, DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
+//	err = github.Register(ctx, rt, s) // dynamic: RegisterSource(rt, s, github.Name)
+//
+// Both Registers have one signature.
 //
 // Each Register refuses a session of another server than the design's with
 // a *ServerError (CheckServer) before it registers anything.
