@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 )
 
 // readList reads a tools/list result of testdata.
@@ -50,20 +50,7 @@ func TestWriteGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", tc.name+".design.go.golden")
-			if *update {
-				if err := os.WriteFile(golden, res.File, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), string(res.File)); diff != "" {
-				t.Errorf("design differs from %s (-want +got):\n%s", golden, diff)
-			}
+			golden.File(t, filepath.Join("testdata", tc.name+".design.go.golden"), res.File)
 		})
 	}
 }
