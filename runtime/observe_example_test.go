@@ -70,19 +70,15 @@ func ExampleWithTracerProvider() {
 	// metric gen_ai.client.token.usage
 }
 
-// TestReadmeObservabilitySnippet checks that the Go snippet of the README's
-// "Observability" section is the body of ExampleWithTracerProvider, so that
-// it compiles and runs.
-func TestReadmeObservabilitySnippet(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// TestDocsObservabilitySnippet checks that the first Go snippet of
+// docs/observability.md is the body of ExampleWithTracerProvider, so that it
+// compiles and runs.
+func TestDocsObservabilitySnippet(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "observability.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Observability\n")
-	if !ok {
-		t.Fatal("README has no Observability section")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := string(doc)
 	_, snippet, ok := strings.Cut(section, "```go\n")
 	if !ok {
 		t.Fatal("the Observability section has no Go snippet")
@@ -101,6 +97,6 @@ func TestReadmeObservabilitySnippet(t *testing.T) {
 		body.WriteString(line + "\n")
 	}
 	if !strings.Contains(string(src), body.String()) {
-		t.Errorf("the README's snippet is not part of ExampleWithTracerProvider:\n%s", snippet)
+		t.Errorf("docs/observability.md's snippet is not part of ExampleWithTracerProvider:\n%s", snippet)
 	}
 }

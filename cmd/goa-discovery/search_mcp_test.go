@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goa-discovery/goa-discovery/internal/npmservers"
 )
 
 // mcpTestServer serves three tools over streamable HTTP on 127.0.0.1.
@@ -61,14 +60,7 @@ func TestSearchMCPURL(t *testing.T) {
 }
 
 func TestSearchMCPCommand(t *testing.T) {
-	bin := filepath.Join(os.Getenv("GOA_DISCOVERY_MCP_SERVERS"), "mcp-server-everything")
-	_, nodeErr := exec.LookPath("node")
-	if _, err := os.Stat(bin); err != nil || nodeErr != nil || os.Getenv("GOA_DISCOVERY_MCP_SERVERS") == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("server-everything or node is missing; .ci/run installs it and sets GOA_DISCOVERY_MCP_SERVERS")
-		}
-		t.Skip("skipping: node or @modelcontextprotocol/server-everything is absent (run .ci/run, or set GOA_DISCOVERY_MCP_SERVERS to its node_modules/.bin)")
-	}
+	bin := npmservers.Path(t, "mcp-server-everything")
 	var stdout, stderr bytes.Buffer
 	if code := runSearch([]string{"--mcp-command", bin + " stdio", "sum", "of", "two", "numbers"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())

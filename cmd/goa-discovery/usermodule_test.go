@@ -2,9 +2,9 @@
 
 package main
 
-// This file is the end-to-end test of adoption: it follows the README's "Use
-// it in your project" in a new module outside this repository, with the
-// design and program of testdata/usermodule. It needs the Go module proxy
+// This file is the end-to-end test of adoption: it follows docs/guide.md in
+// a new module outside this repository, writing every Go file the guide
+// shows and running its commands. It needs the Go module proxy
 // (Goa's HTTP packages) and builds Goa's CLI, so it runs only with the e2e
 // build tag, which .ci/run sets:
 //
@@ -163,30 +163,31 @@ func userEnv() []string {
 
 // user is a new module outside the repository.
 type user struct {
-	t    *testing.T
-	dir  string
-	root string
-	goa  string
+	t     *testing.T
+	dir   string
+	root  string
+	goa   string
+	files map[string]string // the guide's files by path
 }
 
-// newUser creates the module the way the README's walkthrough does, with one
-// difference: this checkout stands for the published module. The README's
-// "go get -tool github.com/goa-discovery/goa-discovery/cmd/goa-discovery@latest"
-// becomes a requirement of v0.0.0 replaced by the checkout, and the same tool
-// directive.
+// newUser creates the module the way docs/guide.md does from a clone: its
+// commands for a clone run with this checkout as the clone.
 func newUser(t *testing.T, root, goa string) *user {
-	u := &user{t: t, dir: t.TempDir(), root: root, goa: goa}
+	u := &user{t: t, dir: t.TempDir(), root: root, goa: goa, files: guideFiles(t)}
 	u.run("go", "mod", "init", userModule)
-	u.run("go", "mod", "edit",
-		"-require="+thisModule+"@v0.0.0",
-		"-replace="+thisModule+"="+root,
-		"-tool="+toolPath)
+	u.run("bash", "-euc", guideCloneCommands(t, root))
+	mod := readDoc(t, filepath.Join(u.dir, "go.mod"))
+	for _, want := range []string{"tool " + toolPath, thisModule + " => " + root} {
+		if !strings.Contains(mod, want) {
+			t.Fatalf("after the guide's commands for a clone, go.mod has no %q:\n%s", want, mod)
+		}
+	}
 	u.copy("design")
 	u.run("go", "mod", "tidy")
 	return u
 }
 
-// discoveryGen runs goa-discovery gen the way the README does and checks
+// discoveryGen runs goa-discovery gen the way the guide does and checks
 // what it prints.
 func (u *user) discoveryGen() string {
 	out := u.run("go", "tool", "goa-discovery", "gen", userDesign)
@@ -204,7 +205,7 @@ func (u *user) goaGen() string {
 }
 
 // serveRegistry starts "goa-discovery registry serve" on a free loopback
-// port, as the README does, stops it when the test ends, and returns its
+// port, as the guide does, stops it when the test ends, and returns its
 // URL.
 func (u *user) serveRegistry() string {
 	u.t.Helper()
@@ -239,29 +240,24 @@ func (u *user) serveRegistry() string {
 	return fields[2]
 }
 
-// copy copies testdata/usermodule/<dir> into the module.
+// copy writes the guide's files under dir into the module.
 func (u *user) copy(dir string) {
-	src := filepath.Join(u.root, "testdata", "usermodule", dir)
-	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	n := 0
+	for path, src := range u.files {
+		if !strings.HasPrefix(path, dir+"/") {
+			continue
 		}
-		rel, err := filepath.Rel(filepath.Dir(src), path)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(u.dir, rel)
+		target := filepath.Join(u.dir, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
+			u.t.Fatal(err)
 		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		u.t.Fatalf("copy %s: %v", dir, err)
+		if err := os.WriteFile(target, []byte(src), 0o644); err != nil {
+			u.t.Fatal(err)
+		}
+		n++
+	}
+	if n == 0 {
+		u.t.Fatalf("the guide shows no file under %s/", dir)
 	}
 }
 

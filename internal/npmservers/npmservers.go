@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/goa-discovery/goa-discovery/internal/realdeps"
 )
 
 // Env names the directory holding the servers' executables: the
@@ -16,12 +18,7 @@ const Env = "GOA_DISCOVERY_MCP_SERVERS"
 // except in CI (CI=true), where it fails t: CI must run the test.
 func Path(t testing.TB, bin string) string {
 	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; .ci/run installs the npm MCP servers and sets %s", why, Env)
-		}
-		t.Skipf("skipping the npm MCP servers test: %s (run .ci/run, or npm install the servers and set %s)", why, Env)
-	}
+	missing := func(why string) { realdeps.Absent(t, "npm MCP servers", why) }
 	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not installed")
 	}

@@ -163,17 +163,18 @@ func TestSearchMatchesReferencePruned(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
+		size    int
 		catalog func() []Document
 		limits  []int
 	}{
-		{"varied 10,000", func() []Document { return variedCatalog(docs, 10_000) }, []int{1, 5, 12}},
-		{"distinct 100,000", func() []Document { return distinct(docs, 100_000) }, []int{1, 5, 12}},
+		{"varied 10,000", 10_000, func() []Document { return variedCatalog(docs, 10_000) }, []int{1, 5, 12}},
+		{"distinct 100,000", 100_000, func() []Document { return distinct(docs, 100_000) }, []int{1, 5, 12}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			catalog := c.catalog()
-			if len(catalog) > 10_000 && (testing.Short() || raceDetector) {
-				t.Skip("100,000 tools: left out with -short and with the race detector")
+			if c.size > 10_000 && (!longTests || raceDetector) {
+				t.Skip("100,000 tools: a long test, run with -tags long and without the race detector")
 			}
+			catalog := c.catalog()
 			checkAgainstReference(t, mustIndex(t, catalog), queries, c.limits)
 		})
 	}

@@ -330,8 +330,8 @@ func TestSearchMatchesReference(t *testing.T) {
 		{"repeated 100,000", repeated(docs, 100_000), []int{5}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if len(c.catalog) > 10_000 && (testing.Short() || raceDetector) {
-				t.Skip("100,000 tools: left out with -short and with the race detector")
+			if len(c.catalog) > 10_000 && (!longTests || raceDetector) {
+				t.Skip("100,000 tools: a long test, run with -tags long and without the race detector")
 			}
 			checkAgainstReference(t, mustIndex(t, c.catalog), devQueries, c.limits)
 		})

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/internal/golden"
 	"github.com/goa-discovery/goa-discovery/runtime"
 )
 
@@ -34,4 +35,41 @@ func TestExportWritesTheRecordedRun(t *testing.T) {
 	if err := runtime.New().ImportRun(context.Background(), &state); err != nil {
 		t.Errorf("the exported run does not import: %v", err)
 	}
+}
+
+// TestExportedRuns checks that testdata/runs holds the runs the quickstart
+// exports on each of its recordings (what docs/observability.md's report is
+// made from, and what cmd/goa-discovery's report test reads), run ids
+// aside: an id is random per run, so the committed one stands for it.
+// -update rewrites them.
+func TestExportedRuns(t *testing.T) {
+	for _, provider := range []string{"anthropic", "openai", "openai-chat"} {
+		t.Run(provider, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "run.json")
+			var stdout, stderr bytes.Buffer
+			args := []string{"-replay-provider", provider, "-export", path}
+			if code := runCommand(context.Background(), args, noEnv, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			committed := filepath.Join("testdata", "runs", provider+".json")
+			if want, err := os.ReadFile(committed); err == nil {
+				got = bytes.ReplaceAll(got, []byte(runID(t, got)), []byte(runID(t, want)))
+			}
+			golden.File(t, committed, got)
+		})
+	}
+}
+
+// runID returns the id of the run stored in data.
+func runID(t *testing.T, data []byte) string {
+	t.Helper()
+	var state struct{ ID string }
+	if err := json.Unmarshal(data, &state); err != nil || state.ID == "" {
+		t.Fatalf("no run id in %.80s: %v", data, err)
+	}
+	return state.ID
 }
