@@ -20,11 +20,10 @@ import (
 // runMCP dispatches to "mcp import" and "mcp diff".
 func runMCP(args []string, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: goa-discovery mcp <command> [arguments]")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "commands:")
-		fmt.Fprintln(w, "  import   write a design file declaring an MCP server's tools from its tools/list")
-		fmt.Fprintln(w, "  diff     compare a design's declared MCP toolsets with their live servers")
+		fmt.Fprintln(w, "usage: goa-discovery mcp import --name NAME [flags] (--url URL | --command CMD [ARGS...])")
+		fmt.Fprintln(w, "       goa-discovery mcp diff [--server NAME] DESIGN_IMPORT_PATH (--url URL | --command CMD [ARGS...])")
+		fmt.Fprintln(w, "import writes a design file declaring an MCP server's tools from its tools/list;")
+		fmt.Fprintln(w, "diff compares a design's declared MCP toolsets with the live server (exit 1 on a difference).")
 	}
 	if len(args) == 0 {
 		usage(stderr)
