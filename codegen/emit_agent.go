@@ -9,6 +9,7 @@ package codegen
 import (
 	"path"
 	"reflect"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -75,33 +76,38 @@ func identsFunc(name, comment string, list []*toolIR) jen.Code {
 	return jen.Add(doc(comment)).Line().Func().Id(name).Params().Index().Qual(toolsPkg, "Ident").Block(jen.Return(ret))
 }
 
-// registrySourcesFunc emits RegistrySources.
+// registrySourcesFunc emits RegistrySources, and MCPToolsets when the
+// agent uses a dynamic MCP toolset.
 func registrySourcesFunc(a *agentIR) jen.Code {
-	ret := jen.Nil()
-	if len(a.sources) > 0 {
-		ret = jen.Index().Qual(runtimePkg, "RegistrySource").CustomFunc(multiLine, func(g *jen.Group) {
-			for _, s := range a.sources {
-				g.Add(sourceLit(s, true))
-			}
-		})
+	var registries, mcp []jen.Code
+	for _, s := range a.sources {
+		if s.dynamic != nil {
+			mcp = append(mcp, mcpToolsetLit(s))
+		} else {
+			registries = append(registries, registrySourceLit(s))
+		}
 	}
-	return jen.Add(doc("RegistrySources returns the agent's registry sources, with their pinned versions, in use order. Each call returns a fresh slice.")).
+	ret := jen.Nil()
+	if len(registries) > 0 {
+		ret = jen.Index().Qual(runtimePkg, "RegistrySource").Custom(multiLine, registries...)
+	}
+	code := jen.Add(doc("RegistrySources returns the agent's registry sources, with their pinned versions, in use order. Each call returns a fresh slice.")).
 		Line().Func().Id("RegistrySources").Params().Index().Qual(runtimePkg, "RegistrySource").Block(jen.Return(ret))
+	if len(mcp) == 0 {
+		return code
+	}
+	return code.Line().Line().Add(doc("MCPToolsets returns the dynamic MCP toolsets the agent uses, in use order: each is the list its server's session serves, registered with the toolset package's Register. Each call returns a fresh slice.")).
+		Line().Func().Id("MCPToolsets").Params().Index().Qual(runtimePkg, "MCPToolset").Block(
+		jen.Return(jen.Index().Qual(runtimePkg, "MCPToolset").Custom(multiLine, mcp...)),
+	)
 }
 
-// sourceLit emits a registry source, or a dynamic MCP toolset under its
-// server's name; elided drops its type inside a slice.
-func sourceLit(s *sourceIR, elided bool) jen.Code {
+// registrySourceLit emits a registry source inside a slice.
+func registrySourceLit(s *sourceIR) jen.Code {
 	var fields keyed
-	switch {
-	case s.dynamic != nil:
-		fields.set("Registry", jen.Qual(s.dynamic.importPath, gonames.ServerConst))
-		fields.set("Toolset", jen.Qual(s.dynamic.importPath, gonames.ToolsetNameConst))
-	default:
-		fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
-		if s.toolset != "" {
-			fields.set("Toolset", jen.Lit(s.toolset))
-		}
+	fields.set("Registry", jen.Qual(s.registry.importPath, "Name"))
+	if s.toolset != "" {
+		fields.set("Toolset", jen.Lit(s.toolset))
 	}
 	if s.version != "" {
 		fields.set("Version", jen.Lit(s.version))
@@ -109,10 +115,18 @@ func sourceLit(s *sourceIR, elided bool) jen.Code {
 	if s.deferred {
 		fields.set("Deferred", jen.True())
 	}
-	if elided {
-		return jen.Values(fields...)
+	return jen.Values(fields...)
+}
+
+// mcpToolsetLit emits a dynamic MCP toolset inside a slice.
+func mcpToolsetLit(s *sourceIR) jen.Code {
+	var fields keyed
+	fields.set("Server", jen.Qual(s.dynamic.importPath, gonames.ServerConst))
+	fields.set("Toolset", jen.Qual(s.dynamic.importPath, gonames.ToolsetNameConst))
+	if s.deferred {
+		fields.set("Deferred", jen.True())
 	}
-	return jen.Qual(runtimePkg, "RegistrySource").Values(fields...)
+	return jen.Values(fields...)
 }
 
 // definitionFunc emits Definition.
@@ -126,6 +140,9 @@ func definitionFunc(a *agentIR) jen.Code {
 		fields.set("DeferredIndex", jen.Id("mustSearchIndex").Call())
 	}
 	fields.set("Registries", jen.Id("RegistrySources").Call())
+	if slices.ContainsFunc(a.sources, func(s *sourceIR) bool { return s.dynamic != nil }) {
+		fields.set("MCPToolsets", jen.Id("MCPToolsets").Call())
+	}
 	return jen.Add(doc("Definition returns the agent's registration as the design defines it, without a planner: name, description, immediate and deferred tools, the search index of the deferred tools and the registry sources. It reads no catalog and makes no network call.")).
 		Line().Func().Id("Definition").Params().Qual(runtimePkg, "AgentRegistration").Block(
 		jen.Return(jen.Qual(runtimePkg, "AgentRegistration").Add(fields.lines())),

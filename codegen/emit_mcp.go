@@ -39,7 +39,7 @@ func dynamicMCPFiles(d *dynamicMCPIR) []*genFile {
 	dir := path.Join(toolsetsDir, d.pkg)
 	pkgDoc := docFile(dir, d.pkg, packageComment(
 		"Package "+d.pkg+" names the dynamic MCP toolset \""+d.toolset+"\": the tools that MCP server \""+d.server+"\" lists at run time.",
-		gonames.RegisterFunc+" registers the toolset with a runtime as a source, executed by a session of the server (mcp.RegisterSource), and agents name it runtime.RegistrySource{Registry: "+gonames.ServerConst+", Toolset: "+gonames.ToolsetNameConst+"}. The design declares no tools, so the package holds no typed tools, schemas, search counts or fingerprints: none are known when the code is generated, and the runtime reads the server's list once per planning step.",
+		gonames.RegisterFunc+" registers the toolset with a runtime as a source, executed by a session of the server (mcp.RegisterSource), and agents name it runtime.MCPToolset{Server: "+gonames.ServerConst+", Toolset: "+gonames.ToolsetNameConst+"}; its Register has the signature of a declared MCP toolset's. The design declares no tools, so the package holds no typed tools, schemas, search counts or fingerprints: none are known when the code is generated, and the runtime reads the server's list once per planning step.",
 	))
 	main := newFile(path.Join(dir, "toolset.go"), d.pkg)
 	main.file.Add(docf("%s is the name of the dynamic toolset %q in the runtime.", gonames.ToolsetNameConst, d.toolset))
@@ -47,10 +47,11 @@ func dynamicMCPFiles(d *dynamicMCPIR) []*genFile {
 	reg := newFile(path.Join(dir, "register.go"), d.pkg)
 	f := reg.file
 	f.Add(serverConst(d.toolset, d.server))
-	f.Add(docf("%s registers the toolset with rt as the source of the tools that session s of the MCP server lists, under the server's name (mcp.RegisterSource). It fails with an *mcp.ServerError when s is not a session of %s. ctx is unused: the list is read when an agent plans, not here.", gonames.RegisterFunc, gonames.ServerConst))
-	f.Func().Id(gonames.RegisterFunc).Params(registerParams()...).Params(jen.Op("*").Qual(mcpPkg, "Source"), jen.Error()).Block(
-		jen.If(checkServer()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(mcpPkg, "RegisterSource").Call(jen.Id("rt"), jen.Id("s"), jen.Id(gonames.ToolsetNameConst))),
+	f.Add(docf("%s registers the toolset with rt as the source of the tools that session s of the MCP server lists, under the server's name (mcp.RegisterSource); agents name it with runtime.MCPToolset. It fails with an *mcp.ServerError when s is not a session of %s. ctx is unused: the list is read when an agent plans, not here.", gonames.RegisterFunc, gonames.ServerConst))
+	f.Func().Id(gonames.RegisterFunc).Params(registerParams()...).Error().Block(
+		jen.If(checkServer()).Block(jen.Return(jen.Err())),
+		jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(mcpPkg, "RegisterSource").Call(jen.Id("rt"), jen.Id("s"), jen.Id(gonames.ToolsetNameConst)),
+		jen.Return(jen.Err()),
 	)
 	return []*genFile{pkgDoc, main, reg}
 }

@@ -69,12 +69,14 @@ func mcpServerFile(s *mcpServerIR, p string) *genFile {
 	f.Func().Id("ServeStdio").Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("e").Add(endpoints)).Error().Block(
 		jen.Return(jen.Id("NewServer").Call(jen.Id("e")).Dot("Run").Call(jen.Id("ctx"), jen.Op("&").Qual(sdkPkg, "StdioTransport").Values())),
 	)
-	f.Add(doc("NewHTTPHandler returns the streamable HTTP handler of the MCP server of e, to mount next to the service's Goa HTTP handlers."))
+	f.Add(doc("NewHTTPHandler returns the streamable HTTP handler of the MCP server of e, to mount next to the service's Goa HTTP handlers. Its SSE streams are resumable: each opens with a priming event, and a client whose stream ended resumes it with Last-Event-ID from the handler's in-memory event store, which keeps at most 10 MiB of events."))
 	f.Func().Id("NewHTTPHandler").Params(jen.Id("e").Add(endpoints)).Qual(httpPkg, "Handler").Block(
 		jen.Id("s").Op(":=").Id("NewServer").Call(jen.Id("e")),
 		jen.Return(jen.Qual(sdkPkg, "NewStreamableHTTPHandler").Call(
 			jen.Func().Params(jen.Op("*").Qual(httpPkg, "Request")).Op("*").Qual(sdkPkg, "Server").Block(jen.Return(jen.Id("s"))),
-			jen.Nil(),
+			jen.Op("&").Qual(sdkPkg, "StreamableHTTPOptions").Values(jen.Dict{
+				jen.Id("EventStore"): jen.Qual(sdkPkg, "NewMemoryEventStore").Call(jen.Nil()),
+			}),
 		)),
 	)
 	for _, t := range s.tools {

@@ -1,11 +1,13 @@
 package codegen_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"text/template"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -35,6 +37,14 @@ func TestMCPServerEndToEnd(t *testing.T) {
 		t.Fatalf("design: %v", err)
 	}
 	src, err := os.ReadFile(filepath.Join("testdata", "mcpserver", "e2e_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogServer, err := os.ReadFile(filepath.Join("testdata", "mcpserver", "catalogserver.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := template.ParseFiles(filepath.Join("..", "testdata", "mcpimport", "register_test.go.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +83,42 @@ func TestMCPServerEndToEnd(t *testing.T) {
 		if !strings.Contains(out, "--- PASS: TestAgentFindsAndCallsTheServiceOverMCP/"+sub) {
 			t.Errorf("no passing run over %s in:\n%s", sub, out)
 		}
+	}
+	importGoaServer(t, mod, catalogServer, tmpl)
+}
+
+// importGoaServer runs goa-discovery mcp import on the generated server
+// (built as a stdio command), generates the imported design with
+// goa-discovery gen and registers its toolset with the same server: a
+// Goa-backed server round-trips through import with no edit.
+func importGoaServer(t *testing.T, mod *gomodtest.Module, main []byte, tmpl *template.Template) {
+	for dir, file := range map[string][]byte{"catalogserver": main, "imported/design": nil} {
+		if err := os.MkdirAll(filepath.Join(mod.Dir, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if file != nil {
+			if err := os.WriteFile(filepath.Join(mod.Dir, dir, "main.go"), file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bin := filepath.Join(mod.Dir, "bin", "catalog")
+	mod.Go(t, "build", "-o", bin, "./catalogserver")
+	const cli = gomodtest.ThisModule + "/cmd/goa-discovery"
+	mod.Go(t, "run", cli, "mcp", "import", "--name", "catalog", "--toolset", "shelf", "-o", "imported/design/shelf.go", "--command", bin)
+	mod.Go(t, "run", cli, "gen", "-o", "imported/gen", mod.Path+"/imported/design")
+	var check bytes.Buffer
+	if err := tmpl.Execute(&check, []struct{ Alias, Package, Env string }{{"shelf", mod.Path + "/imported/gen/toolsets/shelf", "CATALOG_COMMAND"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(mod.Dir, "imported", "check"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod.Dir, "imported", "check", "check_test.go"), check.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CATALOG_COMMAND", bin)
+	if out := mod.Go(t, "test", "-count=1", "-v", "./imported/check/"); !strings.Contains(out, "--- PASS: TestRegisterImported/catalog") {
+		t.Errorf("no passing registration of the imported toolset:\n%s", out)
 	}
 }

@@ -181,6 +181,20 @@ func TestMCPRules(t *testing.T) {
 			{`toolset "fs" is already used by this agent`, "used-twice"},
 			{`MCP toolset "fs" cannot be exported`, "export"},
 		}},
+		{"declared and dynamic toolsets of one server in one agent", func() {
+			files := filesToolset()
+			everything := Toolset(FromExternalMCP("files", "everything"))
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(files)
+					Use(everything, func() { Deferred() }) // ERR twice
+				})
+				Agent("reader", "An agent.", func() { Use(files) }) // one toolset of the server per agent
+				Agent("tinkerer", "An agent.", func() { Use(everything) })
+			})
+		}, []wantErr{
+			{`uses the dynamic MCP toolset "everything" and the declared MCP toolset "fs" (used at`, "twice"},
+		}},
 		{"FromMCP: unknown service and services without a server", func() {
 			Service("catalogue", func() { Method("find", func() {}) })
 			Toolset(FromMCP("catalog", "products")) // ERR unknown

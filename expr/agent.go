@@ -57,6 +57,7 @@ func (a *AgentExpr) validate(p *problems) {
 		u.validate(p)
 	}
 	a.validateSources(p)
+	a.validateMCPServers(p)
 	a.validateModelNames(p)
 }
 

@@ -337,9 +337,12 @@ func (r *RootExpr) validateMCPServerNames(p *problems) {
 	}
 }
 
-// dupAtt returns a copy of att, nil for nil.
+// dupAtt returns a copy of att, nil for nil and for Goa's Empty: a method
+// without Payload or Result has Goa's Empty type there (set by Goa's
+// Prepare), and its tool has no arguments or no result, not an argument
+// object of that type.
 func dupAtt(att *goaexpr.AttributeExpr) *goaexpr.AttributeExpr {
-	if att == nil {
+	if att == nil || att.Type == goaexpr.Empty {
 		return nil
 	}
 	return goaexpr.DupAtt(att)
@@ -383,4 +386,40 @@ func hasNestedObject(dt goaexpr.DataType, seen map[string]bool) bool {
 		return walk(t.KeyType) || walk(t.ElemType)
 	}
 	return false
+}
+
+// validateMCPServers refuses an agent that uses a dynamic toolset and a
+// declared toolset of one external MCP server: the dynamic one holds every
+// tool the server lists, so the model would see each declared tool twice,
+// under two names. It reports the later Use, pointing at the earlier.
+func (a *AgentExpr) validateMCPServers(p *problems) {
+	type kinds struct{ dynamic, declared *UseExpr }
+	byServer := map[string]*kinds{}
+	for _, u := range a.Uses {
+		ts := u.Toolset
+		if ts == nil || ts.MCP == nil || ts.MCP.IsGoa() {
+			continue
+		}
+		k := byServer[ts.MCP.Server]
+		if k == nil {
+			k = &kinds{}
+			byServer[ts.MCP.Server] = k
+		}
+		mine, other := &k.declared, k.dynamic
+		if ts.IsDynamic() {
+			mine, other = &k.dynamic, k.declared
+		}
+		if other != nil {
+			dyn, decl := u, other
+			if !ts.IsDynamic() {
+				dyn, decl = other, u
+			}
+			p.add(u, u.At, "uses the dynamic MCP toolset %q and the declared MCP toolset %q (used at %s and %s) of one server %q: the dynamic toolset holds every tool the server lists, so the model would see each declared tool twice under two names; use one of them",
+				dyn.Toolset.Name, decl.Toolset.Name, dyn.At, decl.At, ts.MCP.Server)
+			continue
+		}
+		if *mine == nil {
+			*mine = u
+		}
+	}
 }

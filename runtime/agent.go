@@ -31,6 +31,8 @@ type AgentRegistration struct {
 	DeferredIndex *toolsearch.Index
 	// Registries lists the agent's registry sources.
 	Registries []RegistrySource
+	// MCPToolsets lists the dynamic MCP toolsets the agent uses.
+	MCPToolsets []MCPToolset
 	// Planner plans each step. Required.
 	Planner Planner
 	// DiscoveryDescription is appended to the discovery tool's description.
@@ -146,6 +148,14 @@ func newAgent(reg AgentRegistration) (*agent, error) {
 	reg.Immediate = append([]tools.Ident(nil), reg.Immediate...)
 	reg.Deferred = append([]tools.Ident(nil), reg.Deferred...)
 	reg.Registries = append([]RegistrySource(nil), reg.Registries...)
+	for i, m := range reg.MCPToolsets {
+		src, err := m.source()
+		if err != nil {
+			return nil, fail("MCP toolset %d: %v", i, err)
+		}
+		reg.Registries = append(reg.Registries, src)
+	}
+	reg.MCPToolsets = append([]MCPToolset(nil), reg.MCPToolsets...)
 	return &agent{
 		reg:           reg,
 		caps:          caps,

@@ -35,6 +35,7 @@ func generatorMain(designPath string) ([]byte, error) {
 		jen.Id("output").Op(":=").Qual("flag", "String").Call(jen.Lit("output"), jen.Lit(""), jen.Lit("output directory")),
 		jen.Id("importPath").Op(":=").Qual("flag", "String").Call(jen.Lit("import-path"), jen.Lit(""), jen.Lit("import path of the output directory")),
 		jen.Id("verbose").Op(":=").Qual("flag", "Bool").Call(jen.Lit("verbose"), jen.False(), jen.Lit("list unchanged files too")),
+		jen.Id("mcpToolsets").Op(":=").Qual("flag", "Bool").Call(jen.Lit("mcp-toolsets"), jen.False(), jen.Lit("write the declared MCP toolsets as JSON instead of generating")),
 		jen.Qual("flag", "Parse").Call(),
 		jen.If(jen.Qual("os", "Getenv").Call(jen.Lit("GOGC")).Op("==").Lit("")).Block(
 			jen.Qual("runtime/debug", "SetGCPercent").Call(jen.Lit(generatorGCPercent)),
@@ -44,6 +45,12 @@ func generatorMain(designPath string) ([]byte, error) {
 		),
 		jen.If(jen.Err().Op(":=").Qual(evalPkg, "RunDSL").Call(), jen.Err().Op("!=").Nil()).Block(
 			jen.Id("fail").Call(jen.Err()),
+		),
+		jen.If(jen.Op("*").Id("mcpToolsets")).Block(
+			jen.If(jen.Err().Op(":=").Qual(codegenPkg, "WriteDeclaredMCPToolsets").Call(jen.Qual("os", "Stdout")), jen.Err().Op("!=").Nil()).Block(
+				jen.Id("fail").Call(jen.Err()),
+			),
+			jen.Return(),
 		),
 		jen.List(jen.Id("files"), jen.Err()).Op(":=").Qual(codegenPkg, "Generate").Call(jen.Op("*").Id("output"), jen.Op("*").Id("importPath")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(

@@ -80,6 +80,8 @@ type generatorRun struct {
 	outDir, importPath string
 	// verbose makes the program list unchanged files too.
 	verbose bool
+	// args, when set, replace the program's generation flags.
+	args []string
 	// dir is the temporary directory of the program, inside the module.
 	dir string
 	// stdout receives the paths of the generated files, stderr the design
@@ -159,7 +161,11 @@ func missesModules(out []byte) bool {
 // locations are relative to it, copying its output verbatim. It returns
 // errDesign when the program reports design errors.
 func (g *generatorRun) run(ctx context.Context) error {
-	cmd := exec.CommandContext(ctx, g.binary(), "--output="+g.outDir, "--import-path="+g.importPath, "--verbose="+strconv.FormatBool(g.verbose))
+	args := g.args
+	if args == nil {
+		args = []string{"--output=" + g.outDir, "--import-path=" + g.importPath, "--verbose=" + strconv.FormatBool(g.verbose)}
+	}
+	cmd := exec.CommandContext(ctx, g.binary(), args...)
 	cmd.Stdout = g.stdout
 	cmd.Stderr = g.stderr
 	err := cmd.Run()

@@ -22,6 +22,7 @@ var commands = []struct {
 	{"search", command{"rank a tool catalog for a query, or evaluate search on a query set", runSearch}},
 	{"registry", command{"serve the tool registry over HTTP, and inspect and steer a running one", runRegistry}},
 	{"report", command{"report how stored runs discovered and called tools", runReport}},
+	{"mcp", command{"import an MCP server's tools into a design, or diff a design with its servers", runMCP}},
 }
 
 func main() {

@@ -41,10 +41,10 @@ func TestGeneratedAgentOnNPMServers(t *testing.T) {
 	rt := runtime.New()
 	// Each generated package connects its server under the design's name
 	// and registers its list as a source.
-	if _, err := everything.Register(ctx, rt, connect(t, everything.Server, mcp.Command(everythingBin, "stdio"))); err != nil {
+	if err := everything.Register(ctx, rt, connect(t, everything.Server, mcp.Command(everythingBin, "stdio"))); err != nil {
 		t.Fatalf("everything.Register: %v", err)
 	}
-	if _, err := files.Register(ctx, rt, connect(t, files.Server, mcp.Command(filesystemBin, root))); err != nil {
+	if err := files.Register(ctx, rt, connect(t, files.Server, mcp.Command(filesystemBin, root))); err != nil {
 		t.Fatalf("files.Register: %v", err)
 	}
 	note := filepath.Join(root, "note.txt")

@@ -71,22 +71,77 @@ func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Cat
 // compare reports the first difference of one declared schema and the
 // server's, in their canonical forms (schemaDifference).
 func (s *Session) compare(id tools.Ident, which string, declared, served json.RawMessage, input bool) error {
+	var first error
+	err := s.mismatches(id, which, declared, served, input, func(m *MismatchError) bool {
+		first = m
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	return first
+}
+
+// mismatches calls emit with each difference of one declared schema and
+// the server's, the first one first, until emit returns false.
+func (s *Session) mismatches(id tools.Ident, which string, declared, served json.RawMessage, input bool, emit func(*MismatchError) bool) error {
 	switch {
 	case len(declared) == 0 && len(served) == 0:
 		return nil
 	case len(declared) == 0:
-		return &MismatchError{Server: s.server, Tool: id, Schema: which, Declared: "absent", Served: render(json.RawMessage(served))}
+		emit(&MismatchError{Server: s.server, Tool: id, Schema: which, Declared: "absent", Served: render(json.RawMessage(served))})
+		return nil
 	case len(served) == 0:
-		return &MismatchError{Server: s.server, Tool: id, Schema: which, Declared: render(json.RawMessage(declared)), Served: "absent"}
+		emit(&MismatchError{Server: s.server, Tool: id, Schema: which, Declared: render(json.RawMessage(declared)), Served: "absent"})
+		return nil
 	}
-	d, err := schemaDifference(declared, served, input)
+	all, err := schemaDifferences(declared, served, input)
 	if err != nil {
 		return fmt.Errorf("mcp server %q: declared tool %q: %s: %w", s.server, id, which, err)
 	}
-	if d != nil {
-		return &MismatchError{Server: s.server, Tool: id, Schema: which, Pointer: d.pointer, Declared: d.left, Served: d.right}
+	for _, d := range all {
+		if !emit(&MismatchError{Server: s.server, Tool: id, Schema: which, Pointer: d.pointer, Declared: d.left, Served: d.right}) {
+			return nil
+		}
 	}
 	return nil
+}
+
+// Differences compares a declared toolset with the server's list as Check
+// does and returns every difference, where Check stops at the first: each
+// declared tool the server does not list, and each difference of a
+// declared schema, in declaration order, then inputSchema before
+// outputSchema, then pointer order. It returns none when Check would
+// accept the declaration. An error is a failure to read or compare the
+// list, never a difference.
+func (s *Session) Differences(ctx context.Context, declared tools.ToolsetSchema) ([]*MismatchError, error) {
+	cat, err := s.ListCatalog(ctx, declared.Name)
+	if err != nil {
+		return nil, err
+	}
+	served := make(map[tools.Ident]*tools.ToolSchema, len(cat.Toolset.Tools))
+	for i := range cat.Toolset.Tools {
+		served[cat.Toolset.Tools[i].Name] = &cat.Toolset.Tools[i]
+	}
+	var all []*MismatchError
+	collect := func(m *MismatchError) bool {
+		all = append(all, m)
+		return true
+	}
+	for _, d := range declared.Tools {
+		got := served[d.Name]
+		if got == nil {
+			all = append(all, &MismatchError{Server: s.server, Tool: d.Name, Missing: true})
+			continue
+		}
+		if err := s.mismatches(d.Name, "inputSchema", d.Payload, got.Payload, true, collect); err != nil {
+			return nil, err
+		}
+		if err := s.mismatches(d.Name, "outputSchema", d.Result, got.Result, false, collect); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
 }
 
 // RegisterToolset checks a declared toolset against the server (see

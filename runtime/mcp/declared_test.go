@@ -68,3 +68,43 @@ func TestCheckDeclared(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferences checks that Differences lists every difference Check
+// would stop at the first of, in order, and none for a declaration Check
+// accepts.
+func TestDifferences(t *testing.T) {
+	f := newFixture(fixtureOptions{})
+	s := connect(t, "fixture", mcp.InMemory(f.server))
+	ctx := context.Background()
+	same := tools.ToolsetSchema{Name: "fx", Tools: []tools.ToolSchema{tool("fx.echo", echoInput, ""), tool("fx.add", addInput, sumOutput)}}
+	if diffs, err := s.Differences(ctx, same); err != nil || len(diffs) != 0 {
+		t.Fatalf("Differences of a matching declaration: %v, %v", diffs, err)
+	}
+	changed := tools.ToolsetSchema{Name: "fx", Tools: []tools.ToolSchema{
+		tool("fx.read_file", noInput, ""),
+		tool("fx.echo", `{"type":"object","properties":{"text":{"type":"integer","maxLength":3}},"required":["text"],"additionalProperties":false}`, ""),
+		tool("fx.add", addInput, ""),
+	}}
+	diffs, err := s.Differences(ctx, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []mcp.MismatchError{
+		{Server: "fixture", Tool: "fx.read_file", Missing: true},
+		{Server: "fixture", Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/maxLength", Declared: "3", Served: "absent"},
+		{Server: "fixture", Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/type", Declared: `"integer"`, Served: `"string"`},
+		{Server: "fixture", Tool: "fx.add", Schema: "outputSchema", Declared: "absent", Served: `{"properties":{"sum":{"type":"integer"}},"required":["sum"],"type":"object"}`},
+	}
+	if len(diffs) != len(want) {
+		t.Fatalf("Differences = %v, want %d", diffs, len(want))
+	}
+	for i := range want {
+		if *diffs[i] != want[i] {
+			t.Errorf("difference %d = %+v\nwant %+v", i, *diffs[i], want[i])
+		}
+	}
+	var first *mcp.MismatchError
+	if _, err := s.Check(ctx, changed); !errors.As(err, &first) || *first != *diffs[0] {
+		t.Errorf("Check error = %v, want the first difference %v", err, diffs[0])
+	}
+}

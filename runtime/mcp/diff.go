@@ -54,25 +54,53 @@ func firstDifference(a, b []byte) (*difference, error) {
 // schemaDifference returns the first difference of a declared schema and
 // a server's, both in their canonical form (canonicalSchema), or nil when
 // they accept the same values. For an input schema the declared one may
-// be stricter in additionalProperties (adoptStricter). The values of the
-// difference are those of the canonical forms.
+// be stricter in additionalProperties (adoptStricter); in either schema a
+// property declared Any matches whatever the server states for it
+// (adoptAny). The values of the difference are those of the canonical
+// forms.
 func schemaDifference(declared, served []byte, input bool) (*difference, error) {
+	d, s, err := comparedSchemas(declared, served, input)
+	if err != nil {
+		return nil, err
+	}
+	return diffValues("", d, s), nil
+}
+
+// schemaDifferences returns every difference of the two schemas in the
+// comparison of schemaDifference, the first one first.
+func schemaDifferences(declared, served []byte, input bool) ([]difference, error) {
+	d, s, err := comparedSchemas(declared, served, input)
+	if err != nil {
+		return nil, err
+	}
+	var all []difference
+	walkDifferences("", d, s, func(x difference) bool {
+		all = append(all, x)
+		return true
+	})
+	return all, nil
+}
+
+// comparedSchemas returns the forms of a declared schema and a server's
+// that schemaDifference compares.
+func comparedSchemas(declared, served []byte, input bool) (any, any, error) {
 	var vs [2]any
 	for i, b := range [][]byte{declared, served} {
 		c, err := tools.Canonicalize(b)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		v, err := decodeNumbers(c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		vs[i] = canonicalSchema(v)
 	}
 	if input {
 		adoptStricter(vs[0], vs[1])
 	}
-	return diffValues("", vs[0], vs[1]), nil
+	adoptAny(vs[0], vs[1])
+	return vs[0], vs[1], nil
 }
 
 func decodeNumbers(data []byte) (any, error) {
@@ -85,9 +113,23 @@ func decodeNumbers(data []byte) (any, error) {
 	return v, nil
 }
 
-// diffValues walks two values decoded from canonical JSON, in which equal
-// numbers are spelled alike.
+// diffValues returns the first difference of two values decoded from
+// canonical JSON, in which equal numbers are spelled alike, or nil.
 func diffValues(at string, a, b any) *difference {
+	var first *difference
+	walkDifferences(at, a, b, func(d difference) bool {
+		first = &d
+		return false
+	})
+	return first
+}
+
+// walkDifferences calls emit with each difference of a and b in key
+// order, the first one first, until emit returns false; it returns false
+// when emit stopped the walk. A difference is reported where it starts: a
+// member one side lacks, or the values of two different kinds, and
+// nothing below.
+func walkDifferences(at string, a, b any, emit func(difference) bool) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -110,17 +152,20 @@ func diffValues(at string, a, b any) *difference {
 			p := at + "/" + escapePointer(k)
 			xv, inX := x[k]
 			yv, inY := y[k]
+			var more bool
 			switch {
 			case !inX:
-				return &difference{pointer: p, left: "absent", right: render(yv)}
+				more = emit(difference{pointer: p, left: "absent", right: render(yv)})
 			case !inY:
-				return &difference{pointer: p, left: render(xv), right: "absent"}
+				more = emit(difference{pointer: p, left: render(xv), right: "absent"})
+			default:
+				more = walkDifferences(p, xv, yv, emit)
 			}
-			if d := diffValues(p, xv, yv); d != nil {
-				return d
+			if !more {
+				return false
 			}
 		}
-		return nil
+		return true
 	case []any:
 		y, ok := b.([]any)
 		if !ok {
@@ -128,23 +173,26 @@ func diffValues(at string, a, b any) *difference {
 		}
 		for i := range max(len(x), len(y)) {
 			p := at + "/" + strconv.Itoa(i)
+			var more bool
 			switch {
 			case i >= len(x):
-				return &difference{pointer: p, left: "absent", right: render(y[i])}
+				more = emit(difference{pointer: p, left: "absent", right: render(y[i])})
 			case i >= len(y):
-				return &difference{pointer: p, left: render(x[i]), right: "absent"}
+				more = emit(difference{pointer: p, left: render(x[i]), right: "absent"})
+			default:
+				more = walkDifferences(p, x[i], y[i], emit)
 			}
-			if d := diffValues(p, x[i], y[i]); d != nil {
-				return d
+			if !more {
+				return false
 			}
 		}
-		return nil
+		return true
 	default:
 		if render(a) == render(b) {
-			return nil
+			return true
 		}
 	}
-	return &difference{pointer: at, left: render(a), right: render(b)}
+	return emit(difference{pointer: at, left: render(a), right: render(b)})
 }
 
 // render writes a value as compact JSON, clipped for an error message.

@@ -35,8 +35,10 @@
 // in a canonical JSON Schema form (schema.go: annotations, a draft-07 or
 // 2020-12 $schema, spellings and default-valued keywords do not count; a
 // declared inputSchema may forbid additional properties the server's
-// allows); the error names the tool and the first difference as a JSON
-// Pointer. The toolset is then a local toolset of the
+// allows, and a property declared Any matches whatever the server states
+// for it); the error names the tool and the first difference as a JSON
+// Pointer. Differences lists every difference of a declared toolset and
+// the server's list, in the same comparison (goa-discovery mcp diff). The toolset is then a local toolset of the
 // runtime: agents list its tools as immediate or deferred, the runtime
 // validates arguments with the declared codecs before the call is sent, and
 // structuredContent is decoded with the declared result codec.
@@ -45,13 +47,15 @@
 //
 // A toolset whose tools are whatever the server lists (FromExternalMCP
 // without tools) is a Source, registered with RegisterSource(rt, session,
-// toolset) under the server's name. It plugs into the runtime as a registry
-// does (runtime.RegistryClient), so an agent names it with
-// runtime.RegistrySource{Registry: server, Toolset: toolset, Deferred: true},
-// the runtime reads it once per planning step, and a call is bound to the
-// list it was admitted under (the token is the list's fingerprint). A read
-// sends tools/list (every page) unless the server promised
-// notifications/tools/list_changed and none arrived since the last read.
+// toolset) under the server's name. An agent names it with
+// runtime.MCPToolset{Server: server, Toolset: toolset, Deferred: true}
+// (AgentRegistration.MCPToolsets); the runtime reads it once per planning
+// step, as it reads a registry (a Source is a runtime.RegistryClient), and
+// a call is bound to the list it was admitted under (the token is the
+// list's fingerprint). A read sends tools/list (every page) unless the
+// server promised notifications/tools/list_changed and none arrived since
+// the last read. An agent that used a declared and a dynamic toolset of one
+// server would see each declared tool twice; gen refuses it.
 //
 // # Call records
 //
@@ -77,8 +81,10 @@
 // server. Per server, an application calls:
 //
 //	s, err := mcp.Connect(ctx, issues.Server, mcp.HTTP(url, client))
-//	err = issues.Register(ctx, rt, s)    // declared: RegisterToolset(ctx, rt, s, DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
-//	_, err = github.Register(ctx, rt, s) // dynamic: RegisterSource(rt, s, github.Name)
+//	err = issues.Register(ctx, rt, s) // declared: RegisterToolset(ctx, rt, s, DeclaredToolset{Schema: issues.Toolset(), Specs: issues.Specs()})
+//	err = github.Register(ctx, rt, s) // dynamic: RegisterSource(rt, s, github.Name)
+//
+// Both Registers have one signature.
 //
 // Each Register refuses a session of another server than the design's with
 // a *ServerError (CheckServer) before it registers anything.

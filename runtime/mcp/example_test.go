@@ -75,10 +75,10 @@ func Example() {
 		return model.NewResponse(steps[in.Agent.Step()-1], model.FinishStop, model.Usage{})
 	})
 	err = rt.RegisterAgent(ctx, runtime.AgentRegistration{
-		Name:       "triage",
-		Immediate:  []tools.Ident{"issues.github_create_issue"},
-		Registries: []runtime.RegistrySource{{Registry: "github", Toolset: "github", Deferred: true}},
-		Planner:    planner,
+		Name:        "triage",
+		Immediate:   []tools.Ident{"issues.github_create_issue"},
+		MCPToolsets: []runtime.MCPToolset{{Server: "github", Toolset: "github", Deferred: true}},
+		Planner:     planner,
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -24,6 +24,12 @@ package mcp
 //     patternProperties, $defs, definitions or dependentSchemas.
 //   - a subschema true is {}.
 //
+// Two rules then let a declaration differ from the server's schema where
+// what it declares is safe to call and to read (schemaDifference):
+// adoptStricter (an input schema may forbid additional properties) and
+// adoptAny (a property declared Any stands for whatever the server states
+// for it).
+//
 // Only schema positions are rewritten: the keys of "properties" are
 // property names (a property may be named "description"), and the values
 // of enum, const and of keywords this file does not know are compared as
@@ -259,5 +265,38 @@ func adoptStricter(declared, served any) {
 				adoptStricter(dl[i], sl[i])
 			}
 		}
+	}
+}
+
+// adoptAny lets a declared property be Any: where the declared schema has
+// a property whose canonical schema is {} (Goa's Any, its annotations
+// dropped) and the server's has the same property, the server's property
+// schema is made {} too before the two are compared. Calls then go out
+// unchecked in that property (the server still validates them), and a
+// result's value there is decoded as it comes. Properties are visited
+// through properties, items and additionalProperties of both schemas. Both
+// arguments are canonical forms; served is modified.
+func adoptAny(declared, served any) {
+	d, ok1 := declared.(map[string]any)
+	s, ok2 := served.(map[string]any)
+	if !ok1 || !ok2 {
+		return
+	}
+	if dm, ok := d["properties"].(map[string]any); ok {
+		if sm, ok := s["properties"].(map[string]any); ok {
+			for name, x := range dm {
+				if _, has := sm[name]; !has {
+					continue
+				}
+				if m, ok := x.(map[string]any); ok && len(m) == 0 {
+					sm[name] = map[string]any{}
+					continue
+				}
+				adoptAny(x, sm[name])
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		adoptAny(d[k], s[k])
 	}
 }

@@ -41,7 +41,16 @@ func TestSchemaDifference(t *testing.T) {
 		{name: "draft-07 $ref beside definitions", declared: `{"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`,
 			served: `{` + d07 + `"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`, same: true},
 
+		{name: "a property declared Any", declared: `{"type":"object","properties":{"content":{"description":"Any"}},"required":["content"],"additionalProperties":false}`,
+			served: `{` + d07 + `"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"string"},{"const":1}]}}},"required":["content"],"additionalProperties":false}`, output: true, same: true},
+		{name: "a property declared Any in array items", declared: `{"type":"array","items":{"type":"object","properties":{"a":{}}}}`,
+			served: `{"type":"array","items":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"}]}}}}`, same: true},
+
 		// Real differences, each refused at its first difference.
+		{name: "Any is a property's, not the whole schema's", declared: `{"type":"object","properties":{"a":{"type":"object","properties":{}}}}`,
+			served: `{"type":"object","properties":{"a":{"type":"string"}}}`, pointer: "/properties/a/type", ds: `"object"`, ss: `"string"`},
+		{name: "a property declared Any the server lacks", declared: `{"type":"object","properties":{"a":{}}}`,
+			served: `{"type":"object","properties":{}}`, pointer: "/properties", ds: `{"a":{}}`, ss: "absent"},
 		{name: "type", declared: `{"properties":{"n":{"type":"integer"}}}`, served: `{"properties":{"n":{"type":"number"}}}`, pointer: "/properties/n/type", ds: `"integer"`, ss: `"number"`},
 		{name: "type list", declared: `{"type":["string","null"]}`, served: `{"type":"string"}`, pointer: "/type", ds: `["null","string"]`, ss: `"string"`},
 		{name: "required", declared: `{"required":["a"]}`, served: `{"required":["a","b"]}`, pointer: "/required/1", ds: "absent", ss: `"b"`},

@@ -230,7 +230,8 @@ func (s *Session) readPages(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.
 }
 
 // Call calls the MCP tool name with arguments, a JSON object, and returns
-// its result. Every failure is a *CallError: a result with isError set, a
+// its result; nil arguments send none (a tool without arguments), not a
+// JSON null. Every failure is a *CallError: a result with isError set, a
 // protocol error, a timeout, a lost connection (which the next use
 // replaces), or a result larger than the limit (its cause a *LimitError).
 func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessage) (*sdk.CallToolResult, error) {
@@ -243,7 +244,11 @@ func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessa
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: name, Arguments: arguments})
+	params := &sdk.CallToolParams{Name: name}
+	if arguments != nil {
+		params.Arguments = arguments
+	}
+	res, err := cs.CallTool(cctx, params)
 	switch {
 	case err == nil:
 	case refusal(err) != nil:

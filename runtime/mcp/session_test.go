@@ -174,3 +174,24 @@ func TestCallRefusedByServer(t *testing.T) {
 		t.Errorf("call after a refusal: %v", err)
 	}
 }
+
+// TestCallWithoutArguments checks that nil arguments reach the server as
+// absent (the SDK server reads them as {}), and not as a JSON null,
+// which its empty object schema refuses.
+func TestCallWithoutArguments(t *testing.T) {
+	server := sdk.NewServer(&sdk.Implementation{Name: "noargs", Version: "1"}, nil)
+	var got []string
+	server.AddTool(&sdk.Tool{Name: "ping", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		got = append(got, string(req.Params.Arguments))
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "pong"}}}, nil
+	})
+	s := connect(t, "noargs", mcp.InMemory(server))
+	for _, args := range []json.RawMessage{nil, json.RawMessage(`{}`)} {
+		if _, err := s.Call(context.Background(), "ping", args); err != nil {
+			t.Fatalf("Call ping %s: %v", args, err)
+		}
+	}
+	if want := []string{"{}", "{}"}; !slices.Equal(got, want) {
+		t.Errorf("the server received arguments %q, want %q", got, want)
+	}
+}

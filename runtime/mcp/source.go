@@ -66,7 +66,7 @@ func NewSource(s *Session, toolset string) (*Source, error) {
 
 // RegisterSource registers the dynamic source of the server's tools, as
 // the toolset named toolset, with rt under the server's name. An agent uses
-// it through runtime.RegistrySource{Registry: server, Toolset: toolset}.
+// it through runtime.MCPToolset{Server: server, Toolset: toolset}.
 func RegisterSource(rt *runtime.Runtime, s *Session, toolset string) (*Source, error) {
 	src, err := NewSource(s, toolset)
 	if err != nil {

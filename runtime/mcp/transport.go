@@ -55,13 +55,32 @@ func (c *CommandTransport) NewTransport(context.Context) (sdk.Transport, error) 
 	return &sdk.CommandTransport{Command: cmd, TerminateDuration: c.TerminateAfter}, nil
 }
 
+// DefaultStreamRetries is how many times in a row an HTTP transport resumes
+// an SSE stream that ended without progress (HTTPTransport.StreamRetries).
+const DefaultStreamRetries = 3
+
 // HTTPTransport speaks MCP's streamable HTTP transport to one endpoint.
+//
+// A server may end the SSE stream of a call before the call's response
+// (the 2025-11-25 transport: after a priming event that carries an event id,
+// and optionally a retry field saying when to come back). The transport
+// then resumes it: it waits the server's retry delay (or a backoff of about
+// a second, growing), sends a GET with the Last-Event-ID of the last event
+// it read, and reads the events the server replays from there. A stream
+// that ends with no event id cannot be resumed and fails the call. Only
+// resumptions without a new event count against StreamRetries; when they
+// are spent the connection fails, and the session's next use connects
+// again.
 type HTTPTransport struct {
 	// URL is the server's MCP endpoint.
 	URL string
 	// Client sends the requests; its transport is where authentication
 	// (a bearer token, mutual TLS) belongs. Nil means http.DefaultClient.
 	Client *http.Client
+	// StreamRetries bounds the resumptions of a stream in a row without a
+	// new event: 0 means DefaultStreamRetries, a negative value never
+	// resumes.
+	StreamRetries int
 }
 
 // HTTP returns the streamable HTTP transport of the endpoint url, sending
@@ -71,10 +90,18 @@ func HTTP(url string, client *http.Client) *HTTPTransport {
 }
 
 // NewTransport returns a transport that opens a new MCP session at the
-// endpoint. Reconnecting is the session's job, so the SDK transport does
-// not retry on its own.
+// endpoint. It resumes interrupted streams of that session (the SDK
+// transport's retries, bounded by StreamRetries); opening a new session
+// after a failed one is the Session's job.
 func (h *HTTPTransport) NewTransport(context.Context) (sdk.Transport, error) {
-	return &sdk.StreamableClientTransport{Endpoint: h.URL, HTTPClient: h.Client, MaxRetries: -1}, nil
+	retries := h.StreamRetries
+	switch {
+	case retries == 0:
+		retries = DefaultStreamRetries
+	case retries < 0:
+		retries = -1 // the SDK's "never"
+	}
+	return &sdk.StreamableClientTransport{Endpoint: h.URL, HTTPClient: h.Client, MaxRetries: retries}, nil
 }
 
 // InMemoryTransport connects to an SDK server in this process, through a

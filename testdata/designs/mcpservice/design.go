@@ -38,6 +38,13 @@ func Design() {
 			Result(Product)
 			Tool("get_product", "Get a product by its identifier")
 		})
+		Method("count", func() { // a tool without arguments
+			Result(func() {
+				Attribute("products", Int, "Number of products")
+				Required("products")
+			})
+			Tool("count_products", "Count the products of the catalog")
+		})
 		Method("reindex", func() {}) // served over HTTP only
 	})
 	Catalog := Toolset(FromMCP("catalog", "catalog"))

@@ -35,9 +35,16 @@ func DeferredTools() []tools.Ident {
 // RegistrySources returns the agent's registry sources, with their pinned
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
-	return []runtime.RegistrySource{
-		{Registry: everything.Server, Toolset: everything.Name, Deferred: true},
-		{Registry: files.Server, Toolset: files.Name, Deferred: true},
+	return nil
+}
+
+// MCPToolsets returns the dynamic MCP toolsets the agent uses, in use order:
+// each is the list its server's session serves, registered with the toolset
+// package's Register. Each call returns a fresh slice.
+func MCPToolsets() []runtime.MCPToolset {
+	return []runtime.MCPToolset{
+		{Server: everything.Server, Toolset: everything.Name, Deferred: true},
+		{Server: files.Server, Toolset: files.Name, Deferred: true},
 	}
 }
 
@@ -52,6 +59,7 @@ func Definition() runtime.AgentRegistration {
 		Immediate:   ImmediateTools(),
 		Deferred:    DeferredTools(),
 		Registries:  RegistrySources(),
+		MCPToolsets: MCPToolsets(),
 	}
 }
 

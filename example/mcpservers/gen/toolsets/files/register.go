@@ -14,12 +14,13 @@ const Server = "filesystem"
 
 // Register registers the toolset with rt as the source of the tools that
 // session s of the MCP server lists, under the server's name
-// (mcp.RegisterSource). It fails with an *mcp.ServerError when s is not a
-// session of Server. ctx is unused: the list is read when an agent plans, not
-// here.
-func Register(ctx context.Context, rt *runtime.Runtime, s *mcp.Session) (*mcp.Source, error) {
+// (mcp.RegisterSource); agents name it with runtime.MCPToolset. It fails with
+// an *mcp.ServerError when s is not a session of Server. ctx is unused: the
+// list is read when an agent plans, not here.
+func Register(ctx context.Context, rt *runtime.Runtime, s *mcp.Session) error {
 	if err := mcp.CheckServer(s, Name, Server); err != nil {
-		return nil, err
+		return err
 	}
-	return mcp.RegisterSource(rt, s, Name)
+	_, err := mcp.RegisterSource(rt, s, Name)
+	return err
 }

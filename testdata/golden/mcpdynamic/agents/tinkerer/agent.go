@@ -36,8 +36,16 @@ func DeferredTools() []tools.Ident {
 // versions, in use order. Each call returns a fresh slice.
 func RegistrySources() []runtime.RegistrySource {
 	return []runtime.RegistrySource{
-		{Registry: everything.Server, Toolset: everything.Name, Deferred: true},
 		{Registry: company.Name, Deferred: true},
+	}
+}
+
+// MCPToolsets returns the dynamic MCP toolsets the agent uses, in use order:
+// each is the list its server's session serves, registered with the toolset
+// package's Register. Each call returns a fresh slice.
+func MCPToolsets() []runtime.MCPToolset {
+	return []runtime.MCPToolset{
+		{Server: everything.Server, Toolset: everything.Name, Deferred: true},
 	}
 }
 
@@ -52,6 +60,7 @@ func Definition() runtime.AgentRegistration {
 		Immediate:   ImmediateTools(),
 		Deferred:    DeferredTools(),
 		Registries:  RegistrySources(),
+		MCPToolsets: MCPToolsets(),
 	}
 }
 

@@ -5,8 +5,9 @@
 //
 // Register registers the toolset with a runtime as a source, executed by a
 // session of the server (mcp.RegisterSource), and agents name it
-// runtime.RegistrySource{Registry: Server, Toolset: Name}. The design declares
-// no tools, so the package holds no typed tools, schemas, search counts or
-// fingerprints: none are known when the code is generated, and the runtime
-// reads the server's list once per planning step.
+// runtime.MCPToolset{Server: Server, Toolset: Name}; its Register has the
+// signature of a declared MCP toolset's. The design declares no tools, so the
+// package holds no typed tools, schemas, search counts or fingerprints: none
+// are known when the code is generated, and the runtime reads the server's list
+// once per planning step.
 package everything

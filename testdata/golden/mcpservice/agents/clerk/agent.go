@@ -22,7 +22,7 @@ const (
 // ImmediateTools returns the local tools that every request of the agent
 // declares, in use order. Each call returns a fresh slice.
 func ImmediateTools() []tools.Ident {
-	return []tools.Ident{catalog.FindProducts}
+	return []tools.Ident{catalog.FindProducts, catalog.CountProducts}
 }
 
 // DeferredTools returns the local tools that the agent loads through discovery,

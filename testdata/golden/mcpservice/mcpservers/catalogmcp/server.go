@@ -39,6 +39,12 @@ func NewServer(e *catalogsvc.Endpoints) *sdk.Server {
 		Name:         "get_product",
 		OutputSchema: schemas[1].Result,
 	}, getProductHandler(e))
+	s.AddTool(&sdk.Tool{
+		Description:  "Count the products of the catalog",
+		InputSchema:  schemas[2].Payload,
+		Name:         "count_products",
+		OutputSchema: schemas[2].Result,
+	}, countProductsHandler(e))
 	return s
 }
 
@@ -49,12 +55,15 @@ func ServeStdio(ctx context.Context, e *catalogsvc.Endpoints) error {
 }
 
 // NewHTTPHandler returns the streamable HTTP handler of the MCP server of e, to
-// mount next to the service's Goa HTTP handlers.
+// mount next to the service's Goa HTTP handlers. Its SSE streams are resumable:
+// each opens with a priming event, and a client whose stream ended resumes it
+// with Last-Event-ID from the handler's in-memory event store, which keeps at
+// most 10 MiB of events.
 func NewHTTPHandler(e *catalogsvc.Endpoints) http.Handler {
 	s := NewServer(e)
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server {
 		return s
-	}, nil)
+	}, &sdk.StreamableHTTPOptions{EventStore: sdk.NewMemoryEventStore(nil)})
 }
 
 // findProductsHandler calls endpoint Find for tool "find_products".
@@ -129,6 +138,40 @@ func getProductHandler(e *catalogsvc.Endpoints) sdk.ToolHandler {
 			ID:    gres.ID,
 			Name:  gres.Name,
 			Price: gres.Price,
+		}
+		data, err := spec.Result.Encode(res)
+		if err != nil {
+			return failure(err), nil
+		}
+		return &sdk.CallToolResult{
+			Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
+			StructuredContent: json.RawMessage(data),
+		}, nil
+	}
+}
+
+// countProductsHandler calls endpoint Count for tool "count_products".
+func countProductsHandler(e *catalogsvc.Endpoints) sdk.ToolHandler {
+	spec, _ := catalogtools.Spec(catalogtools.CountProducts)
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		raw := []byte(req.Params.Arguments)
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		_, err := spec.Payload.Decode(raw)
+		if err != nil {
+			return failure(err), nil
+		}
+		out, err := e.Count(ctx, nil)
+		if err != nil {
+			return failure(err), nil
+		}
+		gres, ok := out.(*catalogsvc.CountResult)
+		if !ok {
+			return failure(fmt.Errorf("endpoint Count returned %T, want *catalogsvc.CountResult", out)), nil
+		}
+		res := &catalogtools.CountProductsResult{
+			Products: gres.Products,
 		}
 		data, err := spec.Result.Encode(res)
 		if err != nil {

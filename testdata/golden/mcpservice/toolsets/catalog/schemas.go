@@ -96,4 +96,25 @@ const (
   ],
   "additionalProperties": false
 }`
+	// countProductsPayloadSchema is the JSON Schema of the arguments of
+	// catalog.count_products.
+	countProductsPayloadSchema = `{
+  "type": "object",
+  "additionalProperties": false
+}`
+	// countProductsResultSchema is the JSON Schema of the result of
+	// catalog.count_products.
+	countProductsResultSchema = `{
+  "type": "object",
+  "properties": {
+    "products": {
+      "type": "integer",
+      "description": "Number of products"
+    }
+  },
+  "required": [
+    "products"
+  ],
+  "additionalProperties": false
+}`
 )

@@ -24,5 +24,10 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "identifier", Counts: toolsearch.FieldCounts{Description: 1, ParamDescription: 1}},
 			{Term: "product", Counts: toolsearch.FieldCounts{Name: 2, Description: 1, ParamDescription: 1}},
 		}},
+		{Name: "catalog.count_products", Alias: "catalog_count_products", Terms: []toolsearch.TermCounts{
+			{Term: "catalog", Counts: toolsearch.FieldCounts{Name: 1, Description: 1, Namespace: 1}},
+			{Term: "count", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "product", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
 	}
 }

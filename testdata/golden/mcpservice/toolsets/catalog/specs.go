@@ -29,11 +29,22 @@ var getProductSpec = sync.OnceValue(func() tools.ToolSpec {
 	}
 })
 
+// countProductsSpec returns the spec of catalog.count_products, compiling its
+// schemas on first use.
+var countProductsSpec = sync.OnceValue(func() tools.ToolSpec {
+	return tools.ToolSpec{
+		Name:        CountProducts,
+		Description: "Count the products of the catalog",
+		Payload:     tools.NewRawCodec(tools.MustCompileSchema([]byte(countProductsPayloadSchema))),
+		Result:      tools.NewTypedCodec[*CountProductsResult](tools.MustCompileSchema([]byte(countProductsResultSchema))),
+	}
+})
+
 // Specs returns the specs of the toolset's tools in declaration order, with
 // their validating codecs. The codecs are compiled once and shared; the slice
 // is fresh.
 func Specs() []tools.ToolSpec {
-	return []tools.ToolSpec{findProductsSpec(), getProductSpec()}
+	return []tools.ToolSpec{findProductsSpec(), getProductSpec(), countProductsSpec()}
 }
 
 // Spec returns the spec of the tool id, and false when the toolset has no such
@@ -44,6 +55,8 @@ func Spec(id tools.Ident) (tools.ToolSpec, bool) {
 		return findProductsSpec(), true
 	case GetProduct:
 		return getProductSpec(), true
+	case CountProducts:
+		return countProductsSpec(), true
 	}
 	return tools.ToolSpec{}, false
 }

@@ -14,11 +14,14 @@ const (
 	FindProducts tools.Ident = "catalog.find_products"
 	// GetProduct identifies tool "get_product": Get a product by its identifier.
 	GetProduct tools.Ident = "catalog.get_product"
+	// CountProducts identifies tool "count_products": Count the products of the
+	// catalog.
+	CountProducts tools.Ident = "catalog.count_products"
 )
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:87c598ff5fc68ae2269ca5814cbb4c8da58c26fef11dcceff47c1788be797125"
+const authoredFingerprint tools.Fingerprint = "sha256:aa95389a29a9c10fef3137cffab2770f1edcc146113a546d82134fb21a73940d"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the
@@ -46,6 +49,12 @@ func ToolSchemas() []tools.ToolSchema {
 			Description: "Get a product by its identifier",
 			Payload:     json.RawMessage(getProductPayloadSchema),
 			Result:      json.RawMessage(getProductResultSchema),
+		},
+		{
+			Name:        CountProducts,
+			Description: "Count the products of the catalog",
+			Payload:     json.RawMessage(countProductsPayloadSchema),
+			Result:      json.RawMessage(countProductsResultSchema),
 		},
 	}
 }

@@ -29,3 +29,9 @@ type GetProductArgs struct {
 	// ID is product identifier.
 	ID string `json:"id"`
 }
+
+// CountProductsResult holds the result of tool catalog.count_products.
+type CountProductsResult struct {
+	// Products is number of products.
+	Products int `json:"products"`
+}

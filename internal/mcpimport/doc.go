@@ -1,0 +1,20 @@
+// Package mcpimport writes the Go design file that declares an MCP server's
+// tools (goa-discovery mcp import): from each tool's inputSchema and
+// outputSchema, the Args and Return of a Tool of a FromExternalMCP toolset,
+// so that the toolset gen writes from the file registers against the same
+// server with no edit (the declared schemas equal the server's in
+// runtime/mcp's canonical comparison).
+//
+// Schemas are outside input. Decode reads one into the attributes the DSL
+// can declare (objects, arrays, maps, primitives, enums, formats, ranges,
+// lengths, patterns, required properties, defaults, descriptions,
+// examples) and reports every part it cannot declare as a *Problem at its
+// tool and JSON Pointer; with Options.Any the property that holds such a
+// part is declared Any instead, which runtime/mcp's comparison reads as
+// "whatever the server states here". Annotations the DSL has no word for
+// (title, $comment, deprecated, readOnly, writeOnly) never change which
+// values a schema accepts; they are not written, and each is returned as a
+// Note. Nested objects become Goa types named after their path
+// (EditFileArgsEditsItem: the items of property "edits" of the arguments
+// of tool "edit_file"), the names gen gives their Go structs.
+package mcpimport

@@ -1,0 +1,199 @@
+package mcpimport
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/internal/golden"
+)
+
+// readList reads a tools/list result of testdata.
+func readList(t testing.TB, name string) []Tool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name+".tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Tools []struct {
+			Name, Title, Description  string
+			InputSchema, OutputSchema json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	list := make([]Tool, len(res.Tools))
+	for i, x := range res.Tools {
+		list[i] = Tool{Name: x.Name, Title: x.Title, Description: x.Description, InputSchema: x.InputSchema, OutputSchema: x.OutputSchema}
+	}
+	return list
+}
+
+// TestWriteGolden writes the design files of the tools/list results of
+// server-everything and server-filesystem (2026.8.31) and compares them
+// with testdata/*.design.go.golden (-update rewrites them).
+func TestWriteGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    Options
+	}{
+		{"everything", Options{Server: "everything", Agent: "lab", Deferred: true, Source: "stdio"}},
+		{"filesystem", Options{Server: "filesystem", Toolset: "files", Any: true, Source: "stdio"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Write(readList(t, tc.name), tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.File(t, filepath.Join("testdata", tc.name+".design.go.golden"), res.File)
+		})
+	}
+}
+
+func TestWriteAttributes(t *testing.T) {
+	cases := []struct {
+		name, input, output string
+		any                 bool
+		// want are lines the file holds; problem is the first problem's
+		// text.
+		want    []string
+		problem string
+	}{
+		{name: "primitives and validations", input: `{"type":"object","properties":{
+			"s":{"type":"string","minLength":1,"maxLength":9,"pattern":"^a","format":"email","description":"S"},
+			"i":{"type":"integer","minimum":1,"exclusiveMaximum":10,"default":2},
+			"n":{"type":"number","exclusiveMinimum":0.5,"enum":[1,2.5]},
+			"b":{"type":"boolean","examples":[true]},
+			"raw":{"type":"string","contentEncoding":"base64"},
+			"x":{}},"required":["s"]}`,
+			want: []string{`Attribute("s", String, "S", func() {`, `Format(FormatEmail)`, `Pattern("^a")`, `MinLength(1)`, `MaxLength(9)`,
+				`Attribute("i", Int, func() {`, `Minimum(1)`, `ExclusiveMaximum(10)`, `Default(2)`,
+				`Attribute("n", Float64, func() {`, `Enum(1.0, 2.5)`, `ExclusiveMinimum(0.5)`,
+				`Example(true)`, `Attribute("raw", Bytes)`, `Attribute("x", Any)`, `Required("s")`}},
+		{name: "arrays, maps and nested objects named after their path", input: `{"type":"object","properties":{
+			"edits":{"type":"array","minItems":1,"items":{"type":"object","properties":{"old":{"type":"string"}},"required":["old"]}},
+			"labels":{"type":"object","additionalProperties":{"type":"string","minLength":2}},
+			"opts":{"type":"object","properties":{"deep":{"type":"boolean"}}},
+			"tags":{"type":"array","items":{"type":"string","description":"A tag"},"default":["a"]}}}`,
+			want: []string{`Attribute("edits", ArrayOf(EditArgsEditsItem), func() {`, `MinLength(1)`,
+				`var EditArgsEditsItem = Type("EditArgsEditsItem", func() {`, `Required("old")`,
+				`Attribute("labels", MapOf(String, String, func() {`,
+				`Attribute("opts", EditArgsOpts)`, `var EditArgsOpts = Type("EditArgsOpts", func() {`,
+				`Attribute("tags", ArrayOf(String, func() {`, `Description("A tag")`, `Default([]any{"a"})`}},
+		{name: "result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
+			want: []string{`Return(func() {`, `Attribute("n", Int)`, `Required("n")`}},
+		{name: "no arguments", input: `{"type":"object","properties":{}}`, want: []string{`Tool("edit", "Edit things", func() {})`}},
+		{name: "anyOf", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]}}}`,
+			problem: `tool "edit": inputSchema at /properties/a/anyOf: keyword "anyOf" has no DSL counterpart`},
+		{name: "anyOf declared Any", input: `{"type":"object","properties":{"a":{"description":"A","anyOf":[{"type":"string"}]}}}`, any: true,
+			want: []string{`Attribute("a", Any, "A")`}},
+		{name: "a type list", input: `{"type":"object","properties":{"a":{"type":["string","null"]}}}`,
+			problem: `inputSchema at /properties/a/type: a value of one of several types ["string","null"]`},
+		{name: "unknown format", input: `{"type":"object","properties":{"a":{"type":"string","format":"uri-reference"}}}`,
+			problem: `inputSchema at /properties/a/format: format "uri-reference" has no DSL Format here`},
+		{name: "a result object that admits other properties", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"string"}}}`,
+			problem: `outputSchema at /: an object that admits other properties than its own`},
+		{name: "a nested result object that admits other properties, declared Any", input: `{"type":"object"}`, any: true,
+			output: `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}},"additionalProperties":false}`,
+			want:   []string{`Attribute("a", Any)`}},
+		{name: "required of no property", input: `{"type":"object","properties":{"a":{"type":"string"}},"required":["b"]}`,
+			problem: `inputSchema at /required/0: required "b" is no property of the object`},
+		{name: "a tuple", input: `{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`,
+			problem: `inputSchema at /properties/a/items: items as a list (a tuple)`},
+		{name: "unique items", input: `{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`,
+			problem: `inputSchema at /properties/a/uniqueItems: uniqueItems`},
+		{name: "an enum value of another type", input: `{"type":"object","properties":{"a":{"type":"string","enum":["x",1]}}}`,
+			problem: `inputSchema at /properties/a/enum/1: enum value 1 is not a value of the attribute's type`},
+		{name: "a ref", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/a/$ref: keyword "$ref" has no DSL counterpart`},
+		{name: "another dialect", input: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`,
+			problem: `inputSchema at /$schema: dialect "http://json-schema.org/draft-04/schema#"`},
+		{name: "not an object", input: `{"type":"string"}`, problem: `inputSchema at /: the schema of a tool's arguments or result is an object here`},
+		{name: "not JSON", input: `{"type":`, problem: `inputSchema at /: invalid schema`},
+		{name: "a key escaped in its pointer", input: `{"type":"object","properties":{"a/b":{"not":{}}}}`,
+			problem: `inputSchema at /properties/a~1b/not`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			list := []Tool{{Name: "edit", Description: "Edit things", InputSchema: json.RawMessage(tc.input)}}
+			if tc.output != "" {
+				list[0].OutputSchema = json.RawMessage(tc.output)
+			}
+			res, err := Write(list, Options{Server: "srv", Any: tc.any})
+			if tc.problem != "" {
+				var problems Errors
+				if !errors.As(err, &problems) || !strings.Contains(problems[0].Error(), tc.problem) {
+					t.Fatalf("error %v, want a problem holding %q", err, tc.problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(res.File), w) {
+					t.Errorf("the file holds no %q:\n%s", w, res.File)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteOptions(t *testing.T) {
+	list := []Tool{{Name: "a", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		err  string
+	}{
+		{"server name", Options{Server: "a b"}, "server name"},
+		{"deferred without agent", Options{Server: "s", Deferred: true}, "name the agent"},
+		{"agent name", Options{Server: "s", Agent: "1x"}, "agent name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Write(list, tc.o); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error %v, want one about %q", err, tc.err)
+			}
+		})
+	}
+	dup := []Tool{{Name: "a.b", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "a_b", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+	if _, err := Write(dup, Options{Server: "s"}); err == nil || !strings.Contains(err.Error(), `the same tool name "a_b"`) {
+		t.Errorf("two tools of one tool name: error %v", err)
+	}
+	res, err := Write([]Tool{{Name: "x", InputSchema: json.RawMessage(`{"type":"object"}`)}}, Options{Server: "files"})
+	if err != nil || !strings.Contains(string(res.File), "var FilesToolset = Toolset(") {
+		t.Errorf("a toolset named like Goa's Files: %v\n%s", err, res.File)
+	}
+}
+
+// FuzzWrite writes the design of one tool whose schemas are the fuzzer's:
+// it never panics, and what it accepts is gofmt'ed Go (Write formats it)
+// and written the same way twice.
+func FuzzWrite(f *testing.F) {
+	for _, name := range []string{"everything", "filesystem"} {
+		for _, tool := range readList(f, name) {
+			f.Add([]byte(tool.InputSchema), []byte(tool.OutputSchema), true)
+		}
+	}
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"enum":[1]}}}}}}`), []byte(nil), false)
+	f.Fuzz(func(t *testing.T, input, output []byte, anyOK bool) {
+		list := []Tool{{Name: "t", Description: "d", InputSchema: input, OutputSchema: output}}
+		res, err := Write(list, Options{Server: "s", Any: anyOK})
+		if err != nil {
+			var problems Errors
+			if !errors.As(err, &problems) || len(problems) == 0 {
+				t.Fatalf("an error that is no list of problems: %v", err)
+			}
+			return
+		}
+		again, err := Write(list, Options{Server: "s", Any: anyOK})
+		if err != nil || string(again.File) != string(res.File) {
+			t.Fatalf("a second write differs: %v", err)
+		}
+	})
+}
