@@ -45,7 +45,7 @@ func TestRegistryOperatorWalk(t *testing.T) {
 		return json.RawMessage(`{"saved":true}`), nil
 	}), 0))
 	defer provider.Close()
-	url, stdout, stderr, stop := startRegistryOutput(t, "--log-format", "json", "--log-level", "info", "--metrics-addr", "127.0.0.1:0")
+	url, stdout, stderr, stop := startRegistryOutput(t, "--allow-endpoint", provider.URL, "--log-format", "json", "--log-level", "info", "--metrics-addr", "127.0.0.1:0")
 	defer stop()
 	m := metricsURL.FindStringSubmatch(stdout.String())
 	if m == nil {
@@ -87,7 +87,7 @@ func TestRegistryOperatorWalk(t *testing.T) {
 		code int
 		want []string // regular expressions the output matches
 	}{
-		{"ls", append([]string{"registry", "ls"}, conn...), 0, []string{`generation 1, 1 toolsets`, `(?m)^notes +1\.0\.0 +2 +build-1 +` + regexp.QuoteMeta(provider.URL) + ` +none$`}},
+		{"ls", append([]string{"registry", "ls"}, conn...), 0, []string{`generation 1, 1 toolsets`, `(?m)^notes +1\.0\.0 +2 +build-1 +` + regexp.QuoteMeta(provider.URL+"/") + ` +none$`}},
 		{"show", append([]string{"registry", "show", "notes@1.0.0"}, conn...), 0, []string{`(?m)^fingerprint +` + regexp.QuoteMeta(string(pub.Registration.Fingerprint)) + `$`, `(?m)^provider +` + regexp.QuoteMeta(provider.URL), `(?m)^notes\.add +Add a note$`, `payload: \{"type":"object"`, `(?m)^lease +none$`}},
 		{"show flags after", []string{"registry", "show", "notes", "--url", url, "--credentials-file", creds}, 0, []string{`(?m)^toolset +notes@1\.0\.0$`}},
 		{"show other version", append([]string{"registry", "show", "notes@2.0.0"}, conn...), 1, []string{`toolset "notes" is at version "1.0.0", not "2.0.0"`}},
