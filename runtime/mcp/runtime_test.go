@@ -187,7 +187,7 @@ func TestCallFailuresBecomeErrorResults(t *testing.T) {
 	for _, tc := range transports {
 		t.Run(tc.name, func(t *testing.T) {
 			tr, _ := tc.open(t, fixtureOptions{})
-			s := connect(t, "fixture", tr, mcp.WithLimits(mcp.Limits{MaxResultBytes: 1000}), mcp.WithCallTimeout(500_000_000))
+			s := connect(t, "fixture", tr, mcp.WithLimits(mcp.Limits{MaxResultBytes: 1000}), mcp.WithCallTimeout(2_000_000_000)) // well above a loaded machine's call, well below slow's 3 s
 			agent := newAgent(t, s, false, scripted(t, func(t *testing.T, in *runtime.PlanInput) model.Message {
 				return calls(
 					call("fail", "fxd_fail", `{}`),
@@ -213,7 +213,7 @@ func TestCallFailuresBecomeErrorResults(t *testing.T) {
 				"big":      "more than the limit of 1000",
 				"dyn-fail": "reported an error: disk full",
 				"dyn-bad":  "does not match the tool's output schema",
-				"slow":     "no answer within 500ms",
+				"slow":     "no answer within 2s",
 				"exit":     "the connection to the server was lost",
 			} {
 				r := res[id]
