@@ -34,7 +34,7 @@ func observedServer(t *testing.T) (*httptest.Server, *bytes.Buffer, *sdkmetric.M
 	}
 	var logs bytes.Buffer
 	reader, spans := sdkmetric.NewManualReader(), tracetest.NewSpanRecorder()
-	svc, err := service.New(service.WithCredentials(creds),
+	svc, err := service.New(service.WithCredentials(creds), service.WithLoopbackEndpoints(),
 		service.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 		service.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))),
 		service.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))))
