@@ -234,13 +234,10 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-// TestDevSetQuality evaluates search on the development set kept beside the
-// clone, when it is there, against the quality targets.
+// TestDevSetQuality evaluates search on the development set
+// (testdata/devset) against the quality targets.
 func TestDevSetQuality(t *testing.T) {
-	const dir = "../../../shared/bench/dev/"
-	if _, err := os.Stat(dir + "tools.jsonl"); err != nil {
-		t.Skipf("development set absent: %v", err)
-	}
+	const dir = "../../testdata/devset/"
 	docs, err := readToolsFile(dir + "tools.jsonl")
 	if err != nil {
 		t.Fatal(err)

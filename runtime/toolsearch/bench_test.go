@@ -14,23 +14,18 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
 )
 
-// devSet returns the directory of the tool-search development set: the
-// environment's TOOLSEARCH_DEV_SET, or where CI keeps it beside the clone.
-func devSet() string {
-	if dir := os.Getenv("TOOLSEARCH_DEV_SET"); dir != "" {
-		return dir + "/"
-	}
-	return "../../../shared/bench/dev/"
-}
+// devSet is the directory of the tool-search development set, kept in the
+// repository (testdata/devset).
+const devSet = "../../testdata/devset/"
 
 // catalogSizes are the catalog sizes of the benchmarks.
 var catalogSizes = []int{1_000, 10_000, 100_000}
 
-// devDocuments reads the dev catalog, skipping the benchmark when it is absent.
+// devDocuments reads the dev catalog.
 func devDocuments(b *testing.B) []toolsearch.Document {
 	b.Helper()
 	var docs []toolsearch.Document
-	readJSONLines(b, devSet()+"tools.jsonl", func(line []byte) error {
+	readJSONLines(b, devSet+"tools.jsonl", func(line []byte) error {
 		var t struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -49,7 +44,7 @@ func devDocuments(b *testing.B) []toolsearch.Document {
 func devQueries(b *testing.B) []string {
 	b.Helper()
 	var queries []string
-	readJSONLines(b, devSet()+"queries.jsonl", func(line []byte) error {
+	readJSONLines(b, devSet+"queries.jsonl", func(line []byte) error {
 		var q struct {
 			Query string `json:"query"`
 		}
@@ -65,9 +60,6 @@ func devQueries(b *testing.B) []string {
 func readJSONLines(b *testing.B, path string, fn func([]byte) error) {
 	b.Helper()
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		b.Skipf("%s is absent", path)
-	}
 	if err != nil {
 		b.Fatal(err)
 	}

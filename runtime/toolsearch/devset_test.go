@@ -9,14 +9,9 @@ import (
 	"testing"
 )
 
-// devDir returns the directory of the tool-search development set: the
-// environment's TOOLSEARCH_DEV_SET, or where CI keeps it beside the clone.
-func devDir() string {
-	if dir := os.Getenv("TOOLSEARCH_DEV_SET"); dir != "" {
-		return dir + "/"
-	}
-	return "../../../shared/bench/dev/"
-}
+// devDir is the directory of the tool-search development set, kept in the
+// repository (testdata/devset, see its README).
+const devDir = "../../testdata/devset/"
 
 // devQuery is one request of the dev set.
 type devQuery struct {
@@ -33,11 +28,11 @@ func devHalf(id string) int {
 	return int(h.Sum32() & 1)
 }
 
-// loadDevSet reads the dev catalog and requests, skipping when absent.
+// loadDevSet reads the dev catalog and requests.
 func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 	t.Helper()
 	var docs []Document
-	devLines(t, devDir()+"tools.jsonl", func(line []byte) error {
+	devLines(t, devDir+"tools.jsonl", func(line []byte) error {
 		var d struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
@@ -50,7 +45,7 @@ func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 		return nil
 	})
 	var queries []devQuery
-	devLines(t, devDir()+"queries.jsonl", func(line []byte) error {
+	devLines(t, devDir+"queries.jsonl", func(line []byte) error {
 		var q devQuery
 		if err := json.Unmarshal(line, &q); err != nil {
 			return err
@@ -64,12 +59,6 @@ func loadDevSet(t testing.TB) ([]Document, []devQuery) {
 func devLines(t testing.TB, path string, fn func([]byte) error) {
 	t.Helper()
 	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is absent", path)
-		}
-		t.Skipf("%s is absent", path)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

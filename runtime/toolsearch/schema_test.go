@@ -3,9 +3,6 @@ package toolsearch
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,14 +107,10 @@ func TestSchemaReaderRejects(t *testing.T) {
 }
 
 // TestCountMatchesReference checks Count against the reference model on
-// the dev catalog, when it is present, and on the test catalog.
+// the dev catalog and on the test catalog.
 func TestCountMatchesReference(t *testing.T) {
-	docs := testCatalog()
-	if f, err := readDevCatalog(); err == nil {
-		docs = append(docs, f...)
-	} else if !errors.Is(err, errNoDevSet) {
-		t.Fatal(err)
-	}
+	dev, _ := loadDevSet(t)
+	docs := append(testCatalog(), dev...)
 	for _, doc := range docs {
 		got, err := Count(doc)
 		if err != nil {
@@ -131,38 +124,6 @@ func TestCountMatchesReference(t *testing.T) {
 			t.Errorf("Count(%q) = %+v, want %+v", doc.Name, got, want)
 		}
 	}
-}
-
-// errNoDevSet reports that the dev set is not beside the clone.
-var errNoDevSet = errors.New("no dev set")
-
-// readDevCatalog reads the tools of the dev set.
-func readDevCatalog() ([]Document, error) {
-	data, err := readFileIfPresent("../../../shared/bench/dev/tools.jsonl")
-	if err != nil {
-		return nil, err
-	}
-	var docs []Document
-	for line := range bytes.Lines(data) {
-		var tool struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
-		}
-		if err := json.Unmarshal(line, &tool); err != nil {
-			return nil, err
-		}
-		docs = append(docs, Document{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters})
-	}
-	return docs, nil
-}
-
-func readFileIfPresent(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoDevSet
-	}
-	return data, err
 }
 
 // hasDuplicateKeys reports whether some object of the valid JSON data has a
