@@ -8,10 +8,13 @@ package tools
 // instead, naming the keyword by its JSON Pointer.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -33,13 +36,14 @@ var countKeywords = []string{
 var maxCount = new(big.Rat).SetInt64(min(1<<53-1, math.MaxInt))
 
 // checkCounts refuses the count keywords whose value is larger than
-// maxCount, in every subschema of doc: those the validator compiled
-// (which a $ref may find anywhere in the document) and those in the
-// document's schema positions (which include $defs no $ref uses). The
-// error lists each of them, sorted by JSON Pointer.
+// maxCount, in every subschema of doc: those in the document's schema
+// positions (which include $defs no $ref uses) and those the validator
+// compiled elsewhere (where a $ref found them). The error lists each of
+// them, sorted by JSON Pointer. A pointer is built only for a count that
+// is refused, so the walk costs no more than reading the document.
 func checkCounts(doc any, root *jsonschema.Schema) error {
-	ptrs := map[string]bool{}
-	schemaPointers(ptrs, "", doc)
+	c := countCheck{visited: map[uintptr]bool{}}
+	c.schema(doc, nil)
 	seen := map[*jsonschema.Schema]bool{}
 	stack := []*jsonschema.Schema{root}
 	for len(stack) > 0 {
@@ -49,21 +53,23 @@ func checkCounts(doc any, root *jsonschema.Schema) error {
 			continue
 		}
 		seen[s] = true
-		if _, ptr, ok := strings.Cut(s.Location, "#"); ok {
-			ptrs[ptr] = true
-		}
 		stack = appendSubschemas(stack, s)
+		_, ptr, ok := strings.Cut(s.Location, "#")
+		if !ok {
+			continue
+		}
+		if obj, ok := resolvePointer(doc, ptr).(map[string]any); ok && !c.visited[identity(obj)] {
+			c.visited[identity(obj)] = true
+			c.counts(obj, func() string { return ptr })
+		}
 	}
-	var found []string
-	for ptr := range ptrs {
-		found = appendLargeCounts(found, doc, ptr)
-	}
-	if len(found) == 0 {
+	if len(c.found) == 0 {
 		return nil
 	}
-	slices.Sort(found)
+	slices.Sort(c.found)
+	c.found = slices.Compact(c.found)
 	return fmt.Errorf("%w: %s (the largest count a schema may state is %s)",
-		ErrInvalidSchema, strings.Join(found, "; "), maxCount.RatString())
+		ErrInvalidSchema, strings.Join(c.found, "; "), maxCount.RatString())
 }
 
 // Where a schema document holds subschemas, by keyword.
@@ -73,72 +79,107 @@ var (
 	schemaMapKeywords  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 )
 
-// schemaPointers adds ptr, the JSON Pointer of the schema v, and the
-// pointers of its subschemas to ptrs.
-func schemaPointers(ptrs map[string]bool, ptr string, v any) {
+// countCheck walks a schema document and collects its refused counts.
+type countCheck struct {
+	visited map[uintptr]bool // the schema objects checked
+	found   []string         // "pointer: value is too large"
+}
+
+// identity is the identity of a decoded JSON object.
+func identity(obj map[string]any) uintptr { return reflect.ValueOf(obj).Pointer() }
+
+// schema checks the schema v, found at the path of reference tokens at,
+// and its subschemas.
+func (c *countCheck) schema(v any, at []string) {
 	obj, ok := v.(map[string]any)
-	if !ok {
+	if !ok || c.visited[identity(obj)] {
 		return
 	}
-	ptrs[ptr] = true
+	c.visited[identity(obj)] = true
+	c.counts(obj, func() string { return pointerOf(at) })
 	for _, k := range schemaKeywords {
 		if sub, ok := obj[k]; ok {
-			schemaPointers(ptrs, ptr+"/"+escapeToken(k), sub)
+			c.schema(sub, append(at, k))
 		}
 	}
 	for _, k := range schemaListKeywords {
 		list, _ := obj[k].([]any)
 		for i, sub := range list {
-			schemaPointers(ptrs, fmt.Sprintf("%s/%s/%d", ptr, k, i), sub)
+			c.schema(sub, append(at, k, strconv.Itoa(i)))
 		}
 	}
 	for _, k := range schemaMapKeywords {
 		m, _ := obj[k].(map[string]any)
 		for name, sub := range m {
-			schemaPointers(ptrs, ptr+"/"+escapeToken(k)+"/"+escapeToken(name), sub)
+			c.schema(sub, append(at, k, name))
 		}
 	}
 }
 
-// appendLargeCounts appends "pointer: value is too large" for each count
-// keyword larger than maxCount of the schema object at the JSON Pointer
-// ptr in doc.
-func appendLargeCounts(found []string, doc any, ptr string) []string {
-	obj, ok := resolvePointer(doc, ptr).(map[string]any)
-	if !ok {
-		return found // a boolean schema has no keywords
-	}
+// counts appends "pointer: value is too large" for each count keyword of
+// the schema object obj larger than maxCount; ptr returns obj's pointer.
+func (c *countCheck) counts(obj map[string]any, ptr func() string) {
 	for _, k := range countKeywords {
 		v, ok := obj[k]
-		if !ok {
+		if !ok || isSmallCount(v) {
 			continue
 		}
 		n, ok := new(big.Rat).SetString(fmt.Sprint(v))
 		if !ok || n.Cmp(maxCount) <= 0 {
 			continue // not a number: the metaschema has refused it already
 		}
-		found = append(found, fmt.Sprintf("%s/%s: %s is too large", ptr, escapeToken(k), v))
+		c.found = append(c.found, fmt.Sprintf("%s/%s: %s is too large", ptr(), escapeToken(k), v))
 	}
-	return found
+}
+
+// isSmallCount reports whether v is a count of at most 15 digits, below
+// maxCount without reading it as a number.
+func isSmallCount(v any) bool {
+	n, ok := v.(json.Number)
+	if !ok || len(n) == 0 || len(n) > 15 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// pointerOf returns the JSON Pointer of a path of reference tokens.
+func pointerOf(at []string) string {
+	var sb strings.Builder
+	for _, t := range at {
+		sb.WriteByte('/')
+		sb.WriteString(escapeToken(t))
+	}
+	return sb.String()
 }
 
 // resolvePointer returns the value at the JSON Pointer ptr in doc, or nil.
 func resolvePointer(doc any, ptr string) any {
-	if ptr == "" {
-		return doc
-	}
-	if !strings.HasPrefix(ptr, "/") {
+	if ptr != "" && ptr[0] != '/' {
 		return nil // an anchor, not a pointer
 	}
 	v := doc
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+	for ptr != "" {
+		ptr = ptr[1:]
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
+		if strings.IndexByte(tok, '~') >= 0 {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
 		switch x := v.(type) {
 		case map[string]any:
 			v = x[tok]
 		case []any:
-			var i int
-			if _, err := fmt.Sscan(tok, &i); err != nil || i < 0 || i >= len(x) {
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
 				return nil
 			}
 			v = x[i]
@@ -149,7 +190,12 @@ func resolvePointer(doc any, ptr string) any {
 	return v
 }
 
-func escapeToken(t string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(t) }
+func escapeToken(t string) string {
+	if strings.ContainsAny(t, "~/") {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+	}
+	return t
+}
 
 // appendSubschemas appends every subschema s refers to.
 func appendSubschemas(stack []*jsonschema.Schema, s *jsonschema.Schema) []*jsonschema.Schema {
