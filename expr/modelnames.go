@@ -3,25 +3,25 @@ package expr
 // This file checks the names a model sees at the design line that
 // introduces them. A model knows a local tool by the provider-legal form of
 // its identifier, computed by the runtime's own mapping
-// (discovery.PortableName: "records.lookup" becomes "records_lookup"), so
-// gen and the runtime always agree on it. Catalogs that exist only at run
-// time (registries) are checked by the runtime when they are read.
+// (discovery.ModelName: "records.lookup" becomes "records_lookup"), and
+// the reserved and shared names are refused by the runtime's own checks
+// (discovery.CheckModelName, discovery.ModelNames), which RegisterAgent
+// applies too, so gen and the runtime always agree on them. Catalogs that
+// exist only at run time (registries) are checked by the runtime when they
+// are read.
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
-// modelName returns the name a model knows the tool by, and false when the
-// tool or its toolset has an invalid name (reported on its own).
-func (t *ToolExpr) modelName() (string, bool) {
+// ident returns the tool's identifier, and false when the tool or its
+// toolset has an invalid name (reported on its own).
+func (t *ToolExpr) ident() (tools.Ident, bool) {
 	id, err := tools.NewIdent(t.Toolset.Name, t.Name)
-	if err != nil {
-		return "", false
-	}
-	return discovery.PortableName(string(id)), true
+	return id, err == nil
 }
 
 // validateModelName checks the name a model knows the tool by: it is none of
@@ -32,15 +32,14 @@ func (t *ToolExpr) validateModelName(p *problems) {
 	if t.Toolset.Source != nil {
 		return // an inline tool of a registry reference, rejected on its own
 	}
-	name, ok := t.modelName()
+	id, ok := t.ident()
 	if !ok {
 		return
 	}
-	if discovery.IsReserved(name) {
-		p.add(t, t.At, "the model knows this tool as %q, a name reserved for tool discovery (reserved: %s); rename the tool or its toolset",
-			name, strings.Join(discovery.ReservedNames(), ", "))
+	if err := discovery.CheckModelName(id); err != nil {
+		p.add(t, t.At, "%v", err)
 	}
-	if len(name) > MaxNameLength {
+	if name := discovery.ModelName(id); len(name) > MaxNameLength {
 		p.add(t, t.At, "the model knows this tool as %q, %d characters long; toolset name, '_' and tool name together must fit in %d",
 			name, len(name), MaxNameLength)
 	}
@@ -59,7 +58,8 @@ type declaredTool struct {
 // both "a_b_c". The error is reported at the later Use. The discovery tool's
 // name is reserved, so no tool takes it (validateModelName).
 func (a *AgentExpr) validateModelNames(p *problems) {
-	seen := map[string]declaredTool{}
+	var names discovery.ModelNames
+	declared := map[tools.Ident]declaredTool{}
 	used := map[*ToolsetExpr]bool{}
 	for _, u := range a.Uses {
 		if u.Toolset == nil || u.Toolset.Source != nil || used[u.Toolset] {
@@ -67,20 +67,22 @@ func (a *AgentExpr) validateModelNames(p *problems) {
 		}
 		used[u.Toolset] = true
 		for _, t := range u.Toolset.Tools {
-			name, ok := t.modelName()
+			id, ok := t.ident()
 			if !ok {
 				continue
 			}
-			first, dup := seen[name]
-			if !dup {
-				seen[name] = declaredTool{tool: t, use: u}
+			first, ok := names.Add(id)
+			if ok {
+				if _, dup := declared[id]; !dup {
+					declared[id] = declaredTool{tool: t, use: u}
+				}
 				continue
 			}
-			if first.tool.Toolset == t.Toolset {
+			prev := declared[first]
+			if prev.tool.Toolset == t.Toolset {
 				continue // a duplicate tool, reported by its toolset
 			}
-			p.add(u, u.At, "%s and %s (used at %s) both reach the model as %q; rename one",
-				t.EvalName(), first.tool.EvalName(), first.use.At, name)
+			p.add(u, u.At, "%v", discovery.SharedModelNameError(id, first, fmt.Sprint("used at ", prev.use.At)))
 		}
 	}
 }

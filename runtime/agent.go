@@ -79,7 +79,10 @@ type agent struct {
 }
 
 // RegisterAgent registers an agent. Its toolsets may be registered later;
-// a run fails its first step when one is still missing.
+// a run fails its first step when one is still missing. It refuses, as gen
+// does and with gen's words, a local tool whose model-facing name is
+// reserved for discovery ("tool.search" is "tool_search") and two local
+// tools that reach the model under one name ("a_b.c" and "a.b_c").
 func (rt *Runtime) RegisterAgent(ctx context.Context, reg AgentRegistration, opts ...AgentOption) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("register agent %q: %w", reg.Name, err)
@@ -122,6 +125,7 @@ func newAgent(reg AgentRegistration) (*agent, error) {
 		return nil, fail("%v", err)
 	}
 	seen := make(map[tools.Ident]string)
+	var names discovery.ModelNames
 	deferred := make(map[tools.Ident]bool, len(reg.Deferred))
 	for _, list := range []struct {
 		kind string
@@ -135,6 +139,13 @@ func newAgent(reg AgentRegistration) (*agent, error) {
 				return nil, fail("tool %q is listed as %s and %s", id, prev, list.kind)
 			}
 			seen[id] = list.kind
+			// The names gen refuses, in gen's words: every run would fail.
+			if err := discovery.CheckModelName(id); err != nil {
+				return nil, fail("%s tool %q: %v", list.kind, id, err)
+			}
+			if first, ok := names.Add(id); !ok {
+				return nil, fail("%v", discovery.SharedModelNameError(id, first, ""))
+			}
 			if list.kind == "deferred" {
 				deferred[id] = true
 			}

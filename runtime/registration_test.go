@@ -65,6 +65,14 @@ func TestRegisterAgentRefusals(t *testing.T) {
 		{"bad ident", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{"nodot"}}, "want \"toolset.tool\""},
 		{"negative cap", runtime.AgentRegistration{Name: "a", Planner: p, Caps: runtime.Caps{MaxSteps: -1}}, "negative cap"},
 		{"version on a whole registry", runtime.AgentRegistration{Name: "a", Planner: p, Registries: []runtime.RegistrySource{{Registry: "r", Version: "1"}}}, "pins a named toolset"},
+		{"reserved model name", runtime.AgentRegistration{Name: "a", Planner: p, Immediate: []tools.Ident{"tool.search"}},
+			`agent "a": immediate tool "tool.search": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, call_tool, tool_search_tool_bm25, tool_search_tool_regex); rename the tool or its toolset`},
+		{"reserved hosted search name", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{"tool_search_tool.regex"}},
+			`deferred tool "tool_search_tool.regex": the model knows this tool as "tool_search_tool_regex", a name reserved`},
+		{"shared model name", runtime.AgentRegistration{Name: "a", Planner: p, Immediate: []tools.Ident{"a_b.c"}, Deferred: []tools.Ident{"a.b_c"}},
+			`agent "a": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" both reach the model as "a_b_c"; rename one`},
+		{"shared model name, both deferred", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{"x.y_z", "x_y.z"}},
+			`tool "z" of toolset "x_y" and tool "y_z" of toolset "x" both reach the model as "x_y_z"; rename one`},
 		{"bad policy", runtime.AgentRegistration{Name: "a", Planner: p, Policy: runtime.Policy{DenyToolsets: []string{"a.b"}}}, "policy"},
 	}
 	for _, tc := range tests {

@@ -6,7 +6,9 @@
 //
 // Schemas are JSON Schema 2020-12 (or the draft a schema declares), compiled
 // once with github.com/santhosh-tekuri/jsonschema/v6 and self-contained: a
-// reference to another document is an error, never a file or network read.
+// reference to another document is an error, never a file or network read,
+// and a count keyword (minLength, maxItems, ...) larger than 2^53-1 is an
+// error naming its JSON Pointer, never a bound the validator wraps.
 // Payloads with duplicate object keys are rejected before validation, and
 // a TypedCodec decodes only keys spelled exactly as its type's JSON names,
 // so the value decoded is always the value validated. A decoded value whose

@@ -31,7 +31,8 @@ type Schema struct {
 // documents are refused: a tool schema must be self-contained. The "format"
 // keyword is asserted (date, date-time, email, uri, uuid, ipv4, ...), so a
 // value that does not match its format is invalid; unknown formats are
-// ignored.
+// ignored. A count keyword (minLength, maxItems, ...) larger than 2^53-1
+// is refused with its JSON Pointer: the validator would wrap it.
 func CompileSchema(raw []byte) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
@@ -49,6 +50,9 @@ func CompileSchema(raw []byte) (*Schema, error) {
 	compiled, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+	}
+	if err := checkCounts(doc, compiled); err != nil {
+		return nil, err
 	}
 	return &Schema{raw: bytes.Clone(raw), compiled: compiled}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
@@ -47,8 +48,12 @@ func (d *blockDecoder) add(b anthropic.BetaContentBlockUnion, input []byte) (*mo
 	case "thinking", "redacted_thinking":
 		// Sent back unmodified on the next requests (the API checks the
 		// signature), so the block is kept as it came.
+		raw, err := verbatim(b)
+		if err != nil {
+			return nil, err
+		}
 		r := model.Reasoning{Text: b.Thinking, Redacted: b.Type == "redacted_thinking"}
-		d.parts = append(d.parts, model.ReasoningPart(r, Provider, []byte(b.RawJSON())))
+		d.parts = append(d.parts, model.ReasoningPart(r, Provider, raw))
 		return nil, nil
 	case "server_tool_use":
 		return nil, d.serverToolUse(b, input)
@@ -56,6 +61,18 @@ func (d *blockDecoder) add(b anthropic.BetaContentBlockUnion, input []byte) (*mo
 		return d.toolSearchResult(b)
 	}
 	return nil, fmt.Errorf("anthropic: response block of type %q is not supported", b.Type)
+}
+
+// verbatim returns a block kept as it came, to be sent back unchanged. A
+// block that gives a key twice is refused: the SDK read one of its values,
+// a stored history could not be read back, and the provider might read
+// the other one.
+func verbatim(b anthropic.BetaContentBlockUnion) (json.RawMessage, error) {
+	raw := json.RawMessage(b.RawJSON())
+	if err := strictjson.Check(raw, nil); err != nil {
+		return nil, fmt.Errorf("anthropic: %s block: %w", b.Type, err)
+	}
+	return raw, nil
 }
 
 // toolUse decodes a tool_use block. A call of the discovery tool whose
@@ -92,8 +109,9 @@ func toolCall(id, name string, input []byte) model.ToolCall {
 	return c
 }
 
-// serverToolUse opens a hosted search call. Its names arrive with the
-// result block; until then the call carries the query.
+// serverToolUse opens a hosted search call with the model's query: the
+// BM25 tool's "query", or the regex tool's "pattern". Its names arrive
+// with the result block.
 func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []byte) error {
 	switch b.Name {
 	case hostedToolName(SearchBM25), hostedToolName(SearchRegex):
@@ -111,7 +129,11 @@ func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []
 	if query == "" {
 		query = in.Pattern
 	}
-	rec, err := json.Marshal(nativeRecord{ServerToolUse: json.RawMessage(b.RawJSON())})
+	raw, err := verbatim(b)
+	if err != nil {
+		return err
+	}
+	rec, err := json.Marshal(nativeRecord{ServerToolUse: raw})
 	if err != nil {
 		return fmt.Errorf("anthropic: record server tool use %q: %w", b.ID, err)
 	}
@@ -125,7 +147,8 @@ func (d *blockDecoder) serverToolUse(b anthropic.BetaContentBlockUnion, input []
 
 // toolSearchResult completes a hosted search call: the tools the provider
 // loaded become the call's names, so the runtime's answer records exactly
-// those tools, and the block joins the call's native record.
+// those tools (discovery answers a hosted call from its names alone), and
+// the block joins the call's native record.
 func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*model.Part, error) {
 	i, ok := d.hosted[b.ToolUseID]
 	if !ok {
@@ -133,6 +156,10 @@ func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*mod
 		// client's tool results came back (a turn that also called a
 		// client tool). Its outcome becomes a hosted call of its own.
 		return d.laterResult(b)
+	}
+	raw, err := verbatim(b)
+	if err != nil {
+		return nil, err
 	}
 	p := &d.parts[i]
 	var rec nativeRecord
@@ -142,15 +169,17 @@ func (d *blockDecoder) toolSearchResult(b anthropic.BetaContentBlockUnion) (*mod
 	if len(rec.ToolSearchResult) > 0 {
 		return nil, fmt.Errorf("anthropic: second tool search result for call %q", b.ToolUseID)
 	}
-	rec.ToolSearchResult = json.RawMessage(b.RawJSON())
-	raw, err := json.Marshal(rec)
+	rec.ToolSearchResult = raw
+	stored, err := json.Marshal(rec)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: record tool search result %q: %w", b.ToolUseID, err)
 	}
-	p.Meta = map[string]json.RawMessage{Provider: raw}
+	p.Meta = map[string]json.RawMessage{Provider: stored}
 	if names := d.loaded(b); len(names) > 0 {
+		// The query (or the regex pattern) stays beside the names: it is
+		// what the model searched for, and the names what it found.
 		call := *p.DiscoveryCall
-		call.Names, call.Query = names, ""
+		call.Names = names
 		p.DiscoveryCall = &call
 	}
 	d.close(b.ToolUseID)
@@ -169,7 +198,11 @@ func (d *blockDecoder) laterResult(b anthropic.BetaContentBlockUnion) (*model.Pa
 	if b.ToolUseID == "" {
 		return nil, fmt.Errorf("anthropic: tool search result without a tool_use_id")
 	}
-	raw, err := json.Marshal(nativeRecord{ToolSearchResult: json.RawMessage(b.RawJSON())})
+	result, err := verbatim(b)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(nativeRecord{ToolSearchResult: result})
 	if err != nil {
 		return nil, fmt.Errorf("anthropic: record tool search result %q: %w", b.ToolUseID, err)
 	}
@@ -224,7 +257,8 @@ func (d *blockDecoder) response(msg *anthropic.BetaMessage) (*model.Response, er
 }
 
 // build assembles the response from the decoded parts and the message's
-// stop reason and usage.
+// stop reason and usage. Reasoning tokens are the API's
+// output_tokens_details.thinking_tokens, a part of the output tokens.
 func (d *blockDecoder) build(msg *anthropic.BetaMessage) (*model.Response, error) {
 	reason, err := finishReason(msg.StopReason)
 	if err != nil {
@@ -236,6 +270,7 @@ func (d *blockDecoder) build(msg *anthropic.BetaMessage) (*model.Response, error
 		OutputTokens:     int(u.OutputTokens),
 		CacheReadTokens:  int(u.CacheReadInputTokens),
 		CacheWriteTokens: int(u.CacheCreationInputTokens),
+		ReasoningTokens:  int(u.OutputTokensDetails.ThinkingTokens),
 	}
 	resp, err := model.NewResponse(model.AssistantMessage(d.parts...), reason, usage)
 	if err != nil {

@@ -59,7 +59,7 @@ func TestDecodeResponses(t *testing.T) {
 			name:  "hosted search with its result and a call",
 			reply: messageReply("tool_use", hostedBlocks),
 			want: []model.Part{
-				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}, Meta: hostedMeta(toolSearchResult)},
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Query: "refund invoice", Hosted: true}, Meta: hostedMeta(toolSearchResult)},
 				model.ToolCallPart(model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)}),
 			},
 			finish: model.FinishToolCalls,
@@ -70,7 +70,7 @@ func TestDecodeResponses(t *testing.T) {
 			name:  "hosted search finished in the answer",
 			reply: messageReply("end_turn", `[`+serverToolUse+`,`+toolSearchResult+`,{"type":"text","text":"No refund is needed."}]`),
 			want: []model.Part{
-				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}, Meta: hostedMeta(toolSearchResult)},
+				{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Query: "refund invoice", Hosted: true}, Meta: hostedMeta(toolSearchResult)},
 				model.TextPart("No refund is needed."),
 			},
 			finish: model.FinishStop,
@@ -160,6 +160,13 @@ func TestDecodeRejects(t *testing.T) {
 		{"unsupported server tool", messageReply("end_turn", `[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"x"}}]`).body, `server tool "web_search" is not supported`},
 		{"search result without a call id", messageReply("end_turn", `[{"type":"tool_search_tool_result","content":{"type":"tool_search_tool_search_result","tool_references":[]}}]`).body, `tool search result without a tool_use_id`},
 		{"unknown stop reason", messageReply("sleepy", answerBlocks).body, `unknown stop reason "sleepy"`},
+		// Blocks kept as they came must read back: a key given twice would
+		// not, and the SDK and the provider may each read another value.
+		{"thinking block with a key twice", `{"content":[{"type":"thinking","type":{}}],"stop_reason":"tool_use"}`, `anthropic: thinking block: duplicate object key "type"`},
+		{"redacted thinking with a key twice", messageReply("end_turn", `[{"type":"redacted_thinking","data":"a","data":"b"}]`).body, `anthropic: redacted_thinking block: duplicate object key "data"`},
+		{"server tool use with a key twice", messageReply("end_turn", `[{"type":"server_tool_use","id":"s","name":"tool_search_tool_bm25","input":{"query":"a","query":"b"}}]`).body, `anthropic: server_tool_use block: duplicate object key "query" at "/input"`},
+		{"search result with a key twice", messageReply("end_turn", `[`+serverToolUse+`,{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[],"tool_references":[]}}]`).body, `anthropic: tool_search_tool_result block: duplicate object key "tool_references"`},
+		{"later search result with a key twice", messageReply("end_turn", `[{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","tool_use_id":"srvtoolu_2","content":{"type":"tool_search_tool_search_result","tool_references":[]}}]`).body, `anthropic: tool_search_tool_result block: duplicate object key "tool_use_id"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

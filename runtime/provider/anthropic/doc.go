@@ -14,8 +14,12 @@
 //   - Native, hosted search (WithHostedSearch): the provider's own
 //     tool_search_tool_bm25 or tool_search_tool_regex runs the search; its
 //     server_tool_use and tool_search_tool_result blocks become a discovery
-//     call in the neutral history and are kept verbatim in the part's
-//     metadata, to be sent back unchanged on the next request.
+//     call in the neutral history (its Query the model's BM25 query or
+//     regex pattern, its Names the tools the provider loaded) and are kept
+//     verbatim in the part's metadata, to be sent back unchanged on the
+//     next request. A block kept verbatim that gives a key twice is
+//     refused, and so is a stored record that is not one this package
+//     writes.
 //   - Emulated: the discovery tool is an ordinary tool, its result is text
 //     listing what was found, and discovered tools are declared as ordinary
 //     tools from the next request on.
@@ -70,7 +74,9 @@
 // the provider answered in the same response is a hosted discovery call,
 // which never keeps the turn open; one whose result the provider has yet
 // to give goes back as it came. A turn the provider pauses (pause_turn) is
-// continued inside Complete and Stream. The API version the SDK sends
+// continued inside Complete and Stream; its usage is summed over the
+// responses, reasoning tokens (output_tokens_details.thinking_tokens)
+// included. The API version the SDK sends
 // (2026-10-21) has no sampling parameters, so a request with a temperature
 // is refused before sending (RuleSampling), as are requests beyond the
 // documented limits (RuleDeferredLimit, RuleStrict, RuleStrictComplexity).

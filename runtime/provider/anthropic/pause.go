@@ -55,6 +55,7 @@ func (t *pausedTurn) add(msg *anthropic.BetaMessage) (bool, error) {
 	t.usage.OutputTokens += u.OutputTokens
 	t.usage.CacheReadInputTokens += u.CacheReadInputTokens
 	t.usage.CacheCreationInputTokens += u.CacheCreationInputTokens
+	t.usage.OutputTokensDetails.ThinkingTokens += u.OutputTokensDetails.ThinkingTokens
 	if msg.StopReason != anthropic.BetaStopReasonPauseTurn {
 		msg.Content, msg.Usage = t.content, t.usage
 		return true, nil

@@ -25,7 +25,7 @@ func TestPauseTurnContinued(t *testing.T) {
 	}
 	want := model.AssistantMessage(
 		model.ReasoningPart(model.Reasoning{Text: "The user wants a refund."}, Provider, []byte(thinkingBlock)),
-		model.Part{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}, Meta: map[string]json.RawMessage{Provider: rec}},
+		model.Part{Kind: model.PartDiscoveryCall, DiscoveryCall: &model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Query: "refund invoice", Hosted: true}, Meta: map[string]json.RawMessage{Provider: rec}},
 		model.TextPart("No refund is needed."),
 	)
 	for _, streaming := range []bool{false, true} {

@@ -121,7 +121,7 @@ func TestStream(t *testing.T) {
 			}, messageEnd("tool_use")...),
 			complete: messageReply("tool_use", hostedBlocks),
 			want: []model.Event{
-				&model.DiscoveryCallEvent{Call: model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Hosted: true}},
+				&model.DiscoveryCallEvent{Call: model.DiscoveryCall{ID: "srvtoolu_1", Names: []string{"billing_refund"}, Query: "refund invoice", Hosted: true}},
 				&model.ToolCallEvent{Call: model.ToolCall{ID: "toolu_c1", Name: "billing_refund", Arguments: json.RawMessage(`{"invoice":"i1"}`)}},
 			},
 		},

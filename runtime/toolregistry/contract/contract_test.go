@@ -41,6 +41,10 @@ func TestCompile(t *testing.T) {
 		{"payload not JSON Schema", func(ts *tools.ToolSchema) {
 			ts.Payload = json.RawMessage(`{"type":"object","properties":{"tenant_id":{}},"minProperties":"two"}`)
 		}, `tool "records.lookup": payload: invalid tool schema`},
+		{"payload count wraps", func(ts *tools.ToolSchema) {
+			ts.Payload = json.RawMessage(`{"type":"object","properties":{"tenant_id":{},"id":{"type":"string","minLength":18446744073709551617}}}`)
+		}, `tool "records.lookup": payload: invalid tool schema: /properties/id/minLength: 18446744073709551617 is too large`},
+		{"result count wraps", func(ts *tools.ToolSchema) { ts.Result = json.RawMessage(`{"type":"array","maxItems":1e20}`) }, `tool "records.lookup": result: invalid tool schema: /maxItems: 1e20 is too large`},
 		{"result not JSON Schema", func(ts *tools.ToolSchema) { ts.Result = json.RawMessage(`{"type":7}`) }, `tool "records.lookup": result: invalid tool schema`},
 		{"server-only not a property", func(ts *tools.ToolSchema) { ts.Contract.ServerOnlyFields = []string{"owner"} }, `server-only field "owner"`},
 		{"server-only twice", func(ts *tools.ToolSchema) { ts.Contract.ServerOnlyFields = []string{"tenant_id", "tenant_id"} }, `server-only field "tenant_id" listed twice`},
