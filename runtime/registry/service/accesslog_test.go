@@ -151,7 +151,7 @@ func TestAccessLog(t *testing.T) {
 				return registry.PublishRequest{Toolset: recordsToolset("2.0.0"), Revision: "r2", Endpoint: p.server.URL + "/tools"}
 			},
 			status: http.StatusForbidden,
-			want:   map[string]any{"route": "publish", "principal": "reader", "scope": "publish:records", "outcome": "forbidden"}},
+			want:   map[string]any{"route": "publish", "principal": "reader", "scope": "publish", "outcome": "forbidden"}}, // refused before the body (and its toolset) is read
 		{id: "renew-1", method: "POST", path: registry.PathRenew, bearer: publisherToken,
 			body:   func() any { return registry.RenewRequest{Toolset: "records", Token: token} },
 			status: http.StatusBadRequest, // this registry grants no leases

@@ -111,6 +111,9 @@ func (s *Service) admitRequest(next http.Handler) http.Handler {
 		key := ""
 		if p, _ := r.Context().Value(principalKey{}).(*access.Principal); p != nil {
 			if err := p.AuthorizeAny(a); err != nil {
+				// The toolset is in the body, which is never read: the
+				// access record names the action alone.
+				noteAuthorized(r.Context(), p, a, "")
 				refuseUnread(w, registry.Errorf(registry.CodeForbidden, "%s", trimForbidden(err)))
 				return
 			}

@@ -11,6 +11,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
 )
@@ -70,7 +71,7 @@ func testInspectCallsAndLeases(t *testing.T, rdb redis.UniversalClient, name str
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := regs.Registrations[0]; got.Lease != c.want || !got.LeaseUntil.Equal(epoch.Add(10*time.Second)) || got.Endpoint != p.url {
+		if got := regs.Registrations[0]; got.Lease != c.want || !got.LeaseUntil.Equal(epoch.Add(10*time.Second)) || got.Endpoint != normalized(t, p.url) {
 			t.Errorf("after %v: lease %s until %v at %s, want %s until %v", c.advance, got.Lease, got.LeaseUntil, got.Endpoint, c.want, epoch.Add(10*time.Second))
 		}
 	}
@@ -119,4 +120,14 @@ func TestStoreTelemetry(t *testing.T) {
 	if got := logs.String(); !bytes.Contains([]byte(got), []byte(`"level":"WARN","msg":"redis: connection pool: dial failed"`)) {
 		t.Errorf("log %q", got)
 	}
+}
+
+// normalized is the form the registry stores an endpoint in.
+func normalized(t *testing.T, endpoint string) string {
+	t.Helper()
+	n, err := registry.NormalizeEndpoint(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
