@@ -28,7 +28,11 @@ type searchFlags struct {
 	json       bool
 	embeddings string
 	embedModel string
-	words      []string
+	embedBatch int
+	embedCache string
+	// embedRetries is the most attempts at one batch of texts.
+	embedRetries int
+	words        []string
 }
 
 // runSearch ranks a catalog's tools for a query, or evaluates search on a
@@ -42,7 +46,7 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
 		return 2
 	}
-	if err := search(f, stdout); err != nil {
+	if err := search(f, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
 		return 1
 	}
@@ -62,6 +66,9 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs.BoolVar(&f.json, "json", false, "print the evaluation as one JSON object")
 	fs.StringVar(&f.embeddings, "embeddings", "", "base URL of an OpenAI embeddings API (key in OPENAI_API_KEY): rank by hybrid search, the lexical ranking fused with embeddings")
 	fs.StringVar(&f.embedModel, "embeddings-model", string(openaiembed.DefaultModel), "embedding model of --embeddings")
+	fs.IntVar(&f.embedBatch, "embed-batch", toolsearch.DefaultEmbedBatch, "tool texts sent to --embeddings in one request")
+	fs.IntVar(&f.embedRetries, "embed-retries", toolsearch.DefaultEmbedAttempts, "attempts at one request of --embeddings before giving up, 1 s apart and doubling; the requests done are kept")
+	fs.StringVar(&f.embedCache, "embed-cache", "", "directory of the tool vectors of --embeddings, by server, model and tool text (default the user cache directory's goa-discovery/embeddings)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] [--limit N] QUERY...")
 		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] --queries FILE [--passes N] [--json]")
@@ -103,6 +110,14 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		return f, errors.New("--passes applies to --queries evaluation")
 	case set["embeddings-model"] && f.embeddings == "":
 		return f, errors.New("--embeddings-model applies with --embeddings URL")
+	case f.embeddings == "" && (set["embed-batch"] || set["embed-cache"] || set["embed-retries"]):
+		return f, errors.New("--embed-batch, --embed-cache and --embed-retries apply with --embeddings URL")
+	case f.embedBatch < 1:
+		return f, fmt.Errorf("--embed-batch must be at least 1, got %d", f.embedBatch)
+	case f.embedRetries < 1:
+		return f, fmt.Errorf("--embed-retries must be at least 1, got %d", f.embedRetries)
+	case set["embed-cache"] && f.embedCache == "":
+		return f, errors.New("--embed-cache names no directory")
 	case set["embeddings"] && f.embeddings == "":
 		return f, errors.New("--embeddings names no URL")
 	case f.queries != "" && set["limit"]:
@@ -111,7 +126,7 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	return f, nil
 }
 
-func search(f searchFlags, stdout io.Writer) error {
+func search(f searchFlags, stdout, stderr io.Writer) error {
 	docs, source, err := readCatalog(f)
 	if err != nil {
 		return err
@@ -124,10 +139,13 @@ func search(f searchFlags, stdout io.Writer) error {
 	}
 	ctx := context.Background()
 	s := lexicalSearcher(ix)
+	var embedding *embeddingReport
 	if f.embeddings != "" {
-		if s, err = hybridSearcher(ctx, ix, docs, f.embeddings, f.embedModel); err != nil {
+		var er embeddingReport
+		if s, er, err = hybridSearcher(ctx, ix, docs, f, stderr); err != nil {
 			return err
 		}
+		embedding = &er
 	}
 	if f.queries == "" {
 		results, err := s(ctx, nil, strings.Join(f.words, " "), f.limit)
@@ -140,10 +158,19 @@ func search(f searchFlags, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	report, err := evaluate(ctx, s, queries, f.passes)
+	metrics, err := evaluate(ctx, s, queries, f.passes)
 	if err != nil {
 		return err
 	}
+	report := evalReport{evalMetrics: metrics}
+	if embedding != nil {
+		lexical, err := evaluate(ctx, lexicalSearcher(ix), queries, f.passes)
+		if err != nil {
+			return err
+		}
+		report.Lexical, report.Hybrid, report.Embedding = &lexical, &metrics, embedding
+	}
+	report.Queries = len(queries)
 	report.Tools = ix.Len()
 	report.BuildMS = float64(build.Microseconds()) / 1000
 	if f.json {

@@ -22,10 +22,22 @@ const evalDepth = 5
 // when none is); each is averaged over queries. The query set is also split
 // in two halves by a hash of each query's id (of its text when it has none),
 // a fixed split that tells tuning to one half from a gain on both. Latencies
-// are over every search of every timed pass.
+// are over every search of every timed pass. With --embeddings the
+// metrics are those of hybrid search, repeated in Hybrid beside those of
+// the lexical ranking alone on the same queries, and Embedding says how the
+// catalog was embedded and fused.
 type evalReport struct {
-	Tools     int     `json:"tools"`
-	Queries   int     `json:"queries"`
+	Tools   int `json:"tools"`
+	Queries int `json:"queries"`
+	evalMetrics
+	BuildMS   float64          `json:"build_ms"`
+	Lexical   *evalMetrics     `json:"lexical,omitempty"`
+	Hybrid    *evalMetrics     `json:"hybrid,omitempty"`
+	Embedding *embeddingReport `json:"embedding,omitempty"`
+}
+
+// evalMetrics are the quality and latency of one ranking on a query set.
+type evalMetrics struct {
 	RecallAt1 float64 `json:"recall_at_1"`
 	RecallAt5 float64 `json:"recall_at_5"`
 	MRRAt5    float64 `json:"mrr_at_5"`
@@ -37,13 +49,12 @@ type evalReport struct {
 	Half1HitAt5    float64 `json:"half1_hit_at_5"`
 	P50US          float64 `json:"p50_us"`
 	P99US          float64 `json:"p99_us"`
-	BuildMS        float64 `json:"build_ms"`
 }
 
 // evaluate scores the top 5 of every query, then times passes more rounds
 // of the same searches.
-func evaluate(ctx context.Context, search searcher, queries []catalogfile.Query, passes int) (evalReport, error) {
-	r := evalReport{Queries: len(queries)}
+func evaluate(ctx context.Context, search searcher, queries []catalogfile.Query, passes int) (evalMetrics, error) {
+	var r evalMetrics
 	results := make([]toolsearch.Result, 0, evalDepth)
 	var halves [2]struct{ n, recallAt5, hit float64 }
 	var err error
@@ -140,7 +151,20 @@ func (r evalReport) writeJSON(w io.Writer) error {
 }
 
 func (r evalReport) writeText(w io.Writer) error {
-	_, err := fmt.Fprintf(w,
+	if err := r.writeMetrics(w, ""); err != nil || r.Embedding == nil {
+		return err
+	}
+	e := r.Embedding
+	_, err := fmt.Fprintf(w, "embeddings %s: %d tools embedded, %d cached, in %.0f ms; agreement with lexical %.3f, fusion weight %.3f\n",
+		e.Model, e.Embedded, e.Cached, e.EmbedMS, e.Agreement, e.Weight)
+	if err != nil {
+		return err
+	}
+	return evalReport{Tools: r.Tools, Queries: r.Queries, BuildMS: r.BuildMS, evalMetrics: *r.Lexical}.writeMetrics(w, "lexical alone: ")
+}
+
+func (r evalReport) writeMetrics(w io.Writer, title string) error {
+	_, err := fmt.Fprintf(w, title+
 		"tools %d, queries %d, index built in %.2f ms\n"+
 			"recall@1 %.3f  recall@5 %.3f  MRR@5 %.3f  hit@5 %.3f\n"+
 			"half 0: recall@5 %.3f  hit@5 %.3f;  half 1: recall@5 %.3f  hit@5 %.3f\n"+

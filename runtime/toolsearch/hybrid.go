@@ -23,9 +23,26 @@ const fusionDepth = 50
 // used without it ranks exactly as before: the embedder is an option, not a
 // change of the lexical search.
 type HybridIndex struct {
-	lexical  *Index
-	embedder Embedder
-	vectors  [][]float32 // unit vector of each tool, in the index's order
+	lexical   *Index
+	embedder  Embedder
+	vectors   [][]float32 // unit vector of each tool, in the index's order
+	agreement float64     // measured agreement with the lexical ranking; -1 when the weight was given
+	weight    float64     // share of the embedder's ranking in the fusion, 0 to 1
+}
+
+// HybridOption configures a [HybridIndex].
+type HybridOption func(*hybridConfig)
+
+type hybridConfig struct {
+	weight    float64
+	weightSet bool
+}
+
+// WithFusionWeight fuses the embedder's ranking at weight w (0 to 1, the
+// lexical ranking's being 1) instead of the weight the index derives from
+// the embedder's agreement with the lexical ranking ([HybridIndex.Agreement]).
+func WithFusionWeight(w float64) HybridOption {
+	return func(c *hybridConfig) { c.weight, c.weightSet = w, true }
 }
 
 // NewHybridIndex pairs lexical with the vectors of its tools, taken from cache
@@ -33,7 +50,20 @@ type HybridIndex struct {
 // each named as in the index. It fails with an error wrapping
 // [ErrInvalidDocument] when tools do not match the index, and one wrapping
 // [ErrEmbedding] when embedding fails.
-func NewHybridIndex(ctx context.Context, lexical *Index, cache *EmbeddingCache, tools []EmbeddingTool) (*HybridIndex, error) {
+//
+// Unless [WithFusionWeight] sets it, the embedder's share of the fusion is
+// derived from its agreement with the lexical ranking on the catalog itself
+// ([HybridIndex.Agreement], [FusionWeight]): an embedder that ranks the
+// catalog's own tools unlike the lexical index (a weak or mismatched model)
+// takes no part, and the hybrid ranking is the lexical one.
+func NewHybridIndex(ctx context.Context, lexical *Index, cache *EmbeddingCache, tools []EmbeddingTool, opts ...HybridOption) (*HybridIndex, error) {
+	var cfg hybridConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.weightSet && !(cfg.weight >= 0 && cfg.weight <= 1) {
+		return nil, fmt.Errorf("%w: fusion weight %v is not between 0 and 1", ErrInvalidDocument, cfg.weight)
+	}
 	if len(tools) != lexical.Len() {
 		return nil, fmt.Errorf("%w: %d tools for an index of %d", ErrInvalidDocument, len(tools), lexical.Len())
 	}
@@ -46,14 +76,30 @@ func NewHybridIndex(ctx context.Context, lexical *Index, cache *EmbeddingCache, 
 	if err != nil {
 		return nil, err
 	}
-	return &HybridIndex{lexical: lexical, embedder: cache.embedder, vectors: vectors}, nil
+	h := &HybridIndex{lexical: lexical, embedder: cache.embedder, vectors: vectors, agreement: -1, weight: cfg.weight}
+	if !cfg.weightSet {
+		h.agreement = h.measureAgreement(tools)
+		h.weight = FusionWeight(h.agreement)
+	}
+	return h, nil
 }
+
+// Agreement returns the embedder's measured agreement with the lexical
+// ranking on the catalog (see [FusionWeight]), or -1 when
+// [WithFusionWeight] set the weight and nothing was measured.
+func (h *HybridIndex) Agreement() float64 { return h.agreement }
+
+// Weight returns the share of the embedder's ranking in the fusion, from 0
+// (the lexical ranking alone) to 1 (equal shares).
+func (h *HybridIndex) Weight() float64 { return h.weight }
 
 // Search returns the tools that best match query, at most limit of them
 // ([DefaultLimit] when limit <= 0), best first: the tools whose exact name
 // the query contains, then the others by their fused score (the Score of
 // each result; equal scores keep registration order). It embeds the query
-// with one call of the embedder; a blank query finds nothing and calls none.
+// with one call of the embedder; a blank query finds nothing and calls none,
+// nor does any query when the fusion weight is 0: the ranking is then the
+// lexical one.
 // Fields are those of the lexical match, empty for a tool found only by its
 // vector.
 func (h *HybridIndex) Search(ctx context.Context, query string, limit int) ([]Result, error) {
@@ -62,6 +108,9 @@ func (h *HybridIndex) Search(ctx context.Context, query string, limit int) ([]Re
 	}
 	if strings.TrimSpace(query) == "" || h.lexical.Len() == 0 {
 		return nil, nil
+	}
+	if h.weight == 0 {
+		return h.lexical.Search(query, limit), nil
 	}
 	depth := max(limit, fusionDepth)
 	lexical := h.lexical.Search(query, depth)
@@ -98,7 +147,7 @@ func (h *HybridIndex) Search(ctx context.Context, query string, limit int) ([]Re
 	}
 	for rank, tool := range dense {
 		f := get(tool)
-		f.score += 1 / float64(rrfK+rank+1)
+		f.score += h.weight / float64(rrfK+rank+1)
 	}
 	ranked := make([]*fusedTool, 0, len(fused))
 	for _, f := range fused {
@@ -144,12 +193,17 @@ type fusedTool struct {
 // nearest returns the depth tools whose vectors are most similar to q, most
 // similar first, equal similarities in registration order.
 func (h *HybridIndex) nearest(q []float32, depth int) []int32 {
+	return nearestOf(h.vectors, q, depth)
+}
+
+// nearestOf returns the depth vectors most similar to q, by index.
+func nearestOf(vectors [][]float32, q []float32, depth int) []int32 {
 	type scored struct {
 		tool int32
 		sim  float32
 	}
-	all := make([]scored, len(h.vectors))
-	for i, v := range h.vectors {
+	all := make([]scored, len(vectors))
+	for i, v := range vectors {
 		var dot float32
 		for j, x := range v {
 			dot += x * q[j]
