@@ -166,9 +166,9 @@ func (r evalReport) writeText(w io.Writer) error {
 func (r evalReport) writeMetrics(w io.Writer, title string) error {
 	_, err := fmt.Fprintf(w, title+
 		"tools %d, queries %d, index built in %.2f ms\n"+
-			"recall@1 %.3f  recall@5 %.3f  MRR@5 %.3f  hit@5 %.3f\n"+
-			"half 0: recall@5 %.3f  hit@5 %.3f;  half 1: recall@5 %.3f  hit@5 %.3f\n"+
-			"latency p50 %.1f µs  p99 %.1f µs\n",
+		"recall@1 %.3f  recall@5 %.3f  MRR@5 %.3f  hit@5 %.3f\n"+
+		"half 0: recall@5 %.3f  hit@5 %.3f;  half 1: recall@5 %.3f  hit@5 %.3f\n"+
+		"latency p50 %.1f µs  p99 %.1f µs\n",
 		r.Tools, r.Queries, r.BuildMS, r.RecallAt1, r.RecallAt5, r.MRRAt5, r.HitAt5,
 		r.Half0RecallAt5, r.Half0HitAt5, r.Half1RecallAt5, r.Half1HitAt5, r.P50US, r.P99US)
 	return err

@@ -171,7 +171,11 @@ func TestSearchCommandErrors(t *testing.T) {
 		{"unknown gold tool", []string{"--tools", tools, "--queries", badQueries}, 1, `gold tool "nope" is not in the catalog`},
 		{"embeddings model without embeddings", []string{"--tools", tools, "--embeddings-model", "m", "weather"}, 2, "--embeddings-model applies with --embeddings URL"},
 		{"embeddings without URL", []string{"--tools", tools, "--embeddings", "", "weather"}, 2, "--embeddings names no URL"},
-		{"embeddings server down", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "weather"}, 1, "--embeddings http://127.0.0.1:1/v1/: embedding failed"},
+		{"embeddings server down", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "--embed-cache", t.TempDir(), "--embed-retries", "1", "weather"}, 1, "--embeddings http://127.0.0.1:1/v1/: embedding failed: texts 1-4 of 4, attempt 1 of 1"},
+		{"embed batch without embeddings", []string{"--tools", tools, "--embed-batch", "8", "weather"}, 2, "apply with --embeddings URL"},
+		{"zero embed batch", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "--embed-batch", "0", "weather"}, 2, "--embed-batch must be at least 1, got 0"},
+		{"zero embed retries", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "--embed-retries", "0", "weather"}, 2, "--embed-retries must be at least 1, got 0"},
+		{"empty embed cache", []string{"--tools", tools, "--embeddings", "http://127.0.0.1:1/v1/", "--embed-cache", "", "weather"}, 2, "--embed-cache names no directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,7 +277,7 @@ func TestSearchCommandHybrid(t *testing.T) {
 		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tools found", code, stdout.String(), stderr.String())
 	}
 	stdout.Reset()
-	args := []string{"--tools", tools, "--embeddings", url, "--embeddings-model", embedserver.Model}
+	args := []string{"--tools", tools, "--embeddings", url, "--embeddings-model", embedserver.Model, "--embed-cache", t.TempDir()}
 	if code := runSearch(append(args, query), &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "1.  weather.forecast") {
 		t.Fatalf("hybrid: exit %d, stdout %q, stderr %q; want weather.forecast first", code, stdout.String(), stderr.String())
 	}
@@ -284,11 +288,16 @@ func TestSearchCommandHybrid(t *testing.T) {
 	if code := runSearch(append(args, "--queries", queries, "--json"), &stdout, &stderr); code != 0 {
 		t.Fatalf("hybrid evaluation: exit %d, stderr %q", code, stderr.String())
 	}
-	var got map[string]float64
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatal(err)
+	got := decodeHybridReport(t, stdout.Bytes())
+	if got.Queries != 2 || got.RecallAt1 != 1 || got.P50US <= 0 || *got.Hybrid != got.evalMetrics {
+		t.Errorf("hybrid evaluation %+v: want 2 queries, each gold tool first, and a latency", got)
 	}
-	if got["queries"] != 2 || got["recall_at_1"] != 1 || got["p50_us"] <= 0 {
-		t.Errorf("hybrid evaluation %v: want 2 queries, each gold tool first, and a latency", got)
+	// The vectors are on disk: a second run embeds nothing.
+	stdout.Reset()
+	if code := runSearch(append(args, "--queries", queries, "--json"), &stdout, &stderr); code != 0 {
+		t.Fatalf("second hybrid evaluation: exit %d, stderr %q", code, stderr.String())
+	}
+	if again := decodeHybridReport(t, stdout.Bytes()); again.Embedding.Embedded != 0 || again.Embedding.Cached != 4 || again.RecallAt1 != 1 {
+		t.Errorf("second run %+v: want nothing embedded, 4 vectors cached, the same ranking", again.Embedding)
 	}
 }
