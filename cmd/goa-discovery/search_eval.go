@@ -155,8 +155,8 @@ func (r evalReport) writeText(w io.Writer) error {
 		return err
 	}
 	e := r.Embedding
-	_, err := fmt.Fprintf(w, "embeddings %s: %d tools embedded, %d cached, in %.0f ms; agreement with lexical %.3f, fusion weight %.3f\n",
-		e.Model, e.Embedded, e.Cached, e.EmbedMS, e.Agreement, e.Weight)
+	_, err := fmt.Fprintf(w, "embeddings %s: %d tools embedded, %d cached, in %.0f ms; %s\n",
+		e.Model, e.Embedded, e.Cached, e.EmbedMS, e.fusion())
 	if err != nil {
 		return err
 	}

@@ -37,9 +37,19 @@ type embeddingReport struct {
 	Cached   int     `json:"cached"`
 	EmbedMS  float64 `json:"embed_ms"`
 	// Agreement is the embedder's agreement with the lexical ranking on the
-	// catalog, Weight the share of its ranking in the fusion it gives.
+	// catalog (-1 when the catalog is too small to measure it), Weight the
+	// share of its ranking in the fusion (0 to 1, lexical's being 1).
 	Agreement float64 `json:"agreement"`
 	Weight    float64 `json:"weight"`
+}
+
+// fusion says how far the embedder agrees with the lexical ranking and the
+// weight it is fused at.
+func (r embeddingReport) fusion() string {
+	if r.Agreement < 0 {
+		return fmt.Sprintf("agreement with lexical not measured (catalog too small), fusion weight %.3f", r.Weight)
+	}
+	return fmt.Sprintf("agreement with lexical %.3f, fusion weight %.3f", r.Agreement, r.Weight)
 }
 
 // embedCacheDir is the default directory of --embed-cache.
@@ -97,8 +107,8 @@ func hybridSearcher(ctx context.Context, ix *toolsearch.Index, docs []toolsearch
 	report.EmbedMS = float64(time.Since(start).Microseconds()) / 1000
 	report.Embedded, report.Cached = cache.Embedded()
 	report.Agreement, report.Weight = h.Agreement(), h.Weight()
-	fmt.Fprintf(stderr, "embeddings: %d tools embedded, %d from %s; agreement with lexical %.3f, fusion weight %.3f\n",
-		report.Embedded, report.Cached, store.Dir(), report.Agreement, report.Weight)
+	fmt.Fprintf(stderr, "embeddings: %d tools embedded, %d from %s; %s\n",
+		report.Embedded, report.Cached, store.Dir(), report.fusion())
 	return func(ctx context.Context, dst []toolsearch.Result, query string, limit int) ([]toolsearch.Result, error) {
 		results, err := h.Search(ctx, query, limit)
 		if err != nil {

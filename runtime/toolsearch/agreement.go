@@ -38,12 +38,14 @@ func FusionWeight(agreement float64) float64 {
 // the index and by vector similarity to the tool's vector, and the share of
 // the lexical top 10 (the tool itself left out) that the embedder's top 10
 // also holds is averaged over the samples. Pseudo-queries the lexical index
-// finds nothing else for are left out; with none left, or fewer than two
-// tools, the agreement is 0.
-func (h *HybridIndex) measureAgreement(tools []EmbeddingTool) float64 {
+// finds nothing else for are left out. It reports false when the catalog
+// cannot tell: fewer than twice agreementDepth tools (a top 10 of a few
+// holds most of them, and any two rankings would agree), or no pseudo-query
+// left.
+func (h *HybridIndex) measureAgreement(tools []EmbeddingTool) (float64, bool) {
 	n := len(h.vectors)
-	if n < 2 {
-		return 0
+	if n < 2*agreementDepth {
+		return 0, false
 	}
 	samples := min(agreementSamples, n, max(16, agreementWork/(n*len(h.vectors[0]))))
 	var sum float64
@@ -76,7 +78,7 @@ func (h *HybridIndex) measureAgreement(tools []EmbeddingTool) float64 {
 		counted++
 	}
 	if counted == 0 {
-		return 0
+		return 0, false
 	}
-	return sum / float64(counted)
+	return sum / float64(counted), true
 }

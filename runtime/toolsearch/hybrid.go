@@ -26,7 +26,7 @@ type HybridIndex struct {
 	lexical   *Index
 	embedder  Embedder
 	vectors   [][]float32 // unit vector of each tool, in the index's order
-	agreement float64     // measured agreement with the lexical ranking; -1 when the weight was given
+	agreement float64     // measured agreement with the lexical ranking; -1 when not measured
 	weight    float64     // share of the embedder's ranking in the fusion, 0 to 1
 }
 
@@ -55,7 +55,9 @@ func WithFusionWeight(w float64) HybridOption {
 // derived from its agreement with the lexical ranking on the catalog itself
 // ([HybridIndex.Agreement], [FusionWeight]): an embedder that ranks the
 // catalog's own tools unlike the lexical index (a weak or mismatched model)
-// takes no part, and the hybrid ranking is the lexical one.
+// takes no part, and the hybrid ranking is the lexical one. A catalog too
+// small to measure on (under 20 tools, or none whose text finds another
+// tool lexically) fuses at equal weight.
 func NewHybridIndex(ctx context.Context, lexical *Index, cache *EmbeddingCache, tools []EmbeddingTool, opts ...HybridOption) (*HybridIndex, error) {
 	var cfg hybridConfig
 	for _, o := range opts {
@@ -78,15 +80,17 @@ func NewHybridIndex(ctx context.Context, lexical *Index, cache *EmbeddingCache, 
 	}
 	h := &HybridIndex{lexical: lexical, embedder: cache.embedder, vectors: vectors, agreement: -1, weight: cfg.weight}
 	if !cfg.weightSet {
-		h.agreement = h.measureAgreement(tools)
-		h.weight = FusionWeight(h.agreement)
+		h.weight = 1 // equal shares where the catalog cannot tell
+		if a, ok := h.measureAgreement(tools); ok {
+			h.agreement, h.weight = a, FusionWeight(a)
+		}
 	}
 	return h, nil
 }
 
 // Agreement returns the embedder's measured agreement with the lexical
-// ranking on the catalog (see [FusionWeight]), or -1 when
-// [WithFusionWeight] set the weight and nothing was measured.
+// ranking on the catalog (see [FusionWeight]), or -1 when nothing was
+// measured: [WithFusionWeight] set the weight, or the catalog was too small.
 func (h *HybridIndex) Agreement() float64 { return h.agreement }
 
 // Weight returns the share of the embedder's ranking in the fusion, from 0

@@ -226,7 +226,7 @@ func TestHybridErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := NewHybridIndex(ctx, ix, NewEmbeddingCache(tt.e), tt.tools)
+			_, err := NewHybridIndex(ctx, ix, NewEmbeddingCache(tt.e, WithEmbedRetries(1, 0)), tt.tools)
 			if !errors.Is(err, tt.want) {
 				t.Errorf("NewHybridIndex error = %v, want %v", err, tt.want)
 			}

@@ -63,7 +63,7 @@ func evalDevHybrid(t *testing.T, h *HybridIndex, queries []devQuery) (all devMet
 // TestHybridWeakEmbedderNeverHurts fuses the dev set's lexical ranking with
 // deliberately weak embedders: the weight derived from each one's agreement
 // with the lexical ranking keeps hybrid recall@5 at least the lexical one on
-// each half of the dev set.
+// each half of the dev set, where fusing at equal weight loses on both.
 func TestHybridWeakEmbedderNeverHurts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("embeds the dev set")
@@ -79,11 +79,25 @@ func TestHybridWeakEmbedderNeverHurts(t *testing.T) {
 		{"hashing", hashingEmbedderDouble{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := NewHybridIndex(context.Background(), ix, NewEmbeddingCache(tt.e, WithEmbedBatch(512)), embeddingTools(docs))
+			cache := NewEmbeddingCache(tt.e, WithEmbedBatch(512))
+			equal, err := NewHybridIndex(context.Background(), ix, cache, embeddingTools(docs), WithFusionWeight(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, equalHalves := evalDevHybrid(t, equal, queries)
+			h, err := NewHybridIndex(context.Background(), ix, cache, embeddingTools(docs))
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, halves := evalDevHybrid(t, h, queries)
+			for i := range equalHalves {
+				_, lex, _, _ := lexHalves[i].mean()
+				_, eq, _, _ := equalHalves[i].mean()
+				t.Logf("half %d: fused at equal weight, recall@5 %.3f", i, eq)
+				if eq >= lex {
+					t.Errorf("half %d: the embedder fused at equal weight gives recall@5 %.3f, not below lexical %.3f: the double is not weak", i, eq, lex)
+				}
+			}
 			for i := range halves {
 				_, lex, _, _ := lexHalves[i].mean()
 				_, hyb, _, _ := halves[i].mean()
