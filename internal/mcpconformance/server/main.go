@@ -51,7 +51,16 @@ func main() {
 	}
 }
 
-func run(addr string) error {
+// handler serves the generated MCP server of the service at /mcp.
+func handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", conformancemcp.NewHTTPHandler(conformance.NewEndpoints(service{})))
+	return mux
+}
+
+// checkLoopback returns an error unless addr is HOST:PORT with HOST
+// localhost or a loopback IP address.
+func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return err
@@ -59,13 +68,18 @@ func run(addr string) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fmt.Errorf("address %s is not a loopback address", addr)
 	}
+	return nil
+}
+
+func run(addr string) error {
+	if err := checkLoopback(addr); err != nil {
+		return err
+	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", conformancemcp.NewHTTPHandler(conformance.NewEndpoints(service{})))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Printf("http://%s/mcp\n", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
