@@ -63,6 +63,22 @@ func splitCommand(args []string) (flags, command []string, found bool) {
 
 // parseServerFlags parses args with fs, --command and what follows it
 // taken out first, flags before and after the other arguments, and checks that exactly one way to the server is given.
+// serverFlagsExit parses args with parseServerFlags for the command name
+// and returns the exit status to stop with: 0 after -h, 2 on a usage error
+// (printed to stderr), -1 to go on.
+func serverFlagsExit(fs *flag.FlagSet, args []string, sf *serverFlags, name string, stderr io.Writer) int {
+	err := parseServerFlags(fs, args, sf)
+	switch {
+	case err == nil:
+		return -1
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case !errors.As(err, new(printedError)):
+		fmt.Fprintf(stderr, "goa-discovery %s: %v\n", name, err)
+	}
+	return 2
+}
+
 func parseServerFlags(fs *flag.FlagSet, args []string, sf *serverFlags) error {
 	fs.StringVar(&sf.url, "url", "", "the server's streamable HTTP endpoint `URL`")
 	fs.Bool("command", false, "the server's command line, `CMD [ARGS...]`, run over stdio: the last flag, every word after it is the command's")

@@ -44,14 +44,8 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: goa-discovery mcp diff [--server NAME] DESIGN_IMPORT_PATH (--url URL | --command CMD [ARGS...])")
 		fs.PrintDefaults()
 	}
-	if err := parseServerFlags(fs, args, &sf); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if !errors.As(err, new(printedError)) {
-			fmt.Fprintf(stderr, "goa-discovery mcp diff: %v\n", err)
-		}
-		return 2
+	if code := serverFlagsExit(fs, args, &sf, "mcp diff", stderr); code >= 0 {
+		return code
 	}
 	if len(sf.args) != 1 {
 		fs.Usage()

@@ -34,14 +34,8 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: goa-discovery mcp import --name NAME [--toolset NAME] [--agent NAME [--deferred]] [--any] [--package NAME] [-o FILE] (--url URL | --command CMD [ARGS...])")
 		fs.PrintDefaults()
 	}
-	if err := parseServerFlags(fs, args, &sf); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		if !errors.As(err, new(printedError)) {
-			fmt.Fprintf(stderr, "goa-discovery mcp import: %v\n", err)
-		}
-		return 2
+	if code := serverFlagsExit(fs, args, &sf, "mcp import", stderr); code >= 0 {
+		return code
 	}
 	if *name == "" || len(sf.args) > 0 {
 		fs.Usage()

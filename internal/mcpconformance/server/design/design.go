@@ -1,0 +1,44 @@
+// Package design is the design of the MCP server that the conformance
+// suite's server scenarios test: a Goa service, served as an MCP server,
+// whose methods are the tools those scenarios call by name. Its generated
+// code is in ../gen (goa gen, see ../doc.go).
+package design
+
+import (
+	. "goa.design/goa/v3/dsl"
+
+	. "github.com/goa-discovery/goa-discovery/dsl"
+)
+
+var _ = API("conformance", func() {
+	Title("MCP conformance server")
+	Description("The tools the MCP conformance suite's server scenarios call")
+})
+
+var _ = Service("conformance", func() {
+	Description("Tools of the MCP conformance suite's server scenarios")
+	MCPServer("goa-discovery-conformance", "1.0.0")
+	Method("simple_text", func() {
+		Result(func() {
+			Attribute("text", String, "A fixed text")
+			Required("text")
+		})
+		Tool("test_simple_text", "Return a simple text")
+	})
+	Method("error_handling", func() {
+		Result(func() {
+			Attribute("text", String, "Never returned: the method fails")
+			Required("text")
+		})
+		Tool("test_error_handling", "Fail with an error message")
+	})
+	Method("reconnection", func() {
+		Result(func() {
+			Attribute("text", String, "A fixed text")
+			Required("text")
+		})
+		Tool("test_reconnection", "Return a text after a pause")
+	})
+})
+
+var _ = Toolset(FromMCP("conformance", "conformance"))

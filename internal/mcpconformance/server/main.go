@@ -1,0 +1,97 @@
+// Command server is the MCP server that the conformance suite's server
+// scenarios test: the Goa service of ./design, implemented here, served by
+// the MCP server that goa gen writes (gen/mcpservers/conformancemcp) over
+// streamable HTTP. "server [-addr HOST:PORT]" listens on a loopback address
+// (by default a free port), prints the server's URL on stdout and serves
+// until it receives SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	conformance "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/conformance"
+	"github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/mcpservers/conformancemcp"
+)
+
+// service implements the Goa service of the design.
+type service struct{}
+
+func (service) SimpleText(context.Context) (*conformance.SimpleTextResult, error) {
+	return &conformance.SimpleTextResult{Text: "This is a simple text response for testing."}, nil
+}
+
+func (service) ErrorHandling(context.Context) (*conformance.ErrorHandlingResult, error) {
+	return nil, errors.New("this tool intentionally returns an error for testing")
+}
+
+func (service) Reconnection(ctx context.Context) (*conformance.ReconnectionResult, error) {
+	select {
+	case <-time.After(100 * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return &conformance.ReconnectionResult{Text: "Reconnection test completed"}, nil
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "loopback `address` to listen on")
+	flag.Parse()
+	if err := run(*addr); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(1)
+	}
+}
+
+// handler serves the generated MCP server of the service at /mcp.
+func handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", conformancemcp.NewHTTPHandler(conformance.NewEndpoints(service{})))
+	return mux
+}
+
+// checkLoopback returns an error unless addr is HOST:PORT with HOST
+// localhost or a loopback IP address.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("address %s is not a loopback address", addr)
+	}
+	return nil
+}
+
+func run(addr string) error {
+	if err := checkLoopback(addr); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Printf("http://%s/mcp\n", l.Addr())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
