@@ -78,8 +78,13 @@
 // with the cosine similarity of an [Embedder]'s vectors by reciprocal rank
 // fusion, exact names still first, and keeps tool vectors in an
 // [EmbeddingCache] by schema fingerprint so that a catalog is embedded once
-// (runtime/toolsearch/openaiembed embeds with the OpenAI API). An Index
-// searched on its own ranks exactly as it does without any embedder.
+// (runtime/toolsearch/openaiembed embeds with the OpenAI API). The cache
+// embeds in batches with progress and bounded per-batch retries, and a
+// [VectorStore] ([DirVectorStore]) keeps vectors across processes. The
+// embedder's share of the fusion follows its measured agreement with the
+// lexical ranking on the catalog ([FusionWeight]): a weak embedder gets
+// none, and hybrid ranks as lexical does. An Index searched on its own
+// ranks exactly as it does without any embedder.
 //
 // Results are deterministic: equal scores keep registration order. An Index
 // is immutable once built and safe for concurrent use. Building scores
