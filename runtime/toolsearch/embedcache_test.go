@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,6 +165,27 @@ func TestFusionWeight(t *testing.T) {
 	} {
 		if got := FusionWeight(tt.agreement); got < tt.want-1e-9 || got > tt.want+1e-9 {
 			t.Errorf("FusionWeight(%v) = %v, want %v", tt.agreement, got, tt.want)
+		}
+	}
+}
+
+// TestFusionWeightOption: a weight given is used as is, nothing measured;
+// one outside 0 to 1 is refused.
+func TestFusionWeightOption(t *testing.T) {
+	docs, _ := loadDevSet(t)
+	docs = docs[:40]
+	ix := mustIndex(t, docs)
+	cache := NewEmbeddingCache(&conceptEmbedderDouble{})
+	h, err := NewHybridIndex(context.Background(), ix, cache, embeddingTools(docs), WithFusionWeight(0.25))
+	if err != nil || h.Weight() != 0.25 || h.Agreement() != -1 {
+		t.Errorf("WithFusionWeight(0.25): weight %v, agreement %v, error %v", h.Weight(), h.Agreement(), err)
+	}
+	if h, err := NewHybridIndex(context.Background(), ix, cache, embeddingTools(docs)); err != nil || h.Agreement() < 0 {
+		t.Errorf("40 tools: agreement %v, error %v; want one measured", h.Agreement(), err)
+	}
+	for _, w := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := NewHybridIndex(context.Background(), ix, cache, embeddingTools(docs), WithFusionWeight(w)); !errors.Is(err, ErrInvalidDocument) || !strings.Contains(err.Error(), "is not between 0 and 1") {
+			t.Errorf("WithFusionWeight(%v): error %v", w, err)
 		}
 	}
 }
