@@ -64,7 +64,8 @@ func WithConnectTimeout(d time.Duration) Option { return func(s *Session) { s.co
 
 // Connect connects to the server the design names server through t and
 // checks that it answers. The session reconnects through t whenever its
-// connection fails.
+// connection fails; a handshake that fails for a reason other than the
+// server's refusal is tried once more on a fresh connection.
 func Connect(ctx context.Context, server string, t Transport, opts ...Option) (*Session, error) {
 	if err := tools.ValidateName(server); err != nil {
 		return nil, fmt.Errorf("mcp: server name: %w", err)
@@ -128,13 +129,15 @@ func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
 	if s.current != nil {
 		return s.current, nil
 	}
-	t, err := s.transport.NewTransport(ctx)
-	if err != nil {
-		return nil, err
+	cs, err := s.dial(ctx)
+	if err != nil && refusal(err) == nil && ctx.Err() == nil {
+		// A server that restarted closes every connection it had, the
+		// idle ones an HTTP client would reuse for the handshake
+		// included: one more handshake, on a fresh connection, tells a
+		// server that is back from one that is gone. The handshake has
+		// no effect on the server but a new MCP session.
+		cs, err = s.dial(ctx)
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.connect)
-	defer cancel()
-	cs, err := s.client.Connect(cctx, t, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +152,18 @@ func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
 		s.drop(cs)
 	}()
 	return cs, nil
+}
+
+// dial makes one connection and its handshake, bounded by the connect
+// timeout.
+func (s *Session) dial(ctx context.Context) (*sdk.ClientSession, error) {
+	t, err := s.transport.NewTransport(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.connect)
+	defer cancel()
+	return s.client.Connect(cctx, t, nil)
 }
 
 // drop forgets a failed connection and closes it in the background: a

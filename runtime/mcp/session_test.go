@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
@@ -193,5 +195,80 @@ func TestCallWithoutArguments(t *testing.T) {
 	}
 	if want := []string{"{}", "{}"}; !slices.Equal(got, want) {
 		t.Errorf("the server received arguments %q, want %q", got, want)
+	}
+}
+
+// failingDials is a test double of a Transport: its first fail connections
+// break during the handshake, as the idle connections of a server that
+// restarted do; later ones reach the fixture in memory.
+type failingDials struct {
+	mu    sync.Mutex
+	fail  int
+	dials int
+	next  mcp.Transport
+}
+
+func (f *failingDials) NewTransport(ctx context.Context) (sdk.Transport, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dials++
+	if f.dials <= f.fail {
+		return brokenTransport{}, nil
+	}
+	return f.next.NewTransport(ctx)
+}
+
+// brokenTransport is a connection that the peer closed.
+type brokenTransport struct{}
+
+func (brokenTransport) Connect(context.Context) (sdk.Connection, error) {
+	return nil, errors.New("read: connection reset by peer")
+}
+
+func TestHandshakeTriedOnceMore(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fail int
+		ok   bool
+	}{
+		{"one broken connection", 1, true},
+		{"two broken connections", 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &failingDials{fail: tc.fail, next: mcp.InMemory(newFixture(fixtureOptions{}).server)}
+			s, err := mcp.Connect(context.Background(), "fixture", tr)
+			if !tc.ok {
+				if err == nil || !strings.Contains(err.Error(), "connection reset") {
+					t.Fatalf("Connect after %d broken connections: %v, want the handshake's failure", tc.fail, err)
+				}
+				if tr.dials != 2 {
+					t.Errorf("Connect dialed %d times, want 2", tr.dials)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Connect after %d broken connection: %v", tc.fail, err)
+			}
+			defer s.Close()
+			res, err := s.Call(context.Background(), "echo", []byte(`{"text":"hi"}`))
+			if err != nil || res.Content[0].(*sdk.TextContent).Text != "hi" {
+				t.Fatalf("call: %v, %v", res, err)
+			}
+		})
+	}
+
+	// The reconnection after a lost connection gets the second try too.
+	f := newFixture(fixtureOptions{})
+	tr := &failingDials{next: mcp.InMemory(f.server)}
+	s := connect(t, "fixture", tr)
+	if _, err := s.Call(context.Background(), "exit", []byte(`{}`)); err == nil {
+		t.Fatal("call of exit: no error, want a lost connection")
+	}
+	tr.mu.Lock()
+	tr.fail = tr.dials + 1
+	tr.mu.Unlock()
+	res, err := s.Call(context.Background(), "echo", []byte(`{"text":"back"}`))
+	if err != nil || res.Content[0].(*sdk.TextContent).Text != "back" {
+		t.Fatalf("call after the server exited, with one broken connection: %v, %v", res, err)
 	}
 }
