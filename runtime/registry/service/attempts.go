@@ -250,10 +250,11 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return nil, registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q ran, but its record was forgotten before its result could be recorded", req.CallID)
 		case err != nil:
-			// The hand-over stays outstanding: never sent again, and a
-			// retry gets call_outcome_unknown (unrecorded.go).
+			// The hand-over stays outstanding: the call is never sent
+			// again, whatever happens to this service, which holds the
+			// result for a retry to record (unrecorded.go).
 			s.release(req.CallID, fence)
-			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
+			return nil, s.holdResult(res, err)
 		}
 		return rec.Result, nil
 	case !shared:

@@ -224,6 +224,7 @@ func TestConcurrentRetriesRunOnce(t *testing.T) {
 func TestProviderAnswersOutsideTheContract(t *testing.T) {
 	h := newHarness(t)
 	p := newProvider(t)
+	p.server.Config.SetKeepAlivesEnabled(false)
 	ctx := context.Background()
 	reg := publish(t, h.client, p, "1.0.0", "r1")
 	p.setAnswer(func(*registry.CallRequest) (json.RawMessage, error) {
@@ -239,6 +240,11 @@ func TestProviderAnswersOutsideTheContract(t *testing.T) {
 	if string(res.Result) != `{"name":"record a"}` {
 		t.Fatalf("result = %s", res.Result)
 	}
+	// A provider no longer listening never saw the call: provider
+	// unavailable, and the call may be sent again. (The provider keeps no
+	// connection alive: one that broke once the call was written on it is
+	// another case, the provider may have read the call, whose outcome is
+	// then unknown.)
 	p.server.Close()
 	_, err = h.client.CallResolvedTool(ctx, lookup("c2", reg.Token, "a"))
 	wantCode(t, err, registry.CodeProviderUnavailable)

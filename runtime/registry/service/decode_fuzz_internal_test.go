@@ -15,12 +15,14 @@ import (
 func FuzzStoredRecord(f *testing.F) {
 	f.Add([]byte(`{"registration":{"toolset":{"name":"a","tools":[]},"fingerprint":"f","revision":"r","token":"t","endpoint":"http://h"}}`))
 	f.Add([]byte(`{"call_id":"c","tool":"a.b","token":"t","payload_digest":"d","revision":"r","endpoint":"http://h","admitted_at":"2026-01-02T03:04:05Z"}`))
+	f.Add([]byte(`{"call_id":"c","tool":"a.b","token":"t","payload_digest":"d","revision":"r","endpoint":"http://h","admitted_at":"2026-01-02T03:04:05Z","handed_over":7}`))
 	f.Add([]byte(`{"call_id":"c","Call_ID":"d"}`))
 	f.Add([]byte(`{"generation":3}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, newRecord := range []func() any{
 			func() any { return new(storedToolset) },
 			func() any { return new(CallRecord) },
+			func() any { return new(journalCall) },
 			func() any { return new(generationDoc) },
 		} {
 			rec := newRecord()

@@ -5,7 +5,7 @@ package service
 //	generation                   {"generation": N}, padded to a fixed size
 //	toolsets/<hash of name>.json  one storedToolset per registered toolset
 //	calls.journal                 the admitted calls: a journal (journal.go)
-//	                              keyed by call ID, each value a CallRecord
+//	                              keyed by call ID, each value a journalCall
 //
 // A toolset file is written whole to a temporary file in its directory,
 // synced, renamed over its name and the directory synced, so a reader after
@@ -55,7 +55,18 @@ type disk struct {
 type snapshot struct {
 	generation uint64
 	toolsets   []storedToolset
-	calls      []CallRecord
+	calls      []journalCall
+}
+
+// journalCall is how the journal persists a call: its record, and the
+// hand-over outstanding (embedded_attempts.go). A record of the earlier
+// layout has no hand-over.
+type journalCall struct {
+	CallRecord
+	// HandedOver is the fence of the claim the call was handed to its
+	// provider under, while no result is recorded and the provider did
+	// not answer with a failure; 0 when no hand-over is outstanding.
+	HandedOver uint64 `json:"handed_over,omitempty"`
 }
 
 // storedToolset is how the store persists a registration.
@@ -136,9 +147,12 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 // layout to snap, and returns the latter.
 func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord, error) {
 	for id, v := range values {
-		var rec CallRecord
+		var rec journalCall
 		if err := strictjson.Decode(v, &rec); err != nil || rec.CallID != id {
 			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
+		}
+		if rec.HandedOver != 0 && rec.Result != nil {
+			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (it has both a result and a hand-over)", id)
 		}
 		snap.calls = append(snap.calls, rec)
 	}
@@ -146,7 +160,9 @@ func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord
 	if err != nil {
 		return nil, err
 	}
-	snap.calls = append(snap.calls, legacy...)
+	for _, rec := range legacy {
+		snap.calls = append(snap.calls, journalCall{CallRecord: rec})
+	}
 	return legacy, nil
 }
 
@@ -300,17 +316,15 @@ func (d *disk) deleteToolset(name string) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// putCalls makes the records durable in the journal, one batch.
-func (d *disk) putCalls(recs ...*CallRecord) error {
-	frames := make([]frame, len(recs))
-	for i, rec := range recs {
-		v, err := json.Marshal(rec)
-		if err != nil {
-			return fmt.Errorf("registry store: encode call %q: %w", rec.CallID, err)
-		}
-		frames[i] = frame{key: rec.CallID, value: v}
+// putCall makes the record of a call, with the fence of its outstanding
+// hand-over (0: none), durable in the journal: one frame, so that an
+// admission and its hand-over share one sync.
+func (d *disk) putCall(rec *CallRecord, handedOver uint64) error {
+	v, err := json.Marshal(&journalCall{CallRecord: *rec, HandedOver: handedOver})
+	if err != nil {
+		return fmt.Errorf("registry store: encode call %q: %w", rec.CallID, err)
 	}
-	return d.calls.commit(frames...)
+	return d.calls.commit(frame{key: rec.CallID, value: v})
 }
 
 // forgetCalls removes the records from the journal, in batches, and

@@ -11,6 +11,11 @@ package service
 // its admission is durable, and two writes of one call never race in the
 // journal. Calls of different IDs are written concurrently and share the
 // journal's syncs.
+//
+// The store records the attempts of its calls (AttemptStore, and
+// SendingStore: embedded_attempts.go) by the rules of attempts.go, so that
+// a call handed to its provider without a recorded result is never sent
+// again, across restarts too.
 
 import (
 	"context"
@@ -39,6 +44,12 @@ type embeddedStore struct {
 	regs       map[string]registry.Registration
 	regBusy    map[string]chan struct{} // toolsets with a change in flight
 	calls      map[string]*storedCall
+	// fence is the last claim fence handed out. It starts at the time the
+	// store opened, in nanoseconds, or past every fence of a hand-over the
+	// data directory holds if that is higher: a new fence is above every
+	// fence an earlier process handed out, as no process claims a call
+	// each nanosecond.
+	fence uint64
 }
 
 var _ Store = (*embeddedStore)(nil)
@@ -48,6 +59,15 @@ var _ Store = (*embeddedStore)(nil)
 type storedCall struct {
 	rec  CallRecord
 	busy chan struct{}
+	// sent is the fence of the claim the call was handed over under while
+	// that hand-over is outstanding, 0 otherwise; durable with rec.
+	sent uint64
+	// claim is the fence of the current claim (0: none), of owner, until
+	// it lapses. Claims live in memory only: a restarted store has none,
+	// each one having been its process's.
+	claim uint64
+	owner string
+	until time.Time
 }
 
 // openEmbeddedStore opens the store persisted in dir, or an empty store in
@@ -57,7 +77,8 @@ type storedCall struct {
 // generation twice with different contents. When that, or moving calls of
 // the earlier layout, fails for want of space, the store opens read-only.
 func openEmbeddedStore(dir string) (*embeddedStore, error) {
-	s := &embeddedStore{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall)}
+	s := &embeddedStore{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall),
+		fence: uint64(time.Now().UnixNano())}
 	if dir == "" {
 		return s, nil
 	}
@@ -73,7 +94,8 @@ func openEmbeddedStore(dir string) (*embeddedStore, error) {
 		s.regs[st.Registration.Toolset.Name] = st.Registration
 	}
 	for _, rec := range snap.calls {
-		s.calls[rec.CallID] = &storedCall{rec: rec}
+		s.calls[rec.CallID] = &storedCall{rec: rec.CallRecord, sent: rec.HandedOver}
+		s.fence = max(s.fence, rec.HandedOver)
 	}
 	s.generation = snap.generation + 1
 	s.reserved = s.generation
@@ -271,7 +293,7 @@ func (s *embeddedStore) Admit(_ context.Context, rec *CallRecord) (*CallRecord, 
 	s.mu.Unlock()
 	var err error
 	if s.disk != nil {
-		err = s.disk.putCalls(&c.rec)
+		err = s.disk.putCall(&c.rec, 0)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -283,37 +305,51 @@ func (s *embeddedStore) Admit(_ context.Context, rec *CallRecord) (*CallRecord, 
 	return c.rec.Clone(), true, nil
 }
 
-// Complete implements Store.
+// Complete implements Store. A recorded result ends the call's claim and
+// hand-over.
 func (s *embeddedStore) Complete(_ context.Context, callID string, res *registry.CallResult) (*CallRecord, error) {
 	if s.readOnly != nil {
 		return nil, s.readOnly
 	}
 	c := s.lockCall(callID)
+	defer s.mu.Unlock()
 	if c == nil {
-		s.mu.Unlock()
 		return nil, fmt.Errorf("%w: call %q", ErrNotAdmitted, callID)
 	}
-	if c.rec.Result != nil {
-		out := c.rec.Clone()
-		s.mu.Unlock()
-		return out, nil
+	return s.completeLocked(c, res)
+}
+
+// completeLocked records res as the result of c unless it has one, and
+// returns c's record. s.mu must be held, c not busy.
+func (s *embeddedStore) completeLocked(c *storedCall, res *registry.CallResult) (*CallRecord, error) {
+	if c.rec.Result == nil {
+		rec := c.rec.Clone()
+		rec.Result = cloneResult(res)
+		if err := s.write(c, rec, 0); err != nil {
+			return nil, err
+		}
+		c.claim = 0
 	}
-	rec := c.rec.Clone()
-	rec.Result = cloneResult(res)
-	c.busy = make(chan struct{})
-	s.mu.Unlock()
-	var err error
+	return c.rec.Clone(), nil
+}
+
+// write makes next, with the fence of its outstanding hand-over sent (0:
+// none), the durable record of c, and installs it. s.mu must be held and
+// c not busy; the lock is released while the journal syncs, c marked busy
+// meanwhile, and held again on return. A write that fails changes nothing.
+func (s *embeddedStore) write(c *storedCall, next *CallRecord, sent uint64) error {
 	if s.disk != nil {
-		err = s.disk.putCalls(rec)
+		c.busy = make(chan struct{})
+		s.mu.Unlock()
+		err := s.disk.putCall(next, sent)
+		s.mu.Lock()
+		release(c)
+		if err != nil {
+			return err
+		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	release(c)
-	if err != nil {
-		return nil, err
-	}
-	c.rec = *rec
-	return rec.Clone(), nil
+	c.rec, c.sent = *next, sent
+	return nil
 }
 
 // Call implements Store.
@@ -326,8 +362,9 @@ func (s *embeddedStore) Call(_ context.Context, callID string) (*CallRecord, err
 	return c.rec.Clone(), nil
 }
 
-// Forget implements Store. keep is called with the store locked. A failure
-// part of the way keeps the records not yet forgotten, and reports it.
+// Forget implements Store. keep is called with the store locked. A call
+// being forwarded under a current claim is kept. A failure part of the way
+// keeps the records not yet forgotten, and reports it.
 func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
 	if s.readOnly != nil {
 		return 0, s.readOnly
@@ -335,8 +372,9 @@ func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(st
 	s.mu.Lock()
 	var ids []string
 	var marked []*storedCall
+	now := time.Now()
 	for id, c := range s.calls {
-		if c.busy != nil || !c.rec.LastEvent().Before(cutoff) || keep(id) {
+		if c.busy != nil || c.claimed(now) != 0 || !c.rec.LastEvent().Before(cutoff) || keep(id) {
 			continue
 		}
 		c.busy = make(chan struct{})

@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,10 +101,14 @@ func unavailable(call *registry.CallRequest, why string, cause error) *registry.
 
 // noAnswer marks the error of a request that got no answer with
 // ErrNoAnswer, unless the connection was never made (the dial failed or was
-// refused): the provider then never saw the call.
+// refused, or the registry refused the provider's TLS certificate, or the
+// provider does not speak TLS): the provider then never saw the call.
 func noAnswer(err error) error {
 	var op *net.OpError
-	if errors.Is(err, errSelfAddress) || errors.Is(err, errRefusedAddress) || (errors.As(err, &op) && op.Op == "dial") {
+	var cert *tls.CertificateVerificationError
+	var header tls.RecordHeaderError
+	if errors.Is(err, errSelfAddress) || errors.Is(err, errRefusedAddress) || (errors.As(err, &op) && op.Op == "dial") ||
+		errors.As(err, &cert) || errors.As(err, &header) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrNoAnswer, err)

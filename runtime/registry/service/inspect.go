@@ -73,8 +73,10 @@ type CallInfo struct {
 	// Revision is the registration's revision at admission.
 	Revision   string    `json:"revision"`
 	AdmittedAt time.Time `json:"admitted_at"`
-	// State is "pending" (no result yet), "done" or "tool_error" (the
-	// provider answered that the tool failed).
+	// State is "pending" (no result yet), "outcome_unknown" (sent to its
+	// provider, no result recorded and no node sending it: never sent
+	// again, see AttemptStore), "done" or "tool_error" (the provider
+	// answered that the tool failed).
 	State       string    `json:"state"`
 	CompletedAt time.Time `json:"completed_at,omitzero"`
 }
@@ -163,6 +165,15 @@ func (s *Service) ListCalls(ctx context.Context, pending bool, limit int) (*Call
 	out := &Calls{Calls: make([]CallInfo, len(recs)), Truncated: more}
 	for i, r := range recs {
 		c := CallInfo{CallID: r.CallID, Tool: r.Tool, Revision: r.Revision, AdmittedAt: r.AdmittedAt.UTC(), State: "pending"}
+		if as, ok := s.store.(AttemptStore); ok && r.Result == nil {
+			state, err := as.Attempt(ctx, r.CallID)
+			if err != nil {
+				return nil, s.storeError(fmt.Sprintf("read the attempt of call %q", r.CallID), err)
+			}
+			if state == AttemptLost {
+				c.State = "outcome_unknown"
+			}
+		}
 		if r.Result != nil {
 			c.State, c.CompletedAt = "done", r.Result.CompletedAt.UTC()
 			if r.Result.ToolError != "" {

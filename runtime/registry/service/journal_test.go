@@ -216,6 +216,9 @@ func TestJournalRecordsMustBeCallRecords(t *testing.T) {
 	}{
 		{"not JSON", "c1", "{"},
 		{"another call's record", "c1", `{"call_id":"c2"}`},
+		{"a result and a hand-over", "c1", `{"call_id":"c1","tool":"a.get","token":"t","payload_digest":"d","revision":"r","endpoint":"http://h","admitted_at":"2026-01-02T03:04:05Z",` +
+			`"result":{"call_id":"c1","tool":"a.get","token":"t","completed_at":"2026-01-02T03:04:05Z"},"handed_over":3}`},
+		{"an unknown field", "c1", `{"call_id":"c1","handed_over":3,"handed":1}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

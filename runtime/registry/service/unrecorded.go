@@ -17,15 +17,15 @@ package service
 //   - a held result is not forgotten by the call retention, and Close
 //     tries once more to record each one.
 //
-// A held result lives as long as the service: a registry stopped before
-// its store took the result has the call's admission without a result, as
-// for any call in flight when a registry stops. The above is the embedded
-// store's (and any Store's that does not record attempts). A store that
-// records attempts (AttemptStore) never sends such a call again whatever
-// happens to the service: its caller is answered the store's failure
-// (overloaded, for a store that cannot be reached), the call's hand-over
-// stays outstanding, and every retry on any node gets
-// ErrCallOutcomeUnknown.
+// A held result lives as long as the service; the call's hand-over
+// (attempts.go), recorded before the call was sent, outlives it. A store
+// that records attempts (the embedded store and the Redis store do) keeps
+// the hand-over outstanding while no result is recorded, so that the call
+// is never sent again whatever happens to the service: after a restart, or
+// on another node, every retry gets ErrCallOutcomeUnknown. Only a store
+// that records no attempts (a Store given with WithStore that is not an
+// AttemptStore) loses that with the service: its call is then pending, as
+// any call in flight when such a registry stops, and a retry sends it.
 
 import (
 	"context"
