@@ -3,6 +3,7 @@ package service
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // StoredCalls returns how many call records the journal in dir holds, read
@@ -34,4 +35,13 @@ func NewMemoryStore() Store {
 // the hand-over (nil: the call is being sent).
 func WithHandOverHook(f func(callID string) func(error)) Option {
 	return func(o *options) { o.handOverHook = f }
+}
+
+// FillStore makes every later write of the embedded store svc opened fail
+// for want of space, as a disk that filled, until svc is closed.
+func FillStore(svc *Service) {
+	j := svc.own.disk.calls
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.broken = storageError("write journal", syscall.ENOSPC)
 }
