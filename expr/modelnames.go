@@ -4,9 +4,9 @@ package expr
 // introduces them. A model knows a local tool by the provider-legal form of
 // its identifier, computed by the runtime's own mapping
 // (discovery.ModelName: "records.lookup" becomes "records_lookup"), and
-// the reserved and shared names are refused by the runtime's own checks
-// (discovery.CheckModelName, discovery.ModelNames), which RegisterAgent
-// applies too, so gen and the runtime always agree on them. Catalogs that
+// the reserved, too long and shared names are refused by the runtime's own
+// checks (discovery.CheckModelName, discovery.ModelNames), which
+// RegisterAgent applies too, so gen and the runtime always agree on them. Catalogs that
 // exist only at run time (registries) are checked by the runtime when they
 // are read.
 
@@ -24,10 +24,11 @@ func (t *ToolExpr) ident() (tools.Ident, bool) {
 	return id, err == nil
 }
 
-// validateModelName checks the name a model knows the tool by: it is none of
-// the names the runtime and the providers reserve for discovery, and it fits
-// MaxNameLength whole, since the providers that cap names there would
-// otherwise receive a shortened, hashed name.
+// validateModelName checks the name a model knows the tool by
+// (discovery.CheckModelName): it is none of the names the runtime and the
+// providers reserve for discovery, and it fits
+// discovery.MaxModelNameLength whole, since the providers that cap names
+// there would otherwise receive a shortened, hashed name.
 func (t *ToolExpr) validateModelName(p *problems) {
 	if t.Toolset.Source != nil {
 		return // an inline tool of a registry reference, rejected on its own
@@ -38,10 +39,6 @@ func (t *ToolExpr) validateModelName(p *problems) {
 	}
 	if err := discovery.CheckModelName(id); err != nil {
 		p.add(t, t.At, "%v", err)
-	}
-	if name := discovery.ModelName(id); len(name) > MaxNameLength {
-		p.add(t, t.At, "the model knows this tool as %q, %d characters long; toolset name, '_' and tool name together must fit in %d",
-			name, len(name), MaxNameLength)
 	}
 }
 

@@ -69,6 +69,8 @@ func TestRegisterAgentRefusals(t *testing.T) {
 			`agent "a": immediate tool "tool.search": the model knows this tool as "tool_search", a name reserved for tool discovery (reserved: tool_search, call_tool, tool_search_tool_bm25, tool_search_tool_regex); rename the tool or its toolset`},
 		{"reserved hosted search name", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{"tool_search_tool.regex"}},
 			`deferred tool "tool_search_tool.regex": the model knows this tool as "tool_search_tool_regex", a name reserved`},
+		{"model name longer than the providers allow", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{tools.Ident(strings.Repeat("t", 40) + "." + strings.Repeat("y", 24))}},
+			`agent "a": deferred tool "` + strings.Repeat("t", 40) + "." + strings.Repeat("y", 24) + `": the model knows this tool as "` + strings.Repeat("t", 40) + "_" + strings.Repeat("y", 24) + `", 65 characters long; toolset name, '_' and tool name together must fit in 64`},
 		{"shared model name", runtime.AgentRegistration{Name: "a", Planner: p, Immediate: []tools.Ident{"a_b.c"}, Deferred: []tools.Ident{"a.b_c"}},
 			`agent "a": tool "b_c" of toolset "a" and tool "c" of toolset "a_b" both reach the model as "a_b_c"; rename one`},
 		{"shared model name, both deferred", runtime.AgentRegistration{Name: "a", Planner: p, Deferred: []tools.Ident{"x.y_z", "x_y.z"}},

@@ -16,17 +16,26 @@ import (
 // portable form of its identifier: "records.lookup" is "records_lookup".
 func ModelName(id tools.Ident) string { return PortableName(string(id)) }
 
+// MaxModelNameLength is the longest model-facing name of a local tool, in
+// bytes: the providers that cap tool names (Anthropic's and OpenAI's, at
+// 64) must receive it whole, never shortened and hashed.
+const MaxModelNameLength = 64
+
 // CheckModelName refuses a tool whose model-facing name is reserved for
 // tool discovery (IsReserved): "tool.search" reaches the model as
-// "tool_search". The error does not name the tool; the caller says which
-// one it checked.
+// "tool_search"; or is longer than MaxModelNameLength. The error does not
+// name the tool; the caller says which one it checked.
 func CheckModelName(id tools.Ident) error {
 	name := ModelName(id)
-	if !IsReserved(name) {
-		return nil
+	switch {
+	case IsReserved(name):
+		return fmt.Errorf("the model knows this tool as %q, a name reserved for tool discovery (reserved: %s); rename the tool or its toolset",
+			name, strings.Join(ReservedNames(), ", "))
+	case len(name) > MaxModelNameLength:
+		return fmt.Errorf("the model knows this tool as %q, %d characters long; toolset name, '_' and tool name together must fit in %d",
+			name, len(name), MaxModelNameLength)
 	}
-	return fmt.Errorf("the model knows this tool as %q, a name reserved for tool discovery (reserved: %s); rename the tool or its toolset",
-		name, strings.Join(ReservedNames(), ", "))
+	return nil
 }
 
 // ModelNames collects the model-facing names of the tools one agent can

@@ -17,6 +17,9 @@ func TestCheckModelName(t *testing.T) {
 		{"call.tool", `the model knows this tool as "call_tool", a name reserved`},
 		{"tool_search.tool_bm25", `the model knows this tool as "tool_search_tool_bm25", a name reserved`},
 		{"tool.search_more", ""},
+		{tools.Ident(strings.Repeat("t", 40) + "." + strings.Repeat("y", 23)), ""},
+		{tools.Ident(strings.Repeat("t", 40) + "." + strings.Repeat("y", 24)), `the model knows this tool as "` + strings.Repeat("t", 40) + "_" + strings.Repeat("y", 24) + `", 65 characters long; toolset name, '_' and tool name together must fit in 64`},
+		{tools.Ident(strings.Repeat("t", 64) + "." + strings.Repeat("y", 64)), `the model knows this tool as "` + strings.Repeat("t", 64) + "_" + strings.Repeat("y", 54) + `_`},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.id), func(t *testing.T) {
