@@ -1,9 +1,11 @@
 package service
 
-// Attempts of a shared store's calls. Services sharing a store that records
-// attempts (AttemptStore) send each call to its provider at most once at a
-// time, and never again once a sending may have run it without its outcome
-// being known:
+// Attempts of calls. Services of a store that records attempts
+// (AttemptStore: the embedded store, which one process's services share,
+// and the Redis store, which the nodes of a cluster share) send each call
+// to its provider at most once at a time, and never again once a sending
+// may have run it without its outcome being known, whatever happens to the
+// service that sent it:
 //
 //   - A node forwards a pending call under a claim that it renews while it
 //     forwards. Each claim carries a fence, a number the store hands out in

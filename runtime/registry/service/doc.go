@@ -18,9 +18,10 @@
 // the Redis store of package redisstore, which several services share as
 // the nodes of one registry: a store that tells the generation
 // (SharedStore) is read again before a read that another node's change made
-// stale, one that records attempts (AttemptStore) has each pending call
-// forwarded by one node at a time under a fenced claim and sent to its
-// provider at most once unless the provider answered that it failed, and
+// stale, one that records attempts (AttemptStore, as the embedded store
+// does too, its hand-overs in the journal) has each pending call forwarded
+// by one node at a time under a fenced claim and sent to its provider at
+// most once unless the provider answered that it failed, across restarts, and
 // one that admits, claims and hands a new call over in one step
 // (SendingStore) runs a new call in two store round trips, and one that
 // keeps leases (LeaseStore)
