@@ -7,8 +7,9 @@ package service_test
 // the latest acknowledged registration or withdrawal of each toolset (or
 // the change in flight at the kill), every acknowledged call's result, returned again
 // without running the call again, and its admission, which refuses a retry
-// with another payload. The generation must move past every one read
-// before the kill.
+// with another payload. A call unanswered at the kill gets its result or
+// call_outcome_unknown when retried, and never runs twice. The generation
+// must move past every one read before the kill.
 
 import (
 	"bufio"
@@ -134,6 +135,9 @@ type faultLedger struct {
 	// calls: call ID to the result acknowledged, of calls of round.
 	calls map[string]string
 	round map[string]int
+	// unanswered: the calls sent and not answered before the kill, by
+	// call ID, of round.
+	unanswered map[string]int
 	// acked and inFlight: per toolset, the revision registered by the
 	// change last acknowledged and by the one in flight at the kill ("":
 	// withdrawn).
@@ -158,7 +162,7 @@ func TestKilledRegistryKeepsAcknowledgedWrites(t *testing.T) {
 		return json.RawMessage(fmt.Sprintf(`{"name":"record %s"}`, call.CallID)), nil
 	}), 0))
 	defer provider.Close()
-	ledger := &faultLedger{calls: map[string]string{}, round: map[string]int{}, acked: map[string]string{}, inFlight: map[string]string{}}
+	ledger := &faultLedger{calls: map[string]string{}, round: map[string]int{}, unanswered: map[string]int{}, acked: map[string]string{}, inFlight: map[string]string{}}
 	ctx := context.Background()
 
 	allow := provider.URL + "/tools"
@@ -303,12 +307,16 @@ func stormPublishes(t *testing.T, client *registry.Client, killed *atomic.Bool, 
 func stormCalls(t *testing.T, client *registry.Client, killed *atomic.Bool, ledger *faultLedger, token registry.Token, prefix string, round int) {
 	for i := 0; !killed.Load(); i++ {
 		id := fmt.Sprintf("%s-%d", prefix, i)
+		ledger.mu.Lock()
+		ledger.unanswered[id] = round
+		ledger.mu.Unlock()
 		res, err := client.CallResolvedTool(context.Background(), lookup(id, token, id))
 		if err != nil {
 			stormFailed(t, killed, "call "+id, err)
 			return
 		}
 		ledger.mu.Lock()
+		delete(ledger.unanswered, id)
 		ledger.calls[id] = string(res.Result)
 		ledger.round[id] = round
 		ledger.mu.Unlock()
@@ -370,6 +378,26 @@ func checkAfterRestart(t *testing.T, client *registry.Client, ledger *faultLedge
 		}
 		if n := execs.count(id); n != 1 {
 			t.Errorf("restart %d: acknowledged call %s ran %d times", round, id, n)
+		}
+	}
+	// A call unanswered at the kill, retried, gets its result or
+	// call_outcome_unknown (it was handed to its provider, and may have
+	// run), and never runs twice.
+	for id, r := range ledger.unanswered {
+		if r != round {
+			continue
+		}
+		delete(ledger.unanswered, id)
+		res, err := client.CallResolvedTool(ctx, lookup(id, token, id))
+		switch {
+		case errors.Is(err, registry.ErrCallOutcomeUnknown):
+		case err != nil:
+			t.Errorf("restart %d: call %s unanswered at the kill, retried: %v", round, id, err)
+		case string(res.Result) != fmt.Sprintf(`{"name":"record %s"}`, id):
+			t.Errorf("restart %d: call %s unanswered at the kill, retried: result %s", round, id, res.Result)
+		}
+		if n := execs.count(id); n > 1 {
+			t.Errorf("restart %d: call %s, unanswered at the kill, ran %d times", round, id, n)
 		}
 	}
 }
