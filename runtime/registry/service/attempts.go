@@ -289,5 +289,5 @@ func (s *Service) handOver(ctx context.Context, st AttemptStore, callID string, 
 // lostOutcome is the error of a call handed over under a claim that ended
 // before its result was recorded.
 func lostOutcome(callID string) *registry.Error {
-	return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q was sent to its provider, and the registry node that sent it recorded no result before its claim of the call ended (the node stopped, lost the store, or renewed its claim too late); it may have run, and the registry does not send it again", callID)
+	return registry.Errorf(registry.CodeCallOutcomeUnknown, "call %q was sent to its provider, and the registry node that sent it recorded no result before its claim of the call ended (the provider did not answer, or the node stopped, lost the store, or renewed its claim too late); it may have run, and the registry does not send it again", callID)
 }
