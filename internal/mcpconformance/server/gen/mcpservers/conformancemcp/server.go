@@ -8,6 +8,7 @@ import (
 	"fmt"
 	conformancesvc "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/conformance"
 	conformancetools "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/toolsets/conformance"
+	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"net/http"
 )
@@ -29,21 +30,21 @@ func NewServer(e *conformancesvc.Endpoints) *sdk.Server {
 	schemas := conformancetools.ToolSchemas()
 	s.AddTool(&sdk.Tool{
 		Description:  "Return a simple text",
-		InputSchema:  schemas[0].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[0].Payload),
 		Name:         "test_simple_text",
-		OutputSchema: schemas[0].Result,
+		OutputSchema: tools.MustWithDialect(schemas[0].Result),
 	}, testSimpleTextHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Fail with an error message",
-		InputSchema:  schemas[1].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[1].Payload),
 		Name:         "test_error_handling",
-		OutputSchema: schemas[1].Result,
+		OutputSchema: tools.MustWithDialect(schemas[1].Result),
 	}, testErrorHandlingHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Return a text after a pause",
-		InputSchema:  schemas[2].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[2].Payload),
 		Name:         "test_reconnection",
-		OutputSchema: schemas[2].Result,
+		OutputSchema: tools.MustWithDialect(schemas[2].Result),
 	}, testReconnectionHandler(e))
 	return s
 }
