@@ -55,6 +55,8 @@ func TestSchemaDifference(t *testing.T) {
 			served: `{"properties":{"a":{"type":"string"}}}`, same: true},
 		{name: "an assertion beside a reference applies with the definition", declared: `{"properties":{"a":{"$ref":"#/$defs/id","maxLength":8}},"$defs":{"id":{"type":"string","pattern":"^[a-z]+$"}}}`,
 			served: `{"properties":{"a":{"type":"string","pattern":"^[a-z]+$","maxLength":8}}}`, same: true},
+		{name: "a root that refers to a definition true", declared: `{"$ref":"#/$defs/t","$defs":{"t":true}}`, served: `{}`, same: true},
+		{name: "a root that refers to a definition false", declared: `{"$ref":"#/$defs/f","$defs":{"f":false}}`, served: `{}`, pointer: "/$defs", ds: `{"f":false}`, ss: "absent"},
 		{name: "definitions no reference uses", declared: `{"type":"object","$defs":{"x":{"additionalProperties":false}}}`, served: `{"type":"object","$defs":{"y":{}}}`, same: true},
 		{name: "a property declared Any", declared: `{"type":"object","properties":{"content":{"description":"Any"}},"required":["content"],"additionalProperties":false}`,
 			served: `{` + d07 + `"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"string"},{"const":1}]}}},"required":["content"],"additionalProperties":false}`, output: true, same: true},

@@ -90,9 +90,14 @@ func inlineRefs(v any) any {
 			body[k] = x
 		}
 	}
-	out, ok := r.schema(body).(map[string]any)
-	if !ok {
-		out = map[string]any{} // the root referred to a definition true
+	res := r.schema(body)
+	out, ok := res.(map[string]any)
+	switch {
+	case ok:
+	case res == true: // the root referred to a definition true
+		out = map[string]any{}
+	default: // or to one that is no schema object: the reference stays
+		out = body
 	}
 	for c, w := range walked {
 		out[c] = w
