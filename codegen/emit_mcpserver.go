@@ -4,7 +4,9 @@ package codegen
 // whose tools are the service's methods marked with Tool, each decoding and
 // validating its arguments with the toolset package's codec, converting them
 // to Goa's payload, calling the service's Goa endpoint and converting its
-// result back, encoded and validated by the toolset's result codec. The
+// result back, encoded and validated by the toolset's result codec. It
+// lists each tool with the toolset's schemas, their dialect named
+// (tools.WithDialect: "$schema" of JSON Schema 2020-12). The
 // server runs over stdio (ServeStdio) and streamable HTTP (NewHTTPHandler),
 // next to Goa's own transports for the same endpoints.
 
@@ -56,10 +58,10 @@ func mcpServerFile(s *mcpServerIR, p string) *genFile {
 			fields := jen.Dict{
 				jen.Id("Name"):        jen.Lit(t.tool.name),
 				jen.Id("Description"): jen.Lit(t.tool.description),
-				jen.Id("InputSchema"): jen.Id("schemas").Index(jen.Lit(i)).Dot("Payload"),
+				jen.Id("InputSchema"): jen.Qual(toolsPkg, "MustWithDialect").Call(jen.Id("schemas").Index(jen.Lit(i)).Dot("Payload")),
 			}
 			if t.tool.resultSchema != nil {
-				fields[jen.Id("OutputSchema")] = jen.Id("schemas").Index(jen.Lit(i)).Dot("Result")
+				fields[jen.Id("OutputSchema")] = jen.Qual(toolsPkg, "MustWithDialect").Call(jen.Id("schemas").Index(jen.Lit(i)).Dot("Result"))
 			}
 			b.Id("s").Dot("AddTool").Call(jen.Op("&").Qual(sdkPkg, "Tool").Values(fields), jen.Id(lowerGoName(t.tool.name)+"Handler").Call(jen.Id("e")))
 		}

@@ -7,8 +7,16 @@ package expr
 // descriptions, defaults and examples) so that the validating codecs of the
 // generated code enforce all of it. Objects admit no other properties: a
 // property the design does not declare would otherwise be dropped on decode.
-// Schemas are self-contained (user types are inlined) and their keys keep a
-// fixed order, so the same design always gives the same bytes.
+// A document is self-contained: a user type used in one place of it is
+// written there, a user type used in more than one is written once under
+// "$defs" (keyed by its name, in the order of first use) and referred to
+// with "$ref" from each place (schemadefs.go). It states no "$schema": the
+// dialect is 2020-12, the one every reader of a tool schema assumes when
+// none is named (tools.CompileSchema, MCP's tools/list), and model requests
+// carry the schema on every step, where the keyword would only add bytes;
+// a generated MCP server names the dialect in the schemas it lists
+// (tools.WithDialect). Keys keep a fixed order, so the
+// same design always gives the same bytes.
 
 import (
 	"bytes"
@@ -95,22 +103,26 @@ var integerBounds = map[goaexpr.Kind][2]float64{
 	goaexpr.UInt64Kind: {0, math.NaN()},
 }
 
-// schemaBuilder builds the schema of one value, inlining user types.
-type schemaBuilder struct {
-	visiting map[string]bool
-}
-
 // JSONSchema returns the JSON Schema document of att, the schema generated
 // code states for it. owner says where att is, for errors ("Args").
 // Validation rejects the shapes that have no schema (shapes.go), so for a
 // validated design it fails only on a bug.
 func JSONSchema(att *goaexpr.AttributeExpr, owner string) ([]byte, error) {
-	b := &schemaBuilder{visiting: map[string]bool{}}
-	s, err := b.schema(att, owner)
+	b := newSchemaBuilder(att)
+	var s *schemaObject
+	var err error
+	if ut, ok := att.Type.(goaexpr.UserType); ok {
+		// The root is the document itself, never a reference.
+		if s, err = b.userTypeBody(ut); err == nil {
+			err = annotate(s, att, owner)
+		}
+	} else {
+		s, err = b.schema(att, owner)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return marshalNoEscape(s)
+	return marshalNoEscape(b.document(s))
 }
 
 // EmptyObjectSchema returns the payload schema of a tool without arguments.
@@ -165,9 +177,10 @@ func (b *schemaBuilder) typeSchema(att *goaexpr.AttributeExpr, owner string) (*s
 		if b.visiting[name] {
 			return nil, fmt.Errorf("%s: type %q refers to itself; recursive types have no self-contained tool schema", owner, name)
 		}
-		b.visiting[name] = true
-		defer delete(b.visiting, name)
-		return b.schema(dt.Attribute(), fmt.Sprintf("type %q", name))
+		if b.uses[name] > 1 {
+			return b.ref(dt)
+		}
+		return b.userTypeBody(dt)
 	case *goaexpr.Union:
 		return nil, fmt.Errorf("%s: OneOf (union) types have no tool schema form yet", owner)
 	default:

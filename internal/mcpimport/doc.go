@@ -16,5 +16,13 @@
 // values a schema accepts; they are not written, and each is returned as a
 // Note. Nested objects become Goa types named after their path
 // (EditFileArgsEditsItem: the items of property "edits" of the arguments
-// of tool "edit_file"), the names gen gives their Go structs.
+// of tool "edit_file"), the names gen gives their Go structs. A reference
+// ("$ref": "#/$defs/address") to an object definition of the schema is the
+// Goa type named as the definition ("address", Go type Address), declared
+// once for every reference and every schema that defines it alike, which
+// gen writes under $defs again where a schema uses it more than once; a
+// reference to any other definition is declared in place (defs.go). A
+// recursive reference, a reference to another document, and a keyword
+// beside $ref other than a description, a default or examples are
+// Problems at their JSON Pointers.
 package mcpimport

@@ -43,8 +43,12 @@ type attr struct {
 	// the required ones.
 	props    []prop
 	required []string
-	// typeName names the Goa type of a nested object.
-	typeName string
+	// typeName names the Go type of a nested object, and its Goa type
+	// unless goaName does: the name of a definition ($defs), whose
+	// canonical JSON is canonical.
+	typeName, goaName, canonical string
+	// shared is the definition a reference to an object uses.
+	shared *attr
 	// Validations.
 	format                         string // Goa's Format constant, "FormatURI"
 	pattern                        string
@@ -132,6 +136,9 @@ type decoder struct {
 	// output says the schema is an outputSchema: its objects must admit
 	// no other properties, as every object the DSL declares.
 	output bool
+	// defs are the definitions of the schema's root, by "container/name"
+	// (defs.go).
+	defs map[string]*definition
 }
 
 // parse decodes raw, a JSON Schema document, keeping numbers exact.
@@ -164,7 +171,24 @@ func (d *decoder) root(m map[string]any, name string) *attr {
 		}
 		m = withoutKey(m, "$schema")
 	}
+	m, ok := d.takeDefs(m)
+	if !ok {
+		return nil
+	}
 	a := d.attr(m, "", name)
+	if a != nil {
+		d.noteUnused()
+	}
+	if a != nil && a.shared != nil {
+		// The root refers to a definition: the arguments or the result are
+		// that object, stated in place.
+		root := *a.shared
+		root.typeName, root.goaName, root.canonical = "", "", ""
+		if a.description != "" {
+			root.description = a.description
+		}
+		a = &root
+	}
 	if a != nil && a.kind != kindObject {
 		d.fail("", "the schema of a tool's arguments or result is an object here (type \"object\")")
 		return nil
@@ -187,6 +211,9 @@ func (d *decoder) attr(v any, pointer, name string) *attr {
 	if !ok {
 		d.fail(pointer, "a schema is a JSON object or true, got "+render(v))
 		return nil
+	}
+	if _, has := m["$ref"]; has {
+		return d.reference(m, pointer)
 	}
 	a := &attr{}
 	used := map[string]bool{}

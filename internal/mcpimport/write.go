@@ -7,6 +7,7 @@ package mcpimport
 // server's order, types in first-use order.
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -86,7 +87,7 @@ func Write(list []Tool, o Options) (*Result, error) {
 	} else if o.Deferred {
 		return nil, fmt.Errorf("deferred tools are a choice of an agent's Use: name the agent")
 	}
-	w := &writer{types: map[string]bool{}}
+	w := &writer{types: map[string]*attr{}, declared: map[*attr]bool{}}
 	res := &Result{}
 	var problems Errors
 	var toolCalls []jen.Code
@@ -122,6 +123,11 @@ func Write(list []Tool, o Options) (*Result, error) {
 	)
 	for _, t := range w.order {
 		f.Line()
+		if t.goaName != "" {
+			f.Commentf("%s is definition %q of a tool's schema ($defs).", goIdent(t.name, "Type"), t.goaName)
+			f.Var().Id(goIdent(t.name, "Type")).Op("=").Qual(goaDSL, "Type").Call(jen.Lit(t.goaName), jen.Func().Params().Block(t.body...))
+			continue
+		}
 		f.Commentf("%s is a nested object of a tool's schema.", goIdent(t.name, "Type"))
 		f.Var().Id(goIdent(t.name, "Type")).Op("=").Qual(goaDSL, "Type").Call(jen.Lit(t.name), jen.Func().Params().Block(t.body...))
 	}
@@ -156,17 +162,21 @@ func goIdent(name, suffix string) string {
 	return name
 }
 
-// namedType is a Goa type the file declares.
+// namedType is a Goa type the file declares: name is its Go name, and its
+// Goa name unless goaName, the name of a definition, is set.
 type namedType struct {
-	name string
-	body []jen.Code
+	name, goaName string
+	body          []jen.Code
 }
 
-// writer collects the types of the tools' nested objects.
+// writer collects the types of the tools' nested objects and definitions.
 type writer struct {
-	types   map[string]bool
-	order   []namedType
-	clashes Errors
+	// types are the declared types by Go name.
+	types map[string]*attr
+	// declared are the objects declared, each once.
+	declared map[*attr]bool
+	order    []namedType
+	clashes  Errors
 }
 
 // tool returns the Tool call of t, or nil with the decoder's problems.
@@ -284,16 +294,44 @@ func (w *writer) elemArgs(e *attr) []jen.Code {
 	return args
 }
 
-// declare declares the Goa type of a nested object once.
+// declare declares the Goa type of a nested object or of the definition a
+// reference uses, once. Definitions of one name and the same JSON in
+// several schemas are one type.
 func (w *writer) declare(a *attr) {
-	if w.types[a.typeName] {
-		w.clashes = append(w.clashes, &Problem{Schema: "types", Reason: fmt.Sprintf("two nested objects are both named %s after their paths", a.typeName)})
+	if a.shared != nil {
+		a = a.shared
+	}
+	if w.declared[a] {
 		return
 	}
-	w.types[a.typeName] = true
+	if other := w.types[a.typeName]; other != nil {
+		switch {
+		case a.goaName != "" && other.goaName == a.goaName && other.canonical == a.canonical:
+			w.declared[a] = true
+		case a.goaName != "" || other.goaName != "":
+			w.clashes = append(w.clashes, &Problem{Schema: "types", Reason: fmt.Sprintf("two types would both be Go type %s: definition %q and %s", a.typeName, cmp.Or(a.goaName, other.goaName), otherType(a, other))})
+		default:
+			w.clashes = append(w.clashes, &Problem{Schema: "types", Reason: fmt.Sprintf("two nested objects are both named %s after their paths", a.typeName)})
+		}
+		return
+	}
+	w.types[a.typeName] = a
+	w.declared[a] = true
 	i := len(w.order)
-	w.order = append(w.order, namedType{name: a.typeName})
+	w.order = append(w.order, namedType{name: a.typeName, goaName: a.goaName})
 	w.order[i].body = w.objectBody(a)
+}
+
+// otherType describes the second of two types of one Go name, one of them
+// a definition.
+func otherType(a, other *attr) string {
+	if a.goaName != "" && other.goaName != "" {
+		if a.goaName == other.goaName {
+			return "a different definition of the same name in another schema"
+		}
+		return fmt.Sprintf("definition %q", other.goaName)
+	}
+	return "a nested object named after its path"
 }
 
 // validations returns the DSL calls of a's validations, default and

@@ -109,8 +109,41 @@ func TestWriteAttributes(t *testing.T) {
 			problem: `inputSchema at /properties/a/uniqueItems: uniqueItems`},
 		{name: "an enum value of another type", input: `{"type":"object","properties":{"a":{"type":"string","enum":["x",1]}}}`,
 			problem: `inputSchema at /properties/a/enum/1: enum value 1 is not a value of the attribute's type`},
-		{name: "a ref", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`,
-			problem: `inputSchema at /properties/a/$ref: keyword "$ref" has no DSL counterpart`},
+		// Definitions and references.
+		{name: "a reference to a string", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/id","description":"The id"}},"$defs":{"id":{"type":"string","pattern":"^[a-z]+$"}}}`,
+			want: []string{`Attribute("a", String, "The id", func() {`, `Pattern("^[a-z]+$")`}},
+		{name: "an object definition used twice is one type named as the definition", input: `{"type":"object","properties":{
+			"home":{"$ref":"#/$defs/address","description":"Home"},
+			"others":{"type":"array","items":{"$ref":"#/$defs/address"}}},"additionalProperties":false,
+			"$defs":{"address":{"type":"object","description":"A postal address","properties":{"city":{"type":"string"},"geo":{"type":"object","properties":{"lat":{"type":"number"}}}},"required":["city"]}}}`,
+			want: []string{`Attribute("home", Address, "Home")`, `Attribute("others", ArrayOf(Address))`,
+				`// Address is definition "address" of a tool's schema ($defs).`, `var Address = Type("address", func() {`, `Description("A postal address")`,
+				`Attribute("geo", AddressGeo)`, `var AddressGeo = Type("AddressGeo", func() {`, `Required("city")`}},
+		{name: "the json-schema-2020-12 scenario's schema", input: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+			"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
+			"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`,
+			want: []string{`Attribute("name", String)`, `Attribute("address", Address)`, `var Address = Type("address", func() {`, `Attribute("street", String)`}},
+		{name: "a definition reached through a definition", input: `{"type":"object","properties":{"a":{"$ref":"#/definitions/outer"}},
+			"definitions":{"outer":{"type":"object","properties":{"in":{"$ref":"#/definitions/inner"}}},"inner":{"type":"object","properties":{"n":{"type":"integer"}}}}}`,
+			want: []string{`Attribute("a", Outer)`, `var Outer = Type("outer", func() {`, `Attribute("in", Inner)`, `var Inner = Type("inner", func() {`}},
+		{name: "a name escaped in the reference", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/my~1type%20x"}},"$defs":{"my/type x":{"type":"object"}}}`,
+			want: []string{`Attribute("a", MyTypeX)`, `var MyTypeX = Type("my/type x", func() {`}},
+		{name: "the root a reference", input: `{"$ref":"#/$defs/args","$defs":{"args":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}`,
+			want: []string{`Args(func() {`, `Attribute("q", String)`, `Required("q")`}},
+		{name: "a reference to no definition", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/y"}},"$defs":{"x":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/a/$ref: reference "#/$defs/y" is to no definition of the schema's $defs`},
+		{name: "a reference to another document", input: `{"type":"object","properties":{"a":{"$ref":"other.json#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/a/$ref: reference "other.json#/$defs/x" is to no definition`},
+		{name: "a reference to a definition inside itself", input: `{"type":"object","properties":{"tree":{"$ref":"#/$defs/node"}},
+			"$defs":{"node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`,
+			problem: `inputSchema at /$defs/node/properties/children/items/$ref: reference to definition "node" inside itself: the DSL declares no recursive types`},
+		{name: "a problem inside a definition, at its pointer", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"object","properties":{"b":{"not":{}}}}}}`,
+			problem: `inputSchema at /$defs/x/properties/b/not: keyword "not" has no DSL counterpart`},
+		{name: "a keyword beside a reference", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/x","minLength":2}},"$defs":{"x":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/a/minLength: keyword "minLength" beside $ref: the DSL states the use of a type with a description, a default and examples only`},
+		{name: "$defs not an object", input: `{"type":"object","$defs":[]}`, problem: `inputSchema at /$defs: $defs is an object of schemas, got []`},
+		{name: "two definitions of one Go name", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/address"},"b":{"$ref":"#/$defs/Address"}},"$defs":{"address":{"type":"object"},"Address":{"type":"object"}}}`,
+			problem: `two types would both be Go type Address: definition "Address" and definition "address"`},
 		{name: "another dialect", input: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`,
 			problem: `inputSchema at /$schema: dialect "http://json-schema.org/draft-04/schema#"`},
 		{name: "not an object", input: `{"type":"string"}`, problem: `inputSchema at /: the schema of a tool's arguments or result is an object here`},
@@ -181,6 +214,8 @@ func FuzzWrite(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"enum":[1]}}}}}}`), []byte(nil), false)
+	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x","default":"q"},"b":{"type":"array","items":{"$ref":"#/$defs/o"}}},"$defs":{"x":{"type":"string"},"o":{"type":"object","properties":{"c":{"$ref":"#/$defs/o"}}},"u":{}}}`),
+		[]byte(`{"type":"object","properties":{"r":{"$ref":"#/definitions/r"}},"additionalProperties":false,"definitions":{"r":{"type":"object","additionalProperties":false}}}`), true)
 	f.Fuzz(func(t *testing.T, input, output []byte, anyOK bool) {
 		list := []Tool{{Name: "t", Description: "d", InputSchema: input, OutputSchema: output}}
 		res, err := Write(list, Options{Server: "s", Any: anyOK})
@@ -196,4 +231,33 @@ func FuzzWrite(f *testing.F) {
 			t.Fatalf("a second write differs: %v", err)
 		}
 	})
+}
+
+// TestWriteDefinitionsAcrossTools covers definitions of several schemas:
+// one name and the same JSON is one type, one name and different JSON is
+// a problem, and a definition no reference uses is a note.
+func TestWriteDefinitionsAcrossTools(t *testing.T) {
+	tool := func(name, def string) Tool {
+		return Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object","properties":{"at":{"$ref":"#/$defs/address"}},"$defs":{"address":` + def + `,"unused":{}}}`)}
+	}
+	same := `{"type":"object","properties":{"city":{"type":"string"}}}`
+	res, err := Write([]Tool{tool("a", same), tool("b", same)}, Options{Server: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(res.File), `= Type("address"`); n != 1 {
+		t.Errorf("the definition is declared %d times, want once:\n%s", n, res.File)
+	}
+	var notes []string
+	for _, n := range res.Notes {
+		notes = append(notes, n.String())
+	}
+	if want := `tool "a": inputSchema at /$defs/unused: "$defs" not written`; len(notes) != 2 || !strings.HasPrefix(notes[0], want) {
+		t.Errorf("notes %q, want the unused definition of each tool, first %q", notes, want)
+	}
+	_, err = Write([]Tool{tool("a", same), tool("b", `{"type":"object","properties":{"city":{"type":"integer"}}}`)}, Options{Server: "s"})
+	var problems Errors
+	if !errors.As(err, &problems) || !strings.Contains(err.Error(), `two types would both be Go type Address: definition "address" and a different definition of the same name in another schema`) {
+		t.Errorf("two different definitions of one name: error %v", err)
+	}
 }

@@ -35,8 +35,10 @@ type DeclaredToolset struct {
 // compared in their canonical form as JSON Schemas: annotations
 // (descriptions, titles, examples, defaults) are not compared, since the
 // declared ones are what the model reads; $schema draft-07 or 2020-12,
-// keyword order, the spelling of types, required and enum, and keywords at
-// their default do not count; every constraint does. A declared
+// keyword order, the spelling of types, required and enum, keywords at
+// their default, and whether a subschema is stated in place or once under
+// $defs and referred to with $ref do not count; every constraint does. A
+// declared
 // inputSchema may add "additionalProperties": false where the server's
 // allows other properties (calls are validated against the declared schema
 // before they are sent); nothing else may be stricter or looser. Tools the

@@ -33,7 +33,9 @@
 // *MismatchError when a declared tool is missing or its payload or result
 // schema differs from the server's inputSchema or outputSchema, compared
 // in a canonical JSON Schema form (schema.go: annotations, a draft-07 or
-// 2020-12 $schema, spellings and default-valued keywords do not count; a
+// 2020-12 $schema, spellings and default-valued keywords do not count, and
+// a subschema stated once under $defs and referred to with $ref is the
+// same subschema stated in place, schemarefs.go; a
 // declared inputSchema may forbid additional properties the server's
 // allows, and a property declared Any matches whatever the server states
 // for it); the error names the tool and the first difference as a JSON

@@ -6,6 +6,9 @@ package mcp
 // one way; every constraint stays, so two schemas with one canonical form
 // accept the same values. The rules:
 //
+//   - references to the root's definitions are replaced by the
+//     definitions (schemarefs.go), so a subschema stated in place and one
+//     stated once under $defs and referred to are one form;
 //   - annotations are dropped: title, description, examples, $comment,
 //     default, deprecated, readOnly, writeOnly. The runtime registers the
 //     declared schema, so the declared annotations are the ones the model
@@ -68,7 +71,7 @@ const (
 // canonical JSON (decodeNumbers of tools.Canonicalize's output); v is not
 // modified.
 func canonicalSchema(v any) any {
-	out, sensitive := canonicalSubschema(v)
+	out, sensitive := canonicalSubschema(inlineRefs(v))
 	m, ok := out.(map[string]any)
 	if !ok {
 		return out

@@ -41,6 +41,23 @@ func TestSchemaDifference(t *testing.T) {
 		{name: "draft-07 $ref beside definitions", declared: `{"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`,
 			served: `{` + d07 + `"$ref":"#/definitions/a","definitions":{"a":{"type":"string"}}}`, same: true},
 
+		// A definition and a subschema in place: gen defines a type used
+		// more than once, a server may state it in place, or the reverse.
+		{name: "a definition used twice and the same subschema in place", declared: `{"type":"object","properties":{"home":{"$ref":"#/$defs/address","description":"Home"},"others":{"type":"array","items":{"$ref":"#/$defs/address"}}},"additionalProperties":false,"$defs":{"address":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}}`,
+			served: `{"type":"object","properties":{"home":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false},"others":{"type":"array","items":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}},"additionalProperties":false}`, same: true},
+		{name: "the json-schema-2020-12 scenario's schema", declared: `{"type":"object","properties":{"name":{"type":"string"},"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"additionalProperties":false}`,
+			served: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`, same: true},
+		{name: "definitions reached through definitions", declared: `{"properties":{"a":{"$ref":"#/$defs/outer"}},"$defs":{"outer":{"properties":{"b":{"$ref":"#/$defs/inner"}}},"inner":{"type":"string"}}}`,
+			served: `{"properties":{"a":{"properties":{"b":{"type":"string"}}}}}`, same: true},
+		{name: "draft-07 definitions", declared: `{"properties":{"a":{"type":"string"}}}`,
+			served: `{` + d07 + `"properties":{"a":{"$ref":"#/definitions/s","description":"ignored beside $ref"}},"definitions":{"s":{"type":"string"}}}`, same: true},
+		{name: "names escaped in the reference", declared: `{"properties":{"a":{"$ref":"#/$defs/a~1b~0c%20d"}},"$defs":{"a/b~c d":{"type":"string"}}}`,
+			served: `{"properties":{"a":{"type":"string"}}}`, same: true},
+		{name: "an assertion beside a reference applies with the definition", declared: `{"properties":{"a":{"$ref":"#/$defs/id","maxLength":8}},"$defs":{"id":{"type":"string","pattern":"^[a-z]+$"}}}`,
+			served: `{"properties":{"a":{"type":"string","pattern":"^[a-z]+$","maxLength":8}}}`, same: true},
+		{name: "a root that refers to a definition true", declared: `{"$ref":"#/$defs/t","$defs":{"t":true}}`, served: `{}`, same: true},
+		{name: "a root that refers to a definition false", declared: `{"$ref":"#/$defs/f","$defs":{"f":false}}`, served: `{}`, pointer: "/$defs", ds: `{"f":false}`, ss: "absent"},
+		{name: "definitions no reference uses", declared: `{"type":"object","$defs":{"x":{"additionalProperties":false}}}`, served: `{"type":"object","$defs":{"y":{}}}`, same: true},
 		{name: "a property declared Any", declared: `{"type":"object","properties":{"content":{"description":"Any"}},"required":["content"],"additionalProperties":false}`,
 			served: `{` + d07 + `"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"string"},{"const":1}]}}},"required":["content"],"additionalProperties":false}`, output: true, same: true},
 		{name: "a property declared Any in array items", declared: `{"type":"array","items":{"type":"object","properties":{"a":{}}}}`,
@@ -64,11 +81,22 @@ func TestSchemaDifference(t *testing.T) {
 		{name: "additionalProperties schema", declared: `{"additionalProperties":false}`, served: `{"additionalProperties":{"type":"string"}}`, pointer: "/additionalProperties", ds: "false", ss: `{"type":"string"}`},
 		{name: "stricter additionalProperties under not", declared: `{"not":{"additionalProperties":false}}`, served: `{"not":{}}`, pointer: "/not/additionalProperties", ds: "false", ss: "absent"},
 		{name: "stricter additionalProperties under oneOf", declared: `{"oneOf":[{"additionalProperties":false},{"type":"string"}]}`, served: `{"oneOf":[{},{"type":"string"}]}`, pointer: "/oneOf/0/additionalProperties", ds: "false", ss: "absent"},
-		{name: "stricter additionalProperties in $defs", declared: `{"$defs":{"x":{"additionalProperties":false}}}`, served: `{"$defs":{"x":{}}}`, pointer: "/$defs/x/additionalProperties", ds: "false", ss: "absent"},
+		{name: "stricter additionalProperties in a recursive definition", declared: `{"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"properties":{"next":{"$ref":"#/$defs/x"}},"additionalProperties":false}}}`,
+			served: `{"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"properties":{"next":{"$ref":"#/$defs/x"}}}}}`, pointer: "/$defs/x/additionalProperties", ds: "false", ss: "absent"},
 		{name: "stricter additionalProperties in an output", output: true, declared: `{"type":"object","additionalProperties":false}`, served: `{"type":"object"}`, pointer: "/additionalProperties", ds: "false", ss: "absent"},
 		{name: "draft-04", declared: `{"type":"object"}`, served: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-04/schema#"`},
 		{name: "draft-07 tuple items", declared: `{"items":[{"type":"string"}]}`, served: `{` + d07 + `"items":[{"type":"string"}]}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-07/schema#"`},
-		{name: "draft-07 $ref beside a keyword", declared: `{"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, served: `{` + d07 + `"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-07/schema#"`},
+		// draft-07 ignores the keywords beside $ref; 2020-12 applies them.
+		{name: "draft-07 $ref beside a keyword", declared: `{"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, served: `{` + d07 + `"$ref":"#/$defs/a","type":"object","$defs":{"a":{}}}`, pointer: "/type", ds: `"object"`, ss: "absent"},
+		{name: "draft-07 $ref to no definition beside a keyword", declared: `{"$ref":"#/$defs/b","type":"object","$defs":{"a":{}}}`, served: `{` + d07 + `"$ref":"#/$defs/b","type":"object","$defs":{"a":{}}}`, pointer: "/$schema", ds: "absent", ss: `"http://json-schema.org/draft-07/schema#"`},
+		{name: "a definition that differs, at the place that uses it", declared: `{"properties":{"home":{"$ref":"#/$defs/address"},"work":{"$ref":"#/$defs/address"}},"$defs":{"address":{"type":"object","properties":{"city":{"type":"string"}}}}}`,
+			served: `{"properties":{"home":{"type":"object","properties":{"city":{"type":"integer"}}},"work":{"type":"object","properties":{"city":{"type":"string"}}}}}`, pointer: "/properties/home/properties/city/type", ds: `"string"`, ss: `"integer"`},
+		{name: "a reference beside a keyword that is no assertion on the value stays", declared: `{"properties":{"a":{"$ref":"#/$defs/x","properties":{"b":{}}}},"$defs":{"x":{"type":"object"}}}`,
+			served: `{"properties":{"a":{"type":"object","properties":{"b":{}}}}}`, pointer: "/$defs", ds: `{"x":{"type":"object"}}`, ss: "absent"},
+		{name: "a reference beside a keyword its definition states stays", declared: `{"properties":{"a":{"$ref":"#/$defs/x","maxLength":3}},"$defs":{"x":{"maxLength":5}}}`,
+			served: `{"properties":{"a":{"maxLength":3}}}`, pointer: "/$defs", ds: `{"x":{"maxLength":5}}`, ss: "absent"},
+		{name: "a recursive definition stays", declared: `{"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"properties":{"next":{"$ref":"#/$defs/x"}}}}}`,
+			served: `{"properties":{"a":{"properties":{"next":{"properties":{"next":{}}}}}}}`, pointer: "/$defs", ds: `{"x":{"properties":{"next":{"$ref":"#/$defs/x"}}}}`, ss: "absent"},
 		{name: "enum values are not schemas", declared: `{"enum":[{"description":"a"}]}`, served: `{"enum":[{"description":"b"}]}`, pointer: "/enum/0/description", ds: `"a"`, ss: `"b"`},
 		{name: "const values are not schemas", declared: `{"const":{"type":["x"]}}`, served: `{"const":{"type":"x"}}`, pointer: "/const/type", ds: `["x"]`, ss: `"x"`},
 		{name: "false is not {}", declared: `{"properties":{"a":false}}`, served: `{"properties":{"a":{}}}`, pointer: "/properties/a", ds: "false", ss: "{}"},
@@ -105,6 +133,7 @@ func FuzzSchemaDifference(f *testing.F) {
 	f.Add([]byte(`{"type":["string"],"description":"x"}`), []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}`))
 	f.Add([]byte(`{"properties":{"a":{"additionalProperties":false}},"additionalProperties":false}`), []byte(`{"properties":{"a":{}}}`))
 	f.Add([]byte(`{"anyOf":[true,{"items":[{"enum":[2,1,1]}]}],"required":["b","a"]}`), []byte(`{"not":{"minLength":0}}`))
+	f.Add([]byte(`{"properties":{"a":{"$ref":"#/$defs/x","maxLength":1},"b":{"$ref":"#/$defs/x"}},"$defs":{"x":{"items":{"$ref":"#/$defs/x"}},"y":true}}`), []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/z","definitions":{"z":{"type":"string"}}}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		_, errA := tools.Canonicalize(a)
 		_, errB := tools.Canonicalize(b)

@@ -17,6 +17,11 @@ import (
 // because it is malformed or violates its schema.
 var ErrPayloadInvalid = errors.New("invalid payload")
 
+// SchemaDialect is the $schema of JSON Schema draft 2020-12: the dialect
+// of every schema gen writes, and the one CompileSchema assumes when a
+// schema names none.
+const SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
 // schemaURL is the in-memory location each schema is compiled under.
 const schemaURL = "mem:///schema.json"
 

@@ -42,6 +42,21 @@ func (service) Reconnection(ctx context.Context) (*conformance.ReconnectionResul
 	return &conformance.ReconnectionResult{Text: "Reconnection test completed"}, nil
 }
 
+// JSONSchema202012 answers with what it received: the tool exists for the
+// schema it lists (the json-schema-2020-12 scenario only lists it).
+func (service) JSONSchema202012(_ context.Context, p *conformance.JSONSchema202012Payload) (*conformance.JSONSchema202012Result, error) {
+	name, city := "", ""
+	if p.Name != nil {
+		name = *p.Name
+	}
+	if p.Address != nil && p.Address.City != nil {
+		city = *p.Address.City
+	}
+	return &conformance.JSONSchema202012Result{
+		Text: fmt.Sprintf("name %q, city %q, %d previous addresses", name, city, len(p.PreviousAddresses)),
+	}, nil
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "loopback `address` to listen on")
 	flag.Parse()

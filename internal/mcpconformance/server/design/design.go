@@ -15,6 +15,15 @@ var _ = API("conformance", func() {
 	Description("The tools the MCP conformance suite's server scenarios call")
 })
 
+// Address is named as the json-schema-2020-12 scenario expects its
+// definition under $defs: gen defines a type there when a tool schema uses
+// it more than once.
+var Address = Type("address", func() {
+	Description("A postal address")
+	Attribute("street", String, "Street and number")
+	Attribute("city", String, "City")
+})
+
 var _ = Service("conformance", func() {
 	Description("Tools of the MCP conformance suite's server scenarios")
 	MCPServer("goa-discovery-conformance", "1.0.0")
@@ -38,6 +47,18 @@ var _ = Service("conformance", func() {
 			Required("text")
 		})
 		Tool("test_reconnection", "Return a text after a pause")
+	})
+	Method("json_schema_2020_12", func() {
+		Payload(func() {
+			Attribute("name", String, "A name")
+			Attribute("address", Address, "The current address")
+			Attribute("previous_addresses", ArrayOf(Address), "Former addresses")
+		})
+		Result(func() {
+			Attribute("text", String, "What was received")
+			Required("text")
+		})
+		Tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features")
 	})
 })
 

@@ -17,17 +17,19 @@ import (
 
 // Client is the "conformance" service client.
 type Client struct {
-	SimpleTextEndpoint    goa.Endpoint
-	ErrorHandlingEndpoint goa.Endpoint
-	ReconnectionEndpoint  goa.Endpoint
+	SimpleTextEndpoint       goa.Endpoint
+	ErrorHandlingEndpoint    goa.Endpoint
+	ReconnectionEndpoint     goa.Endpoint
+	JSONSchema202012Endpoint goa.Endpoint
 }
 
 // NewClient initializes a "conformance" service client given the endpoints.
-func NewClient(simpleText, errorHandling, reconnection goa.Endpoint) *Client {
+func NewClient(simpleText, errorHandling, reconnection, jSONSchema202012 goa.Endpoint) *Client {
 	return &Client{
-		SimpleTextEndpoint:    simpleText,
-		ErrorHandlingEndpoint: errorHandling,
-		ReconnectionEndpoint:  reconnection,
+		SimpleTextEndpoint:       simpleText,
+		ErrorHandlingEndpoint:    errorHandling,
+		ReconnectionEndpoint:     reconnection,
+		JSONSchema202012Endpoint: jSONSchema202012,
 	}
 }
 
@@ -60,4 +62,15 @@ func (c *Client) Reconnection(ctx context.Context) (res *ReconnectionResult, err
 		return
 	}
 	return ires.(*ReconnectionResult), nil
+}
+
+// JSONSchema202012 calls the "json_schema_2020_12" endpoint of the
+// "conformance" service.
+func (c *Client) JSONSchema202012(ctx context.Context, p *JSONSchema202012Payload) (res *JSONSchema202012Result, err error) {
+	var ires any
+	ires, err = c.JSONSchema202012Endpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*JSONSchema202012Result), nil
 }

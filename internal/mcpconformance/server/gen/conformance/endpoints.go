@@ -17,17 +17,19 @@ import (
 
 // Endpoints wraps the "conformance" service endpoints.
 type Endpoints struct {
-	SimpleText    goa.Endpoint
-	ErrorHandling goa.Endpoint
-	Reconnection  goa.Endpoint
+	SimpleText       goa.Endpoint
+	ErrorHandling    goa.Endpoint
+	Reconnection     goa.Endpoint
+	JSONSchema202012 goa.Endpoint
 }
 
 // NewEndpoints wraps the methods of the "conformance" service with endpoints.
 func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
-		SimpleText:    NewSimpleTextEndpoint(s),
-		ErrorHandling: NewErrorHandlingEndpoint(s),
-		Reconnection:  NewReconnectionEndpoint(s),
+		SimpleText:       NewSimpleTextEndpoint(s),
+		ErrorHandling:    NewErrorHandlingEndpoint(s),
+		Reconnection:     NewReconnectionEndpoint(s),
+		JSONSchema202012: NewJSONSchema202012Endpoint(s),
 	}
 }
 
@@ -36,6 +38,7 @@ func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.SimpleText = m(e.SimpleText)
 	e.ErrorHandling = m(e.ErrorHandling)
 	e.Reconnection = m(e.Reconnection)
+	e.JSONSchema202012 = m(e.JSONSchema202012)
 }
 
 // NewSimpleTextEndpoint returns an endpoint function that calls the method
@@ -59,5 +62,14 @@ func NewErrorHandlingEndpoint(s Service) goa.Endpoint {
 func NewReconnectionEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
 		return s.Reconnection(ctx)
+	}
+}
+
+// NewJSONSchema202012Endpoint returns an endpoint function that calls the
+// method "json_schema_2020_12" of service "conformance".
+func NewJSONSchema202012Endpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*JSONSchema202012Payload)
+		return s.JSONSchema202012(ctx, p)
 	}
 }

@@ -21,6 +21,8 @@ type Service interface {
 	ErrorHandling(context.Context) (res *ErrorHandlingResult, err error)
 	// Reconnection implements reconnection.
 	Reconnection(context.Context) (res *ReconnectionResult, err error)
+	// JSONSchema202012 implements json_schema_2020_12.
+	JSONSchema202012(context.Context, *JSONSchema202012Payload) (res *JSONSchema202012Result, err error)
 }
 
 // APIName is the name of the API as defined in the design.
@@ -37,12 +39,38 @@ const ServiceName = "conformance"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [3]string{"simple_text", "error_handling", "reconnection"}
+var MethodNames = [4]string{"simple_text", "error_handling", "reconnection", "json_schema_2020_12"}
+
+// A postal address
+type Address struct {
+	// Street and number
+	Street *string
+	// City
+	City *string
+}
 
 // ErrorHandlingResult is the result type of the conformance service
 // error_handling method.
 type ErrorHandlingResult struct {
 	// Never returned: the method fails
+	Text string
+}
+
+// JSONSchema202012Payload is the payload type of the conformance service
+// json_schema_2020_12 method.
+type JSONSchema202012Payload struct {
+	// A name
+	Name *string
+	// The current address
+	Address *Address
+	// Former addresses
+	PreviousAddresses []*Address
+}
+
+// JSONSchema202012Result is the result type of the conformance service
+// json_schema_2020_12 method.
+type JSONSchema202012Result struct {
+	// What was received
 	Text string
 }
 

@@ -57,6 +57,36 @@ const (
       }
     },
     "window": {
+      "$ref": "#/$defs/Window"
+    },
+    "windows": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/Window"
+      },
+      "description": "Comparison windows"
+    },
+    "by_region": {
+      "type": "object",
+      "additionalProperties": {
+        "$ref": "#/$defs/Window"
+      },
+      "description": "Window per region"
+    },
+    "fallback": {
+      "$ref": "#/$defs/Window",
+      "description": "Window when none fits",
+      "default": {
+        "days": 30
+      }
+    }
+  },
+  "required": [
+    "query"
+  ],
+  "additionalProperties": false,
+  "$defs": {
+    "Window": {
       "type": "object",
       "properties": {
         "days": {
@@ -81,101 +111,8 @@ const (
       },
       "additionalProperties": false,
       "description": "A reporting window"
-    },
-    "windows": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "days": {
-            "type": "integer",
-            "description": "Length in days",
-            "minimum": 1,
-            "default": 7
-          },
-          "unit": {
-            "type": "string",
-            "description": "Bucket unit",
-            "enum": [
-              "hour",
-              "day"
-            ],
-            "default": "day"
-          },
-          "label": {
-            "type": "string",
-            "description": "Display label"
-          }
-        },
-        "additionalProperties": false,
-        "description": "A reporting window"
-      },
-      "description": "Comparison windows"
-    },
-    "by_region": {
-      "type": "object",
-      "additionalProperties": {
-        "type": "object",
-        "properties": {
-          "days": {
-            "type": "integer",
-            "description": "Length in days",
-            "minimum": 1,
-            "default": 7
-          },
-          "unit": {
-            "type": "string",
-            "description": "Bucket unit",
-            "enum": [
-              "hour",
-              "day"
-            ],
-            "default": "day"
-          },
-          "label": {
-            "type": "string",
-            "description": "Display label"
-          }
-        },
-        "additionalProperties": false,
-        "description": "A reporting window"
-      },
-      "description": "Window per region"
-    },
-    "fallback": {
-      "type": "object",
-      "properties": {
-        "days": {
-          "type": "integer",
-          "description": "Length in days",
-          "minimum": 1,
-          "default": 7
-        },
-        "unit": {
-          "type": "string",
-          "description": "Bucket unit",
-          "enum": [
-            "hour",
-            "day"
-          ],
-          "default": "day"
-        },
-        "label": {
-          "type": "string",
-          "description": "Display label"
-        }
-      },
-      "additionalProperties": false,
-      "description": "Window when none fits",
-      "default": {
-        "days": 30
-      }
     }
-  },
-  "required": [
-    "query"
-  ],
-  "additionalProperties": false
+  }
 }`
 	// runReportResultSchema is the JSON Schema of the result of reports.run_report.
 	runReportResultSchema = `{

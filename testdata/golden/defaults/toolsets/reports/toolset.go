@@ -16,7 +16,7 @@ const (
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:1546ccbddd813fc098931fb3d782f65008812d62cf563f953840e6647e2b1b0c"
+const authoredFingerprint tools.Fingerprint = "sha256:e4cf0199800075bf5a22d3526292d8c5b87b1a04e5b627102e22995631351601"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the

@@ -8,6 +8,7 @@ import (
 	catalogsvc "example.com/golden/mcpservice/catalog"
 	catalogtools "example.com/golden/mcpservice/toolsets/catalog"
 	"fmt"
+	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"net/http"
 )
@@ -29,21 +30,21 @@ func NewServer(e *catalogsvc.Endpoints) *sdk.Server {
 	schemas := catalogtools.ToolSchemas()
 	s.AddTool(&sdk.Tool{
 		Description:  "Find products by keywords",
-		InputSchema:  schemas[0].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[0].Payload),
 		Name:         "find_products",
-		OutputSchema: schemas[0].Result,
+		OutputSchema: tools.MustWithDialect(schemas[0].Result),
 	}, findProductsHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Get a product by its identifier",
-		InputSchema:  schemas[1].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[1].Payload),
 		Name:         "get_product",
-		OutputSchema: schemas[1].Result,
+		OutputSchema: tools.MustWithDialect(schemas[1].Result),
 	}, getProductHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Count the products of the catalog",
-		InputSchema:  schemas[2].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[2].Payload),
 		Name:         "count_products",
-		OutputSchema: schemas[2].Result,
+		OutputSchema: tools.MustWithDialect(schemas[2].Result),
 	}, countProductsHandler(e))
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	conformancesvc "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/conformance"
 	conformancetools "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/toolsets/conformance"
+	tools "github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"net/http"
 )
@@ -29,22 +30,28 @@ func NewServer(e *conformancesvc.Endpoints) *sdk.Server {
 	schemas := conformancetools.ToolSchemas()
 	s.AddTool(&sdk.Tool{
 		Description:  "Return a simple text",
-		InputSchema:  schemas[0].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[0].Payload),
 		Name:         "test_simple_text",
-		OutputSchema: schemas[0].Result,
+		OutputSchema: tools.MustWithDialect(schemas[0].Result),
 	}, testSimpleTextHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Fail with an error message",
-		InputSchema:  schemas[1].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[1].Payload),
 		Name:         "test_error_handling",
-		OutputSchema: schemas[1].Result,
+		OutputSchema: tools.MustWithDialect(schemas[1].Result),
 	}, testErrorHandlingHandler(e))
 	s.AddTool(&sdk.Tool{
 		Description:  "Return a text after a pause",
-		InputSchema:  schemas[2].Payload,
+		InputSchema:  tools.MustWithDialect(schemas[2].Payload),
 		Name:         "test_reconnection",
-		OutputSchema: schemas[2].Result,
+		OutputSchema: tools.MustWithDialect(schemas[2].Result),
 	}, testReconnectionHandler(e))
+	s.AddTool(&sdk.Tool{
+		Description:  "Tool with JSON Schema 2020-12 features",
+		InputSchema:  tools.MustWithDialect(schemas[3].Payload),
+		Name:         "json_schema_2020_12_tool",
+		OutputSchema: tools.MustWithDialect(schemas[3].Result),
+	}, jsonSchema202012ToolHandler(e))
 	return s
 }
 
@@ -170,10 +177,76 @@ func testReconnectionHandler(e *conformancesvc.Endpoints) sdk.ToolHandler {
 	}
 }
 
+// jsonSchema202012ToolHandler calls endpoint JSONSchema202012 for tool
+// "json_schema_2020_12_tool".
+func jsonSchema202012ToolHandler(e *conformancesvc.Endpoints) sdk.ToolHandler {
+	spec, _ := conformancetools.Spec(conformancetools.JSONSchema202012Tool)
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		raw := []byte(req.Params.Arguments)
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		v, err := spec.Payload.Decode(raw)
+		if err != nil {
+			return failure(err), nil
+		}
+		args := v.(conformancetools.JSONSchema202012ToolArgs)
+		p := &conformancesvc.JSONSchema202012Payload{
+			Name: args.Name,
+		}
+		if args.Address != nil {
+			p.Address = transformConformancetoolsAddressToConformancesvcAddress(args.Address)
+		}
+		if args.PreviousAddresses != nil {
+			p.PreviousAddresses = make([]*conformancesvc.Address, len(args.PreviousAddresses))
+			for i, val := range args.PreviousAddresses {
+				if val == nil {
+					p.PreviousAddresses[i] = nil
+					continue
+				}
+				p.PreviousAddresses[i] = transformConformancetoolsAddressToConformancesvcAddress(val)
+			}
+		}
+		out, err := e.JSONSchema202012(ctx, p)
+		if err != nil {
+			return failure(err), nil
+		}
+		gres, ok := out.(*conformancesvc.JSONSchema202012Result)
+		if !ok {
+			return failure(fmt.Errorf("endpoint JSONSchema202012 returned %T, want *conformancesvc.JSONSchema202012Result", out)), nil
+		}
+		res := &conformancetools.JSONSchema202012ToolResult{
+			Text: gres.Text,
+		}
+		data, err := spec.Result.Encode(res)
+		if err != nil {
+			return failure(err), nil
+		}
+		return &sdk.CallToolResult{
+			Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
+			StructuredContent: json.RawMessage(data),
+		}, nil
+	}
+}
+
 // failure is the result of a call that failed: the model reads err.
 func failure(err error) *sdk.CallToolResult {
 	return &sdk.CallToolResult{
 		Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}},
 		IsError: true,
 	}
+}
+
+// transformConformancetoolsAddressToConformancesvcAddress builds a value of
+// type *conformancesvc.Address from a value of type *conformancetools.Address.
+func transformConformancetoolsAddressToConformancesvcAddress(v *conformancetools.Address) *conformancesvc.Address {
+	if v == nil {
+		return nil
+	}
+	res := &conformancesvc.Address{
+		Street: v.Street,
+		City:   v.City,
+	}
+
+	return res
 }

@@ -66,4 +66,59 @@ const (
   ],
   "additionalProperties": false
 }`
+	// jsonSchema202012ToolPayloadSchema is the JSON Schema of the arguments of
+	// conformance.json_schema_2020_12_tool.
+	jsonSchema202012ToolPayloadSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "A name"
+    },
+    "address": {
+      "$ref": "#/$defs/address",
+      "description": "The current address"
+    },
+    "previous_addresses": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/address"
+      },
+      "description": "Former addresses"
+    }
+  },
+  "additionalProperties": false,
+  "$defs": {
+    "address": {
+      "type": "object",
+      "properties": {
+        "street": {
+          "type": "string",
+          "description": "Street and number"
+        },
+        "city": {
+          "type": "string",
+          "description": "City"
+        }
+      },
+      "additionalProperties": false,
+      "description": "A postal address"
+    }
+  }
+}`
+	// jsonSchema202012ToolResultSchema is the JSON Schema of the result of
+	// conformance.json_schema_2020_12_tool.
+	jsonSchema202012ToolResultSchema = `{
+  "type": "object",
+  "properties": {
+    "text": {
+      "type": "string",
+      "description": "What was received"
+    }
+  },
+  "required": [
+    "text"
+  ],
+  "additionalProperties": false
+}`
 )

@@ -33,5 +33,23 @@ func SearchCounts() []toolsearch.Counts {
 			{Term: "test", Counts: toolsearch.FieldCounts{Name: 2}},
 			{Term: "text", Counts: toolsearch.FieldCounts{Description: 1}},
 		}},
+		{Name: "conformance.json_schema_2020_12_tool", Alias: "conformance_json_schema_2020_12_tool", Terms: []toolsearch.TermCounts{
+			{Term: "12", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "2020", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "address", Counts: toolsearch.FieldCounts{ParamName: 2, ParamDescription: 3}},
+			{Term: "citi", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "conformanc", Counts: toolsearch.FieldCounts{Name: 1, Namespace: 1}},
+			{Term: "current", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "featur", Counts: toolsearch.FieldCounts{Description: 1}},
+			{Term: "former", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "json", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "nam", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "number", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "postal", Counts: toolsearch.FieldCounts{ParamDescription: 1}},
+			{Term: "previous", Counts: toolsearch.FieldCounts{ParamName: 1}},
+			{Term: "schema", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+			{Term: "street", Counts: toolsearch.FieldCounts{ParamName: 1, ParamDescription: 1}},
+			{Term: "tool", Counts: toolsearch.FieldCounts{Name: 2, Description: 1}},
+		}},
 	}
 }

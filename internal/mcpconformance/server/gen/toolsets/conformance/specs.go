@@ -40,11 +40,22 @@ var testReconnectionSpec = sync.OnceValue(func() tools.ToolSpec {
 	}
 })
 
+// jsonSchema202012ToolSpec returns the spec of
+// conformance.json_schema_2020_12_tool, compiling its schemas on first use.
+var jsonSchema202012ToolSpec = sync.OnceValue(func() tools.ToolSpec {
+	return tools.ToolSpec{
+		Name:        JSONSchema202012Tool,
+		Description: "Tool with JSON Schema 2020-12 features",
+		Payload:     tools.NewTypedCodec[JSONSchema202012ToolArgs](tools.MustCompileSchema([]byte(jsonSchema202012ToolPayloadSchema))),
+		Result:      tools.NewTypedCodec[*JSONSchema202012ToolResult](tools.MustCompileSchema([]byte(jsonSchema202012ToolResultSchema))),
+	}
+})
+
 // Specs returns the specs of the toolset's tools in declaration order, with
 // their validating codecs. The codecs are compiled once and shared; the slice
 // is fresh.
 func Specs() []tools.ToolSpec {
-	return []tools.ToolSpec{testSimpleTextSpec(), testErrorHandlingSpec(), testReconnectionSpec()}
+	return []tools.ToolSpec{testSimpleTextSpec(), testErrorHandlingSpec(), testReconnectionSpec(), jsonSchema202012ToolSpec()}
 }
 
 // Spec returns the spec of the tool id, and false when the toolset has no such
@@ -57,6 +68,8 @@ func Spec(id tools.Ident) (tools.ToolSpec, bool) {
 		return testErrorHandlingSpec(), true
 	case TestReconnection:
 		return testReconnectionSpec(), true
+	case JSONSchema202012Tool:
+		return jsonSchema202012ToolSpec(), true
 	}
 	return tools.ToolSpec{}, false
 }

@@ -18,11 +18,14 @@ const (
 	// TestReconnection identifies tool "test_reconnection": Return a text after a
 	// pause.
 	TestReconnection tools.Ident = "conformance.test_reconnection"
+	// JSONSchema202012Tool identifies tool "json_schema_2020_12_tool": Tool with
+	// JSON Schema 2020-12 features.
+	JSONSchema202012Tool tools.Ident = "conformance.json_schema_2020_12_tool"
 )
 
 // authoredFingerprint is the SchemaFingerprint of Name, computed when the code
 // was generated.
-const authoredFingerprint tools.Fingerprint = "sha256:70203422cf47fe76754b08a408a7182c5f68d6be7b85545af16ff3a227448382"
+const authoredFingerprint tools.Fingerprint = "sha256:fbbe58c1dee0eb8fcd318d01384018001e1af3a643b57c7c9d7d89633f178df1"
 
 // Toolset returns the authored registration of the toolset: its name, title,
 // description, tags and tool schemas. Each call returns fresh values that the
@@ -56,6 +59,12 @@ func ToolSchemas() []tools.ToolSchema {
 			Description: "Return a text after a pause",
 			Payload:     json.RawMessage(testReconnectionPayloadSchema),
 			Result:      json.RawMessage(testReconnectionResultSchema),
+		},
+		{
+			Name:        JSONSchema202012Tool,
+			Description: "Tool with JSON Schema 2020-12 features",
+			Payload:     json.RawMessage(jsonSchema202012ToolPayloadSchema),
+			Result:      json.RawMessage(jsonSchema202012ToolResultSchema),
 		},
 	}
 }

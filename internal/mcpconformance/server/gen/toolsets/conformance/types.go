@@ -21,3 +21,29 @@ type TestReconnectionResult struct {
 	// Text is a fixed text.
 	Text string `json:"text"`
 }
+
+// JSONSchema202012ToolArgs holds the arguments of tool
+// conformance.json_schema_2020_12_tool.
+type JSONSchema202012ToolArgs struct {
+	// Name is a name.
+	Name *string `json:"name,omitzero"`
+	// Address is the current address.
+	Address *Address `json:"address,omitzero"`
+	// PreviousAddresses is former addresses.
+	PreviousAddresses []*Address `json:"previous_addresses,omitzero"`
+}
+
+// Address is a postal address.
+type Address struct {
+	// Street and number.
+	Street *string `json:"street,omitzero"`
+	// City is city.
+	City *string `json:"city,omitzero"`
+}
+
+// JSONSchema202012ToolResult holds the result of tool
+// conformance.json_schema_2020_12_tool.
+type JSONSchema202012ToolResult struct {
+	// Text is what was received.
+	Text string `json:"text"`
+}
