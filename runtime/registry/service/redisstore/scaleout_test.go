@@ -104,15 +104,16 @@ func BenchmarkScaleOut(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		count, took := map[string]int{}, map[string]time.Duration{}
+		count, carried, took := map[string]int{}, map[string]int{}, map[string]time.Duration{}
 		for _, rt := range trips {
-			c, t := rt.take()
+			c, n, t := rt.takeAll()
 			for k, v := range c {
 				count[k] += v
+				carried[k] += n[k]
 				took[k] += t[k]
 			}
 		}
-		table, perOp := tripsTable(count, took, ops)
+		table, perOp := tripsTable(count, carried, took, ops)
 		cmds, cmdsPerOp := statsDelta(before, after, ops)
 		b.Logf("%s: %.0f/s; round trips per %s %.2f: %s", op, rate, op, perOp, table)
 		b.Logf("%s: Redis commands per %s %.2f: %s", op, op, cmdsPerOp, cmds)

@@ -21,7 +21,8 @@ import (
 // safe for concurrent use.
 type Store struct {
 	rdb     redis.UniversalClient
-	own     bool // the store opened rdb and closes it
+	scripts redis.Scripter // what the scripts run on: rdb's autopipeliner, or rdb
+	own     bool           // the store opened rdb and closes it
 	prefix  string
 	cfg     config
 	publish string // the command the change scripts publish with
@@ -77,7 +78,18 @@ func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error)
 	if cluster && cfg.replicas > 0 {
 		return nil, fmt.Errorf("registry store redis: WithReplicas needs a client of one primary, not a cluster client")
 	}
-	s := &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", cfg: cfg, publish: "PUBLISH", decoded: make(map[string]decodedRegistration)}
+	s := &Store{rdb: rdb, scripts: rdb, prefix: "goa-discovery:{" + name + "}:", cfg: cfg, publish: "PUBLISH", decoded: make(map[string]decodedRegistration)}
+	if cfg.replicas == 0 {
+		// The scripts of concurrent operations go out together while Redis
+		// answers earlier ones: one round trip, one turn of Redis's event
+		// loop and, with appendfsync always, one sync for all of them. Each
+		// script is still one atomic step with its own answer. With
+		// replicas a script is followed by WAIT on its own connection
+		// (replicas.go), which an autopipeliner does not keep.
+		if ap, err := rdb.AutoPipeline(); err == nil {
+			s.scripts = ap
+		}
+	}
 	if cluster {
 		s.publish = "SPUBLISH" // on the primary of the registry's slot
 	}
