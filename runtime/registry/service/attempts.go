@@ -156,34 +156,6 @@ func (s *Service) await(st AttemptStore, callID string, a *attempt) {
 	close(a.done)
 }
 
-// holdClaim renews this service's claim fence of callID until the
-// returned function is called. A renewal that fails lets the claim lapse:
-// the fences then keep every other node from sending the call while this
-// one may still be.
-func (s *Service) holdClaim(callID string, fence uint64) (stop func()) {
-	st, ok := s.store.(AttemptStore)
-	if !ok {
-		return func() {}
-	}
-	done, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(claimRenew)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if held, err := st.Renew(context.Background(), callID, fence, claimTTL); err == nil && !held {
-					return // lapsed: a lapsed claim is never current again
-				}
-			}
-		}
-	}()
-	return func() { close(done); <-ended }
-}
-
 // release ends a claim this service will not hand the call over under. A
 // release that fails leaves the claim to lapse.
 func (s *Service) release(callID string, fence uint64) {
@@ -204,6 +176,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	endpoint, err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
 	if err != nil {
 		// Registered before the rules changed: refused, and not sent.
+		s.claimEnding(req.CallID, fence)
 		<-s.slots
 		if handedOver {
 			_ = st.Return(ctx, req.CallID, fence)
@@ -215,6 +188,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	if shared && !handedOver {
 		err := s.handOver(ctx, st, req.CallID, fence)
 		if err != nil {
+			s.claimEnding(req.CallID, fence)
 			<-s.slots
 			if errors.Is(err, ErrClaimLost) {
 				return nil, nil // another node's attempt, or a result: read again
@@ -230,6 +204,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	pr, err := s.opts.forwarder.Forward(fctx, endpoint, req)
 	unanswered := err != nil && (errors.Is(err, ErrNoAnswer) || fctx.Err() != nil)
 	cancel()
+	s.claimEnding(req.CallID, fence)
 	<-s.slots // the slot bounds forwarding; recording needs none
 	var res *registry.CallResult
 	if err == nil {

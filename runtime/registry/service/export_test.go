@@ -3,6 +3,7 @@ package service
 import (
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // StoredCalls returns how many call records the journal in dir holds, read
@@ -34,4 +35,10 @@ func NewMemoryStore() Store {
 // the hand-over (nil: the call is being sent).
 func WithHandOverHook(f func(callID string) func(error)) Option {
 	return func(o *options) { o.handOverHook = f }
+}
+
+// WithClaimRenewal renews the claims of the calls the service forwards
+// every d instead of every second.
+func WithClaimRenewal(d time.Duration) Option {
+	return func(o *options) { o.claimRenew = d }
 }
