@@ -42,25 +42,6 @@ type decodedRegistration struct {
 
 var _ service.SharedStore = (*Store)(nil)
 
-// Open connects to the Redis at url (redis://[user:password@]host:port/db,
-// or unix://path) and returns the store of the registry called name.
-func Open(ctx context.Context, url, name string, opts ...Option) (*Store, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("registry store redis: URL: %w", err)
-	}
-	st, err := New(redis.NewClient(opt), name, opts...)
-	if err != nil {
-		return nil, err
-	}
-	st.own = true
-	if err := st.rdb.Ping(ctx).Err(); err != nil {
-		_ = st.Close()
-		return nil, fmt.Errorf("registry store redis %s: %w", opt.Addr, classify(err))
-	}
-	return st, nil
-}
-
 // New returns the store of the registry called name in the Redis rdb
 // reaches: a redis.Client, a failover client of a Sentinel-managed
 // primary (redis.NewFailoverClient), or a redis.ClusterClient of a sharded
