@@ -81,11 +81,11 @@ type AttemptStore interface {
 	// no result and no hand-over is outstanding; ErrClaimLost otherwise.
 	HandOver(ctx context.Context, callID string, fence uint64) error
 	// CompleteHandedOver records res as the result of callID, provided the
-	// call was handed over under fence (or already has a result, which it
-	// returns), and ends the hand-over and the claim. A call not handed
-	// over under fence is ErrClaimLost; one with no admission,
-	// ErrNotAdmitted.
-	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*CallRecord, error)
+	// call was handed over under fence, and ends the hand-over and the
+	// claim. It returns the call's result: res when it recorded it, the
+	// result recorded before otherwise. A call not handed over under fence
+	// is ErrClaimLost; one with no admission, ErrNotAdmitted.
+	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error)
 	// Return ends the hand-over and the claim fence of callID, those that
 	// fence holds, after its provider answered with a failure: the call
 	// may be handed over again.
@@ -218,7 +218,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		}
 		return rec.Result, nil
 	case err == nil:
-		rec, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
+		recorded, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
 		switch {
 		case errors.Is(err, ErrClaimLost):
 			// The hand-over was ended by a forget of the call.
@@ -230,7 +230,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return nil, s.storeError(fmt.Sprintf("record result of call %q", req.CallID), err)
 		}
-		return rec.Result, nil
+		return recorded, nil
 	case !shared:
 		return nil, err
 	case unanswered:

@@ -247,28 +247,35 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 
 // Complete implements service.Store.
 func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*service.CallRecord, error) {
-	return s.complete(ctx, callID, "", result)
+	res, err := s.complete(ctx, callID, "", "1", result)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCall(callID, res[1], res[2])
 }
 
 // complete records result, fenced by the hand-over of fence ("": not
-// fenced).
-func (s *Store) complete(ctx context.Context, callID, fence string, result *registry.CallResult) (*service.CallRecord, error) {
+// fenced), and returns completeScript's answer, {1, record, result} or,
+// unless answer is "1", {3} for result recorded now.
+func (s *Store) complete(ctx context.Context, callID, fence, answer string, result *registry.CallResult) ([]any, error) {
 	data, err := json.Marshal(result)
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
 	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID), s.key("sent:" + callID)}
-	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence).Slice()
+	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence, answer).Slice()
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)
 	}
 	switch code, _ := res[0].(int64); {
-	case code == 1 && len(res) == 3:
-		return decodeCall(callID, res[1], res[2])
+	case code == 1 && len(res) == 3, code == 3 && answer != "1":
+		return res, nil
 	case code == 2:
 		return nil, fmt.Errorf("%w: call %q was not handed over under claim %s", service.ErrClaimLost, callID, fence)
+	case code == 0:
+		return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
 	}
-	return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
+	return nil, fmt.Errorf("registry store redis: record result of call %q: script answered %v", callID, res)
 }
 
 // Call implements service.Store: the admission and the result are read
