@@ -97,9 +97,10 @@ type AttemptStore interface {
 	Attempt(ctx context.Context, callID string) (AttemptState, error)
 }
 
-// Claims of AttemptStore: a forwarding node renews its claim every
-// claimRenew; a claim not renewed lapses after claimTTL. A call arriving at
-// another node meanwhile checks for the result every claimPoll.
+// Claims of AttemptStore: a forwarding node renews its claims every
+// claimRenew (claims.go; a new claim's first renewal comes within 1.5
+// claimRenew); a claim not renewed lapses after claimTTL. A call arriving
+// at another node meanwhile checks for the result every claimPoll.
 const (
 	claimTTL   = 3 * time.Second
 	claimRenew = time.Second
