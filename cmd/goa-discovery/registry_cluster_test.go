@@ -20,9 +20,9 @@ func TestRegistryClusterFlags(t *testing.T) {
 		code    int
 		errPart string
 	}{
-		{"redis without name", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1"}, 2, "--name goes with --redis, --redis-sentinel or --redis-cluster"},
-		{"sentinel without name", []string{"serve", "--addr", ":0", "--redis-sentinel", "redis://127.0.0.1:1?master_name=m"}, 2, "--name goes with"},
-		{"name without redis", []string{"serve", "--addr", ":0", "--name", "r"}, 2, "--name goes with"},
+		{"redis without name", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1"}, 2, "--name and a Redis store (--redis, --redis-sentinel or --redis-cluster) go together"},
+		{"sentinel without name", []string{"serve", "--addr", ":0", "--redis-sentinel", "redis://127.0.0.1:1?master_name=m"}, 2, "--name and a Redis store"},
+		{"name without redis", []string{"serve", "--addr", ":0", "--name", "r"}, 2, "--name and a Redis store"},
 		{"redis and data", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1", "--name", "r", "--data", "d"}, 2, "and --data exclude each other"},
 		{"cluster and data", []string{"serve", "--addr", ":0", "--redis-cluster", "redis://127.0.0.1:1", "--name", "r", "--data", "d"}, 2, "and --data exclude each other"},
 		{"two stores", []string{"serve", "--addr", ":0", "--redis", "redis://127.0.0.1:1", "--redis-cluster", "redis://127.0.0.1:2", "--name", "r"}, 2, "--redis, --redis-sentinel and --redis-cluster exclude each other"},

@@ -75,7 +75,7 @@ func (r *redisFlags) check(fs *flag.FlagSet, data, name string, lease time.Durat
 	case given == 1 && data != "":
 		return errors.New("a Redis store (--redis, --redis-sentinel, --redis-cluster) and --data exclude each other")
 	case (given == 1) != (name != ""):
-		return errors.New("--name goes with --redis, --redis-sentinel or --redis-cluster, and they with it")
+		return errors.New("--name and a Redis store (--redis, --redis-sentinel or --redis-cluster) go together")
 	case lease < 0 || (lease > 0 && given == 0):
 		return fmt.Errorf("--provider-lease must not be negative and needs a Redis store, got %v", lease)
 	case given == 0:
