@@ -21,10 +21,17 @@ import (
 // far fewer round trips than calls. Each call keeps its own answer, fence
 // and rules.
 func TestConcurrentCallsShareRoundTrips(t *testing.T) {
-	rdb := realRedis(t)
+	// A Redis of its own: the pause would hold every test sharing one.
+	_, url := startRedis(t)
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
 	name := uniqueName(t)
 	ctx := context.Background()
-	counted := redis.NewClient(rdb.Options())
+	counted := redis.NewClient(opt)
 	t.Cleanup(func() { _ = counted.Close() })
 	trips := newRoundTrips()
 	counted.AddHook(trips)
