@@ -30,7 +30,7 @@ type registryFlags struct {
 	share     int
 	allow     []string
 	auth      registryAuthFlags
-	redis     string
+	redis     redisFlags
 	name      string
 	lease     time.Duration
 	ops       opsFlags
@@ -93,7 +93,8 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
 			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
 			"       [--max-body BYTES] [--max-conns N] [--max-requests-per-principal N] [--call-retention DURATION]\n"+
-			"       [--redis URL --name NAME [--provider-lease DURATION]]\n"+
+			"       [(--redis URL | --redis-sentinel URL | --redis-cluster URL) --name NAME [--provider-lease DURATION]\n"+
+			"        [--redis-max-staleness DURATION] [--redis-replicas N [--redis-replica-timeout DURATION]]]\n"+
 			"       [--log-format text|json] [--log-level LEVEL] [--metrics-addr ADDR] [--otlp-endpoint URL]\n"+
 			"       goa-discovery registry ls --url URL [client flags] [--json]\n"+
 			"       goa-discovery registry show TOOLSET[@VERSION] --url URL [client flags] [--json]\n"+
@@ -125,9 +126,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 	fs.StringVar(&f.auth.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate")
 	fs.StringVar(&f.auth.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	fs.StringVar(&f.auth.clientCA, "client-ca", "", "verify client certificates against these PEM CA certificates (mutual TLS)")
-	fs.StringVar(&f.redis, "redis", "", "keep the registry in the Redis at this URL (redis://host:port/db), shared by every node given the same --name")
-	fs.StringVar(&f.name, "name", "", "with --redis, the name of the registry the nodes serve")
-	fs.DurationVar(&f.lease, "provider-lease", 0, "with --redis, providers renew their registration within this long or their tools are reported lease_expired (0: no leases)")
+	f.redis.define(fs)
+	fs.StringVar(&f.name, "name", "", "with a Redis store, the name of the registry the nodes serve")
+	fs.DurationVar(&f.lease, "provider-lease", 0, "with a Redis store, providers renew their registration within this long or their tools are reported lease_expired (0: no leases)")
 	fs.StringVar(&f.ops.logFormat, "log-format", "text", "format of the log on standard error: text or json")
 	fs.StringVar(&f.ops.logLevel, "log-level", "info", "least level logged: debug, info, warn or error (refused requests are warn)")
 	fs.StringVar(&f.ops.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, without credentials (none when empty)")
@@ -152,12 +153,9 @@ func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) 
 		return f, fmt.Errorf("--max-conns must be positive, got %d", f.maxConns)
 	case f.share < 0 || f.share > f.maxConns:
 		return f, fmt.Errorf("--max-requests-per-principal must be between 0 and --max-conns (%d), got %d", f.maxConns, f.share)
-	case f.redis != "" && f.data != "":
-		return f, errors.New("--redis and --data exclude each other")
-	case (f.redis == "") != (f.name == ""):
-		return f, errors.New("--redis and --name go together")
-	case f.lease < 0 || (f.lease > 0 && f.redis == ""):
-		return f, fmt.Errorf("--provider-lease must not be negative and needs --redis, got %v", f.lease)
+	}
+	if err := f.redis.check(fs, f.data, f.name, f.lease); err != nil {
+		return f, err
 	}
 	if err := f.auth.check(f.addr); err != nil {
 		return f, err
@@ -219,11 +217,11 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 	if f.data != "" {
 		opts = append(opts, service.WithDataDir(f.data))
 	}
-	if f.redis != "" {
+	if f.redis.url() != "" {
 		// go-redis logs its connection trouble process-wide; it goes to the
 		// registry's log, in its format.
 		redis.SetLogger(redisstore.Logger(logger))
-		st, err := redisstore.Open(ctx, f.redis, f.name)
+		st, err := f.redis.open(ctx, f.name)
 		if err != nil {
 			return err
 		}
@@ -268,8 +266,8 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 	if f.data != "" {
 		store = "persisted to " + f.data
 	}
-	if f.redis != "" {
-		store = fmt.Sprintf("registry %q in Redis", f.name)
+	if f.redis.url() != "" {
+		store = fmt.Sprintf("registry %q in %s", f.name, f.redis.kind())
 	}
 	fmt.Fprintf(stdout, "registry serving %s://%s (%s, %s)\n", scheme, ln.Addr(), store, admits)
 	if metricsAddr != nil {

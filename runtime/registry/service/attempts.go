@@ -83,11 +83,11 @@ type AttemptStore interface {
 	// no result and no hand-over is outstanding; ErrClaimLost otherwise.
 	HandOver(ctx context.Context, callID string, fence uint64) error
 	// CompleteHandedOver records res as the result of callID, provided the
-	// call was handed over under fence (or already has a result, which it
-	// returns), and ends the hand-over and the claim. A call not handed
-	// over under fence is ErrClaimLost; one with no admission,
-	// ErrNotAdmitted.
-	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*CallRecord, error)
+	// call was handed over under fence, and ends the hand-over and the
+	// claim. It returns the call's result: res when it recorded it, the
+	// result recorded before otherwise. A call not handed over under fence
+	// is ErrClaimLost; one with no admission, ErrNotAdmitted.
+	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error)
 	// Return ends the hand-over and the claim fence of callID, those that
 	// fence holds, after its provider answered with a failure: the call
 	// may be handed over again.
@@ -99,9 +99,10 @@ type AttemptStore interface {
 	Attempt(ctx context.Context, callID string) (AttemptState, error)
 }
 
-// Claims of AttemptStore: a forwarding node renews its claim every
-// claimRenew; a claim not renewed lapses after claimTTL. A call arriving at
-// another node meanwhile checks for the result every claimPoll.
+// Claims of AttemptStore: a forwarding node renews its claims every
+// claimRenew (claims.go; a new claim's first renewal comes within 1.5
+// claimRenew); a claim not renewed lapses after claimTTL. A call arriving
+// at another node meanwhile checks for the result every claimPoll.
 const (
 	claimTTL   = 3 * time.Second
 	claimRenew = time.Second
@@ -158,34 +159,6 @@ func (s *Service) await(st AttemptStore, callID string, a *attempt) {
 	close(a.done)
 }
 
-// holdClaim renews this service's claim fence of callID until the
-// returned function is called. A renewal that fails lets the claim lapse:
-// the fences then keep every other node from sending the call while this
-// one may still be.
-func (s *Service) holdClaim(callID string, fence uint64) (stop func()) {
-	st, ok := s.store.(AttemptStore)
-	if !ok {
-		return func() {}
-	}
-	done, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(claimRenew)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if held, err := st.Renew(context.Background(), callID, fence, claimTTL); err == nil && !held {
-					return // lapsed: a lapsed claim is never current again
-				}
-			}
-		}
-	}()
-	return func() { close(done); <-ended }
-}
-
 // release ends a claim this service will not hand the call over under. A
 // release that fails leaves the claim to lapse.
 func (s *Service) release(callID string, fence uint64) {
@@ -206,6 +179,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	endpoint, err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
 	if err != nil {
 		// Registered before the rules changed: refused, and not sent.
+		s.claimEnding(req.CallID, fence)
 		<-s.slots
 		if handedOver {
 			_ = st.Return(ctx, req.CallID, fence)
@@ -217,6 +191,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	if shared && !handedOver {
 		err := s.handOver(ctx, st, req.CallID, fence)
 		if err != nil {
+			s.claimEnding(req.CallID, fence)
 			<-s.slots
 			if errors.Is(err, ErrClaimLost) {
 				return nil, nil // another node's attempt, or a result: read again
@@ -232,6 +207,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 	pr, err := s.opts.forwarder.Forward(fctx, endpoint, req)
 	unanswered := err != nil && (errors.Is(err, ErrNoAnswer) || fctx.Err() != nil)
 	cancel()
+	s.claimEnding(req.CallID, fence)
 	<-s.slots // the slot bounds forwarding; recording needs none
 	var res *registry.CallResult
 	if err == nil {
@@ -245,7 +221,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		}
 		return rec.Result, nil
 	case err == nil:
-		rec, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
+		recorded, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
 		switch {
 		case errors.Is(err, ErrClaimLost):
 			// The hand-over was ended by a forget of the call.
@@ -258,7 +234,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			s.release(req.CallID, fence)
 			return nil, s.holdResult(res, err)
 		}
-		return rec.Result, nil
+		return recorded, nil
 	case !shared:
 		return nil, err
 	case unanswered:

@@ -46,8 +46,10 @@
 // request to the service's logger (WithLogger: principal, scope, toolset,
 // tool, outcome, status, duration and request id, never a credential, a
 // token, a payload or a result), counts it and times it by route and
-// outcome (WithMeterProvider) and spans it (WithTracerProvider). PathHealthz
-// and PathReadyz answer load balancers without credentials; the inspect
+// outcome (WithMeterProvider) and spans it (WithTracerProvider), and counts
+// the claims a node holds on the calls it forwards and their renewals.
+// PathHealthz and PathReadyz answer load balancers without credentials
+// (PathReadyz: the store answers, and the claims' renewals hold); the inspect
 // scope reads the registrations with their providers and leases
 // (PathRegistrations) and the admitted calls (GET registry.PathCalls) that
 // "goa-discovery registry ls|show|calls" print.

@@ -89,7 +89,7 @@ func (s *embeddedStore) HandOver(_ context.Context, callID string, fence uint64)
 }
 
 // CompleteHandedOver implements AttemptStore.
-func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fence uint64, res *registry.CallResult) (*CallRecord, error) {
+func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
 	if s.readOnly != nil {
 		return nil, s.readOnly
 	}
@@ -101,7 +101,11 @@ func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fen
 	case c.rec.Result == nil && c.sent != fence:
 		return nil, fmt.Errorf("%w: call %q was not handed over under claim %d", ErrClaimLost, callID, fence)
 	}
-	return s.completeLocked(c, res)
+	rec, err := s.completeLocked(c, res)
+	if err != nil {
+		return nil, err
+	}
+	return rec.Result, nil
 }
 
 // Return implements AttemptStore. Ending a hand-over is durable before it

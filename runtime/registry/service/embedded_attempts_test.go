@@ -115,7 +115,7 @@ func TestEmbeddedAttemptFencing(t *testing.T) {
 			claim("a finds it lost", "c", "a", AttemptLost)
 			claim("b finds it lost", "c", "b", AttemptLost)
 			got, err := st.CompleteHandedOver(ctx, "c", fences["bc"], result("c", "b"))
-			if err != nil || got.Result == nil || got.Result.ToolError != "b" {
+			if err != nil || got == nil || got.ToolError != "b" {
 				t.Fatalf("b records the result = %+v, %v; want b's", got, err)
 			}
 			state("recorded", "c", AttemptDone)

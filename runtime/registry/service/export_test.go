@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // StoredCalls returns how many call records the journal in dir holds, read
@@ -44,4 +45,10 @@ func FillStore(svc *Service) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.broken = storageError("write journal", syscall.ENOSPC)
+}
+
+// WithClaimRenewal renews the claims of the calls the service forwards
+// every d instead of every second.
+func WithClaimRenewal(d time.Duration) Option {
+	return func(o *options) { o.claimRenew = d }
 }

@@ -2,10 +2,13 @@ package service
 
 // Health checks for load balancers and orchestrators, served by the Handler
 // without credentials and outside the access log. They say whether this
-// service answers and whether its store does, nothing about the catalog.
+// service answers, whether its store does and whether it keeps its claims
+// on the calls it forwards, nothing about the catalog.
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -14,29 +17,62 @@ import (
 const (
 	// PathHealthz answers 200 while the service answers requests.
 	PathHealthz = "/healthz"
-	// PathReadyz answers 200 when the service can serve the registry: its
-	// store answers a read within ReadyTimeout; 503 otherwise.
+	// PathReadyz answers 200 when the service can serve the registry (see
+	// Ready), with, on a shared store, how many claims it holds; 503 with
+	// the NotReadyError's reason otherwise.
 	PathReadyz = "/readyz"
 )
 
 // ReadyTimeout bounds the store read of a readiness check.
 const ReadyTimeout = 2 * time.Second
 
-// Ready reports why the service cannot serve the registry now, or nil:
-// a shared store (SharedStore) must answer a read of its generation; the
-// embedded store is in the process and always answers.
+// ReasonStoreUnreachable: a shared store did not answer a read of its
+// generation within ReadyTimeout.
+const ReasonStoreUnreachable = "store_unreachable"
+
+// NotReadyError is why a service cannot serve the registry now. Reason is
+// what PathReadyz answers: ReasonStoreUnreachable, ReasonClaimsNotRenewed
+// or ReasonClaimsLost.
+type NotReadyError struct {
+	Reason string
+	Err    error
+}
+
+func (e *NotReadyError) Error() string {
+	return fmt.Sprintf("registry service not ready (%s): %v", e.Reason, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *NotReadyError) Unwrap() error { return e.Err }
+
+// Ready reports why the service cannot serve the registry now, as a
+// *NotReadyError, or nil. A shared store (SharedStore) must answer a read
+// of its generation, and the renewals of the claims the service holds on
+// the calls it forwards must not have failed or found a claim lapsed
+// since the last that succeeded (claims.go); the embedded store is in the
+// process and always answers.
 func (s *Service) Ready(ctx context.Context) error {
+	_, err := s.readiness(ctx)
+	return err
+}
+
+// readiness is Ready with the answer of PathReadyz when ready.
+func (s *Service) readiness(ctx context.Context) (string, error) {
 	st, ok := s.store.(SharedStore)
 	if !ok {
-		return nil
+		return `{"status":"ready"}`, nil
+	}
+	held, reason, cause := s.claimState()
+	if reason != "" {
+		return "", &NotReadyError{Reason: reason, Err: cause}
 	}
 	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
 	defer cancel()
 	if _, err := st.Generation(ctx); err != nil {
 		s.countStoreError(err)
-		return err
+		return "", &NotReadyError{Reason: ReasonStoreUnreachable, Err: err}
 	}
-	return nil
+	return fmt.Sprintf(`{"status":"ready","store":"reachable","claims_held":%d}`, held), nil
 }
 
 // serveHealth answers the health routes and passes every other request to
@@ -47,11 +83,13 @@ func (s *Service) serveHealth(next http.Handler) http.Handler {
 		case PathHealthz:
 			healthAnswer(w, r, http.StatusOK, `{"status":"live"}`)
 		case PathReadyz:
-			if err := s.Ready(r.Context()); err != nil {
-				healthAnswer(w, r, http.StatusServiceUnavailable, `{"status":"not_ready","reason":"store_unreachable"}`)
+			body, err := s.readiness(r.Context())
+			var nr *NotReadyError
+			if errors.As(err, &nr) {
+				healthAnswer(w, r, http.StatusServiceUnavailable, fmt.Sprintf(`{"status":"not_ready","reason":%q}`, nr.Reason))
 				return
 			}
-			healthAnswer(w, r, http.StatusOK, `{"status":"ready"}`)
+			healthAnswer(w, r, http.StatusOK, body)
 		default:
 			next.ServeHTTP(w, r)
 		}

@@ -57,6 +57,9 @@ type options struct {
 	// handed over to its provider, and what it returns runs with the
 	// hand-over's outcome.
 	handOverHook func(callID string) func(error)
+	// claimRenew is how often held claims are renewed: claimRenew, or
+	// shorter in the package's tests.
+	claimRenew time.Duration
 }
 
 // WithDataDir persists the embedded store in dir, created when missing,
@@ -132,6 +135,7 @@ func buildOptions(opts []Option) (options, error) {
 		schemaLimits:   registry.DefaultSchemaLimits,
 		maxPage:        registry.MaxAnswerRecordBytes,
 		now:            time.Now,
+		claimRenew:     claimRenew,
 
 		maxPerPrincipal: DefaultMaxRequestsPerPrincipal,
 		bodyTimeout:     DefaultBodyReadTimeout,

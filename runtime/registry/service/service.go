@@ -53,6 +53,7 @@ type Service struct {
 	listJSON atomic.Pointer[encodedCatalog]
 
 	leases leaseCache
+	claims claimSet // the claims of the calls this service forwards
 
 	telemetry *telemetry
 	log       *slog.Logger // the access log; discards without WithLogger

@@ -1,8 +1,8 @@
 package service
 
 // The service's OpenTelemetry instruments: requests by route and outcome,
-// their latency, the calls this service is forwarding now and store
-// failures. A meter or tracer provider left unset is the global one, a
+// their latency, the calls this service is forwarding now, store failures,
+// and the claims it holds and their renewals (claims.go). A meter or tracer provider left unset is the global one, a
 // no-op unless the application sets it; "registry serve --metrics-addr"
 // sets a Prometheus exporter's.
 
@@ -34,6 +34,13 @@ const (
 	// MetricStoreErrors counts store operations that failed, by kind
 	// (unavailable, read_only, full, internal).
 	MetricStoreErrors = "goa_discovery.registry.store.errors"
+	// MetricClaimsHeld is the number of claims this service holds now on
+	// the calls it forwards through a shared store (AttemptStore).
+	MetricClaimsHeld = "goa_discovery.registry.claims.held"
+	// MetricClaimRenewals counts renewals of this service's claims by
+	// outcome: "ok", "failed" (the store failed it) or "lost" (the claim
+	// had lapsed).
+	MetricClaimRenewals = "goa_discovery.registry.claims.renewals"
 )
 
 // latencyBuckets are the bucket bounds, in seconds, of the request
@@ -49,10 +56,11 @@ func WithTracerProvider(tp trace.TracerProvider) Option { return func(o *options
 
 // telemetry holds the service's instruments.
 type telemetry struct {
-	tracer      trace.Tracer
-	requests    metric.Int64Counter
-	latency     metric.Float64Histogram
-	storeErrors metric.Int64Counter
+	tracer        trace.Tracer
+	requests      metric.Int64Counter
+	latency       metric.Float64Histogram
+	storeErrors   metric.Int64Counter
+	claimRenewals metric.Int64Counter
 }
 
 // newTelemetry makes the instruments of s. An instrument that cannot be
@@ -80,6 +88,15 @@ func (s *Service) newTelemetry() {
 		metric.WithExplicitBucketBoundaries(latencyBuckets...))
 	handle(err)
 	t.storeErrors, err = m.Int64Counter(MetricStoreErrors, metric.WithUnit("{operation}"), metric.WithDescription("Store operations that failed, by kind"))
+	handle(err)
+	t.claimRenewals, err = m.Int64Counter(MetricClaimRenewals, metric.WithUnit("{renewal}"), metric.WithDescription("Renewals of this service's claims on the calls it forwards, by outcome"))
+	handle(err)
+	_, err = m.Int64ObservableGauge(MetricClaimsHeld, metric.WithUnit("{claim}"), metric.WithDescription("Claims this service holds on the calls it forwards through a shared store"),
+		metric.WithInt64Callback(func(_ context.Context, o metric.Int64Observer) error {
+			held, _, _ := s.claimState()
+			o.Observe(int64(held))
+			return nil
+		}))
 	handle(err)
 	_, err = m.Int64ObservableGauge(MetricCallsForwarding, metric.WithUnit("{call}"), metric.WithDescription("Admitted calls this service is forwarding now"),
 		metric.WithInt64Callback(func(_ context.Context, o metric.Int64Observer) error {

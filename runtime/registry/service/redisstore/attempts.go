@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
@@ -70,9 +71,22 @@ func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error
 	return nil
 }
 
-// CompleteHandedOver implements service.AttemptStore.
-func (s *Store) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*service.CallRecord, error) {
-	return s.complete(ctx, callID, strconv.FormatUint(fence, 10), res)
+// CompleteHandedOver implements service.AttemptStore: the result recorded
+// now is not read back.
+func (s *Store) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
+	ans, err := s.complete(ctx, callID, strconv.FormatUint(fence, 10), "", res)
+	if err != nil {
+		return nil, err
+	}
+	if code, _ := ans[0].(int64); code == 3 {
+		return res, nil
+	}
+	earlier, _ := ans[2].(string)
+	out := new(registry.CallResult)
+	if err := strictjson.Decode([]byte(earlier), out); err != nil {
+		return nil, fmt.Errorf("registry store redis: result of call %q: %w", callID, err)
+	}
+	return out, nil
 }
 
 // Return implements service.AttemptStore.

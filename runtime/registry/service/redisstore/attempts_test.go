@@ -98,10 +98,16 @@ func testAttemptFencing(t *testing.T, rdb redis.UniversalClient, name string) {
 	claim("b finds it lost", "c", "b", service.AttemptLost)
 	// b, the only node that sent it, records its result.
 	got, err := st.CompleteHandedOver(ctx, "c", fences["bc"], result("c", "b"))
-	if err != nil || got.Result == nil || got.Result.ToolError != "b" {
+	if err != nil || got == nil || got.ToolError != "b" {
 		t.Fatalf("b records the result = %+v, %v; want b's", got, err)
 	}
 	state("recorded", "c", service.AttemptDone)
+	// A second recording, its answer lost the first time, gets the result
+	// recorded first, not its own.
+	again, err := st.CompleteHandedOver(ctx, "c", fences["bc"], result("c", "b again"))
+	if err != nil || again == nil || again.ToolError != "b" {
+		t.Fatalf("b records a result again = %+v, %v; want the first, b's", again, err)
+	}
 	claim("claim after the result", "c", "a", service.AttemptDone)
 
 	// d is handed over and its provider answers with a failure: the

@@ -68,9 +68,8 @@ func TestRedisClusterStorm(t *testing.T) {
 			var urls []string
 			var stores []*redisstore.Store
 			for range stormNodes {
-				rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, MaxRetries: 2})
-				t.Cleanup(func() { _ = rdb.Close() })
-				st, err := redisstore.New(rdb, name)
+				// The URL "registry serve --redis-cluster" takes.
+				st, err := redisstore.OpenCluster(ctx, "redis://"+addrs[0]+"?addr="+addrs[1]+"&addr="+addrs[2]+"&max_retries=2", name)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -17,12 +17,16 @@
 //
 // A new call is admitted, claimed and handed over by one script
 // (service.SendingStore), and its result recorded by another: two round
-// trips. Reads are answered from the node's cache while its generation
-// watch (watch.go) knows every change acknowledged more than the staleness
-// bound ago (WithMaxStaleness), with no round trip. With WithReplicas every
-// answer waits for Redis replicas to have its state (replicas.go), so that
-// a Sentinel failover loses nothing acknowledged. On a Redis Cluster every
-// key of a registry is in its one hash slot.
+// trips, which the scripts of a node's concurrent calls share (go-redis's
+// autopipeliner: what is sent while Redis answers earlier scripts goes out
+// in one write), so that Redis reads, runs and, with appendfsync always,
+// syncs them in one turn of its event loop. Reads are answered from the
+// node's cache while its generation watch (watch.go) knows every change
+// acknowledged more than the staleness bound ago (WithMaxStaleness), with
+// no round trip. With WithReplicas every answer waits for Redis replicas
+// to have its state (replicas.go), so that a Sentinel failover loses
+// nothing acknowledged. On a Redis Cluster every key of a registry is in
+// its one hash slot.
 //
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash
 // slot): gen (the generation), regs and tokens (hashes from toolset to

@@ -30,7 +30,7 @@ import (
 // and returns the script's command (its answer or its error).
 func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
 	if s.cfg.replicas == 0 {
-		return sc.Run(ctx, s.rdb, keys, args...)
+		return sc.Run(ctx, s.scripts, keys, args...)
 	}
 	for loaded := false; ; loaded = true {
 		var ev *redis.Cmd

@@ -15,17 +15,19 @@ import (
 
 // roundTrips is a go-redis hook that counts the round trips a client makes
 // (a command, or a pipeline of them) and the time they take, by what they
-// carry: the command's name, or the names in a pipeline joined by "+"; a
-// script by its first key's last name part ("evalsha call:" → "evalsha
-// call").
+// carry: the command's name, or for a pipeline of several the distinct
+// names in it joined by "+" and marked "(pipelined)", with the commands it
+// carried; a script by its first key's last name part ("evalsha call:" →
+// "evalsha call").
 type roundTrips struct {
 	mu    sync.Mutex
 	count map[string]int
+	cmds  map[string]int
 	took  map[string]time.Duration
 }
 
 func newRoundTrips() *roundTrips {
-	return &roundTrips{count: make(map[string]int), took: make(map[string]time.Duration)}
+	return &roundTrips{count: make(map[string]int), cmds: make(map[string]int), took: make(map[string]time.Duration)}
 }
 
 func (r *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
@@ -34,7 +36,7 @@ func (r *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		t0 := time.Now()
 		err := next(ctx, cmd)
-		r.add(cmdLabel(cmd), time.Since(t0))
+		r.add(cmdLabel(cmd), 1, time.Since(t0))
 		return err
 	}
 }
@@ -43,29 +45,44 @@ func (r *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 	return func(ctx context.Context, cmds []redis.Cmder) error {
 		t0 := time.Now()
 		err := next(ctx, cmds)
-		names := make([]string, len(cmds))
-		for i, c := range cmds {
-			names[i] = cmdLabel(c)
+		var names []string
+		for _, c := range cmds {
+			if l := cmdLabel(c); !slices.Contains(names, l) {
+				names = append(names, l)
+			}
 		}
-		r.add(strings.Join(names, "+"), time.Since(t0))
+		slices.Sort(names)
+		label := strings.Join(names, "+")
+		if len(cmds) > 1 {
+			label += " (pipelined)"
+		}
+		r.add(label, len(cmds), time.Since(t0))
 		return err
 	}
 }
 
-func (r *roundTrips) add(label string, d time.Duration) {
+func (r *roundTrips) add(label string, cmds int, d time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.count[label]++
+	r.cmds[label] += cmds
 	r.took[label] += d
 }
 
-// take returns the counts and times since the last take, and resets them.
+// take returns the round trips and their times since the last take, and
+// resets them.
 func (r *roundTrips) take() (map[string]int, map[string]time.Duration) {
+	c, _, t := r.takeAll()
+	return c, t
+}
+
+// takeAll is take with the commands the round trips carried.
+func (r *roundTrips) takeAll() (trips, cmds map[string]int, took map[string]time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	c, t := r.count, r.took
-	r.count, r.took = make(map[string]int), make(map[string]time.Duration)
-	return c, t
+	trips, cmds, took = r.count, r.cmds, r.took
+	r.count, r.cmds, r.took = make(map[string]int), make(map[string]int), make(map[string]time.Duration)
+	return trips, cmds, took
 }
 
 func cmdLabel(cmd redis.Cmder) string {
@@ -130,8 +147,9 @@ func statsDelta(before, after map[string]int64, ops int) (string, float64) {
 	return strings.Join(parts, ", "), total
 }
 
-// tripsTable formats round-trip counts and mean times per op.
-func tripsTable(count map[string]int, took map[string]time.Duration, ops int) (string, float64) {
+// tripsTable formats round-trip counts per op, their mean times and, for
+// pipelines, the mean commands they carried.
+func tripsTable(count, cmds map[string]int, took map[string]time.Duration, ops int) (string, float64) {
 	var labels []string
 	total := 0
 	for l, n := range count {
@@ -141,7 +159,11 @@ func tripsTable(count map[string]int, took map[string]time.Duration, ops int) (s
 	slices.Sort(labels)
 	var parts []string
 	for _, l := range labels {
-		parts = append(parts, fmt.Sprintf("%s %.2f (%.0f µs)", l, float64(count[l])/float64(ops), float64(took[l].Microseconds())/float64(count[l])))
+		part := fmt.Sprintf("%s %.2f (%.0f µs", l, float64(count[l])/float64(ops), float64(took[l].Microseconds())/float64(count[l]))
+		if strings.HasSuffix(l, "(pipelined)") {
+			part += fmt.Sprintf(", %.1f commands", float64(cmds[l])/float64(count[l]))
+		}
+		parts = append(parts, part+")")
 	}
 	return strings.Join(parts, ", "), float64(total) / float64(ops)
 }

@@ -31,11 +31,15 @@ const scaleOutClients = 16
 // store, then redis-benchmark's SET with the same client count. It
 // reports each phase's operations per second, the two ratios the cluster
 // is held to (cluster calls/s over the single durable node's, and over
-// the SET rate), and logs, per operation, the round trips each node made
-// (counted by a go-redis hook, with their mean time) and the commands
-// Redis ran (INFO commandstats before and after).
+// the SET rate) and the CPU time a call costs (this process's: clients,
+// nodes and provider; on the cluster, Redis's too, from INFO cpu) and
+// that Redis spends on a SET of redis-benchmark, and
+// logs, per operation, the round trips each node made (counted by a
+// go-redis hook, with their mean time and, for pipelines, the commands
+// they carried), the commands Redis ran (INFO commandstats before and
+// after) and the CPU time.
 //
-//	go test -run '^$' -bench ScaleOut -benchtime 4000x ./runtime/registry/service/redisstore/
+//	go test ./runtime/registry/service/redisstore -run '^$' -bench ScaleOut -benchtime 3000x -v
 //
 // -benchtime Nx is the operations of each phase.
 func BenchmarkScaleOut(b *testing.B) {
@@ -61,10 +65,14 @@ func BenchmarkScaleOut(b *testing.B) {
 	b.Cleanup(func() { _ = svc.Close() })
 	single := []*registry.Client{httpClient(b, svc)}
 	singleTokens := publishBench(b, single[0], p)
+	cpu := cpuClock{b, admin}
 	b.ResetTimer()
-	singleRate := runPhase(b, single, ops, func(c *registry.Client, i int64) error {
-		_, err := c.CallResolvedTool(ctx, get(fmt.Sprintf("single-%d", i), benchTS(i), singleTokens[i%benchToolsets], "x"))
-		return err
+	var singleRate float64
+	singleCPU, _ := cpu.per(ops, func() {
+		singleRate = runPhase(b, single, ops, func(c *registry.Client, i int64) error {
+			_, err := c.CallResolvedTool(ctx, get(fmt.Sprintf("single-%d", i), benchTS(i), singleTokens[i%benchToolsets], "x"))
+			return err
+		})
 	})
 
 	// Three nodes on the Redis store, each counting its round trips.
@@ -91,7 +99,7 @@ func BenchmarkScaleOut(b *testing.B) {
 	}
 	tokens := publishBench(b, nodes[0], p)
 	time.Sleep(redisstore.DefaultMaxStaleness) // every node's watch confirms the publishes
-	phase := func(op string, f func(c *registry.Client, i int64) error) float64 {
+	phase := func(op string, f func(c *registry.Client, i int64) error) (rate, procCPU, redisCPU float64) {
 		for _, rt := range trips {
 			rt.take()
 		}
@@ -99,41 +107,44 @@ func BenchmarkScaleOut(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rate := runPhase(b, nodes, ops, f)
+		procCPU, redisCPU = cpu.per(ops, func() { rate = runPhase(b, nodes, ops, f) })
 		after, err := commandStats(ctx, admin)
 		if err != nil {
 			b.Fatal(err)
 		}
-		count, took := map[string]int{}, map[string]time.Duration{}
+		count, carried, took := map[string]int{}, map[string]int{}, map[string]time.Duration{}
 		for _, rt := range trips {
-			c, t := rt.take()
+			c, n, t := rt.takeAll()
 			for k, v := range c {
 				count[k] += v
+				carried[k] += n[k]
 				took[k] += t[k]
 			}
 		}
-		table, perOp := tripsTable(count, took, ops)
+		table, perOp := tripsTable(count, carried, took, ops)
 		cmds, cmdsPerOp := statsDelta(before, after, ops)
 		b.Logf("%s: %.0f/s; round trips per %s %.2f: %s", op, rate, op, perOp, table)
 		b.Logf("%s: Redis commands per %s %.2f: %s", op, op, cmdsPerOp, cmds)
+		b.Logf("%s: CPU per %s: %.0f µs in this process (clients, nodes, provider), %.0f µs in Redis", op, op, procCPU, redisCPU)
 		b.ReportMetric(perOp, op+"-trips/op")
-		return rate
+		return rate, procCPU, redisCPU
 	}
-	clusterRate := phase("call", func(c *registry.Client, i int64) error {
+	clusterRate, clusterCPU, clusterRedisCPU := phase("call", func(c *registry.Client, i int64) error {
 		_, err := c.CallResolvedTool(ctx, get(fmt.Sprintf("%s-%d", name, i), benchTS(i), tokens[i%benchToolsets], "x"))
 		return err
 	})
-	resolveRate := phase("resolve", func(c *registry.Client, i int64) error {
+	resolveRate, _, _ := phase("resolve", func(c *registry.Client, i int64) error {
 		_, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: benchTS(i)}})
 		return err
 	})
-	publishRate := phase("publish", func(c *registry.Client, i int64) error {
+	publishRate, _, _ := phase("publish", func(c *registry.Client, i int64) error {
 		_, err := c.Publish(ctx, &registry.PublishRequest{Toolset: notesToolset(benchTS(i), "1"), Revision: fmt.Sprintf("p%d", i), Endpoint: p.url})
 		return err
 	})
 	b.StopTimer()
 
-	setRate := redisBenchmarkSET(b, url, ops*4)
+	var setRate float64
+	_, setRedisCPU := cpu.per(ops*4, func() { setRate = redisBenchmarkSET(b, url, ops*4) })
 	b.ReportMetric(singleRate, "single-calls/s")
 	b.ReportMetric(clusterRate, "cluster3-calls/s")
 	b.ReportMetric(resolveRate, "cluster3-resolves/s")
@@ -141,6 +152,10 @@ func BenchmarkScaleOut(b *testing.B) {
 	b.ReportMetric(setRate, "redis-SET/s")
 	b.ReportMetric(clusterRate/singleRate, "cluster/single")
 	b.ReportMetric(clusterRate/setRate, "cluster/SET")
+	b.ReportMetric(singleCPU, "single-cpu-µs/call")
+	b.ReportMetric(clusterCPU+clusterRedisCPU, "cluster3-cpu-µs/call")
+	b.ReportMetric(clusterRedisCPU, "cluster3-redis-cpu-µs/call")
+	b.ReportMetric(setRedisCPU, "redis-cpu-µs/SET")
 }
 
 func benchTS(i int64) string { return fmt.Sprintf("t%d", i%benchToolsets) }

@@ -82,11 +82,14 @@ return {1, fence}
 `)
 
 // completeScript: KEYS call, result, calls, claim, sent; ARGV result
-// JSON, last-event score, call ID, fence ("": not fenced). Returns {0} for
-// a call with no admission, {2} when a fence is given and the call was not
-// handed over under it, or {1, record, result}: the result recorded now or
-// earlier. A recorded result ends the call's claim and hand-over: every
-// later arrival gets the result.
+// JSON, last-event score, call ID, fence ("": not fenced), answer ("1":
+// the record). Returns {0} for a call with no admission, {2} when a fence
+// is given and the call was not handed over under it, {1, record, result}
+// for a result recorded earlier, and for the result recorded now {1,
+// record, result} when answer is "1", {3} otherwise (the caller has the
+// result, and a fenced completion needs no record). A recorded result
+// ends the call's claim and hand-over: every later arrival gets the
+// result.
 var completeScript = redis.NewScript(`
 local rec = redis.call('GET', KEYS[1])
 if not rec then return {0} end
@@ -96,6 +99,7 @@ if ARGV[4] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[4] then return {2} end
 redis.call('SET', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
 redis.call('DEL', KEYS[4], KEYS[5])
+if ARGV[5] ~= '1' then return {3} end
 return {1, rec, ARGV[1]}
 `)
 

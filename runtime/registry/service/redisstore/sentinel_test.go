@@ -94,10 +94,10 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 	name := uniqueName(t)
 	var urls []string
 	for range stormNodes {
-		rdb := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "reg", SentinelAddrs: sentinels,
-			MaxRetries: -1, DialTimeout: 200 * time.Millisecond, ReadTimeout: 3 * time.Second})
-		t.Cleanup(func() { _ = rdb.Close() })
-		st, err := redisstore.New(rdb, name, redisstore.WithReplicas(1, 2*time.Second))
+		// The URL "registry serve --redis-sentinel" takes.
+		url := "redis://" + sentinels[0] + "/0?master_name=reg&addr=" + sentinels[1] + "&addr=" + sentinels[2] +
+			"&max_retries=-1&dial_timeout=200ms&read_timeout=3s"
+		st, err := redisstore.OpenFailover(context.Background(), url, name, redisstore.WithReplicas(1, 2*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}

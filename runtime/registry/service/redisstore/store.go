@@ -21,7 +21,8 @@ import (
 // safe for concurrent use.
 type Store struct {
 	rdb     redis.UniversalClient
-	own     bool // the store opened rdb and closes it
+	scripts redis.Scripter // what the scripts run on: rdb's autopipeliner, or rdb
+	own     bool           // the store opened rdb and closes it
 	prefix  string
 	cfg     config
 	publish string // the command the change scripts publish with
@@ -41,25 +42,6 @@ type decodedRegistration struct {
 
 var _ service.SharedStore = (*Store)(nil)
 
-// Open connects to the Redis at url (redis://[user:password@]host:port/db,
-// or unix://path) and returns the store of the registry called name.
-func Open(ctx context.Context, url, name string, opts ...Option) (*Store, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("registry store redis: URL: %w", err)
-	}
-	st, err := New(redis.NewClient(opt), name, opts...)
-	if err != nil {
-		return nil, err
-	}
-	st.own = true
-	if err := st.rdb.Ping(ctx).Err(); err != nil {
-		_ = st.Close()
-		return nil, fmt.Errorf("registry store redis %s: %w", opt.Addr, classify(err))
-	}
-	return st, nil
-}
-
 // New returns the store of the registry called name in the Redis rdb
 // reaches: a redis.Client, a failover client of a Sentinel-managed
 // primary (redis.NewFailoverClient), or a redis.ClusterClient of a sharded
@@ -77,7 +59,18 @@ func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error)
 	if cluster && cfg.replicas > 0 {
 		return nil, fmt.Errorf("registry store redis: WithReplicas needs a client of one primary, not a cluster client")
 	}
-	s := &Store{rdb: rdb, prefix: "goa-discovery:{" + name + "}:", cfg: cfg, publish: "PUBLISH", decoded: make(map[string]decodedRegistration)}
+	s := &Store{rdb: rdb, scripts: rdb, prefix: "goa-discovery:{" + name + "}:", cfg: cfg, publish: "PUBLISH", decoded: make(map[string]decodedRegistration)}
+	if cfg.replicas == 0 {
+		// The scripts of concurrent operations go out together while Redis
+		// answers earlier ones: one round trip, one turn of Redis's event
+		// loop and, with appendfsync always, one sync for all of them. Each
+		// script is still one atomic step with its own answer. With
+		// replicas a script is followed by WAIT on its own connection
+		// (replicas.go), which an autopipeliner does not keep.
+		if ap, err := rdb.AutoPipeline(); err == nil {
+			s.scripts = ap
+		}
+	}
 	if cluster {
 		s.publish = "SPUBLISH" // on the primary of the registry's slot
 	}
@@ -254,28 +247,35 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 
 // Complete implements service.Store.
 func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*service.CallRecord, error) {
-	return s.complete(ctx, callID, "", result)
+	res, err := s.complete(ctx, callID, "", "1", result)
+	if err != nil {
+		return nil, err
+	}
+	return decodeCall(callID, res[1], res[2])
 }
 
 // complete records result, fenced by the hand-over of fence ("": not
-// fenced).
-func (s *Store) complete(ctx context.Context, callID, fence string, result *registry.CallResult) (*service.CallRecord, error) {
+// fenced), and returns completeScript's answer, {1, record, result} or,
+// unless answer is "1", {3} for result recorded now.
+func (s *Store) complete(ctx context.Context, callID, fence, answer string, result *registry.CallResult) ([]any, error) {
 	data, err := json.Marshal(result)
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
 	keys := []string{s.key("call:" + callID), s.key("result:" + callID), s.key("calls"), s.key("claim:" + callID), s.key("sent:" + callID)}
-	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence).Slice()
+	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence, answer).Slice()
 	if err != nil {
 		return nil, wrap(fmt.Sprintf("record result of call %q", callID), err)
 	}
 	switch code, _ := res[0].(int64); {
-	case code == 1 && len(res) == 3:
-		return decodeCall(callID, res[1], res[2])
+	case code == 1 && len(res) == 3, code == 3 && answer != "1":
+		return res, nil
 	case code == 2:
 		return nil, fmt.Errorf("%w: call %q was not handed over under claim %s", service.ErrClaimLost, callID, fence)
+	case code == 0:
+		return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
 	}
-	return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
+	return nil, fmt.Errorf("registry store redis: record result of call %q: script answered %v", callID, res)
 }
 
 // Call implements service.Store: the admission and the result are read
