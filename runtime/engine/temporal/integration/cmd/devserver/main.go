@@ -150,8 +150,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 func ready(hostPort, namespace string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	quiet := sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
-	c, err := client.NewLazyClient(client.Options{HostPort: hostPort, Namespace: namespace, Logger: quiet})
+	c, err := client.NewLazyClient(client.Options{HostPort: hostPort, Namespace: namespace, Logger: quietLogger()})
 	if err != nil {
 		return err
 	}
@@ -171,3 +170,6 @@ func ready(hostPort, namespace string) error {
 		}
 	}
 }
+
+// quietLogger is an SDK logger that discards.
+func quietLogger() sdklog.Logger { return sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
