@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -229,4 +230,26 @@ func dial(t *testing.T, hostPort, namespace string) client.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestHelpIsInDocs checks that docs/temporal.md shows the command's -h
+// text as it is.
+func TestHelpIsInDocs(t *testing.T) {
+	page, err := os.ReadFile("../../../../../../docs/temporal.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prompt = "```\n$ go run ./cmd/devserver -h\n"
+	_, rest, ok := strings.Cut(string(page), prompt)
+	if !ok {
+		t.Fatalf("docs/temporal.md has no block %q", prompt)
+	}
+	shown, _, _ := strings.Cut(rest, "```\n")
+	var help strings.Builder
+	if _, err := parse([]string{"-h"}, &help); err != flag.ErrHelp {
+		t.Fatalf("parse -h: %v", err)
+	}
+	if shown != help.String() {
+		t.Errorf("docs/temporal.md shows\n%s\ndevserver -h prints\n%s", shown, help.String())
+	}
 }
