@@ -9,21 +9,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
-	"go.temporal.io/api/workflowservice/v1"
-	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/common/log"
 
 	"github.com/goa-discovery/goa-discovery/runtime/engine/temporal/integration/internal/devserver"
@@ -128,10 +122,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := ready(srv.HostPort(), o.namespace); err != nil {
-		_ = srv.Stop()
-		return err
-	}
 	state := "in memory"
 	if o.db != "" {
 		state = "in " + o.db
@@ -145,32 +135,3 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout, "temporal dev server stopped")
 	return nil
 }
-
-// ready returns once the frontend reports itself healthy and describes
-// the namespace.
-func ready(hostPort, namespace string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := client.NewLazyClient(client.Options{HostPort: hostPort, Namespace: namespace, Logger: quietLogger()})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	for {
-		_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
-		if err == nil {
-			_, err = c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: namespace})
-			if err == nil {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("the server on %s did not answer for namespace %q: %w", hostPort, namespace, err)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// quietLogger is an SDK logger that discards.
-func quietLogger() sdklog.Logger { return sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)) }

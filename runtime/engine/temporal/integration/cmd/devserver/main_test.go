@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
 )
 
 func TestParse(t *testing.T) {
@@ -253,3 +255,6 @@ func TestHelpIsInDocs(t *testing.T) {
 		t.Errorf("docs/temporal.md shows\n%s\ndevserver -h prints\n%s", shown, help.String())
 	}
 }
+
+// quietLogger is an SDK logger that discards.
+func quietLogger() sdklog.Logger { return sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)) }

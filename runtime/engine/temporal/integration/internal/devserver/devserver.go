@@ -7,16 +7,21 @@
 package devserver
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/log"
@@ -53,7 +58,8 @@ type Server struct {
 	hostPort string
 }
 
-// Start starts a server and returns once its frontend accepts calls.
+// Start starts a server and returns once its frontend reports itself
+// healthy and describes every namespace of cfg.
 func Start(cfg Config) (*Server, error) {
 	host, portText, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
@@ -135,7 +141,42 @@ func Start(cfg Config) (*Server, error) {
 	if err := srv.Start(); err != nil {
 		return nil, fmt.Errorf("devserver: start: %w", err)
 	}
+	if err := ready(hostPort, cfg.Namespaces); err != nil {
+		_ = srv.Stop()
+		return nil, err
+	}
 	return &Server{server: srv, hostPort: hostPort}, nil
+}
+
+// ready returns once the frontend on hostPort reports itself healthy and
+// describes each namespace, within a minute.
+func ready(hostPort string, namespaces []string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	quiet := sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	c, err := client.NewLazyClient(client.Options{HostPort: hostPort, Logger: quiet})
+	if err != nil {
+		return fmt.Errorf("devserver: %w", err)
+	}
+	defer c.Close()
+	for _, ns := range append([]string{""}, namespaces...) {
+		for {
+			if ns == "" {
+				_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+			} else {
+				_, err = c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: ns})
+			}
+			if err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("devserver: the server on %s is not ready (namespace %q): %w", hostPort, ns, err)
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }
 
 // HostPort is the address clients dial.
