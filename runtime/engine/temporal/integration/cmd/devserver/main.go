@@ -126,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if o.db != "" {
 		state = "in " + o.db
 	}
-	fmt.Fprintf(stdout, "temporal dev server on %s, namespace %q, state %s, no web UI\n", srv.HostPort(), o.namespace, state)
+	fmt.Fprintf(stdout, "temporal dev server on %s, namespace %q, state %s, no web UI\n", srv.Addr(), o.namespace, state)
 
 	<-stop
 	if err := srv.Stop(); err != nil {

@@ -258,3 +258,20 @@ func TestHelpIsInDocs(t *testing.T) {
 
 // quietLogger is an SDK logger that discards.
 func quietLogger() sdklog.Logger { return sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
+
+// TestDevserverAllowNonLoopback starts the command on every interface with
+// --allow-non-loopback: the ready line names the address it listens on,
+// and a client dials it on 127.0.0.1.
+func TestDevserverAllowNonLoopback(t *testing.T) {
+	_, port, err := net.SplitHostPort(freeAddr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startDevserver(t, devserverBin, "--addr", "0.0.0.0:"+port, "--allow-non-loopback")
+	if want := "temporal dev server on 0.0.0.0:" + port + ", namespace \"default\", state in memory, no web UI"; p.ready != want {
+		t.Errorf("ready line %q, want %q", p.ready, want)
+	}
+	c := dial(t, "127.0.0.1:"+port, "default")
+	c.Close()
+	p.stop(t, syscall.SIGTERM)
+}

@@ -55,6 +55,7 @@ type Config struct {
 // Server is a running server.
 type Server struct {
 	server   temporal.Server
+	addr     string
 	hostPort string
 }
 
@@ -145,7 +146,7 @@ func Start(cfg Config) (*Server, error) {
 		_ = srv.Stop()
 		return nil, err
 	}
-	return &Server{server: srv, hostPort: hostPort}, nil
+	return &Server{server: srv, addr: net.JoinHostPort(ip.String(), strconv.Itoa(port)), hostPort: hostPort}, nil
 }
 
 // ready returns once the frontend on hostPort reports itself healthy and
@@ -179,7 +180,11 @@ func ready(hostPort string, namespaces []string) error {
 	return nil
 }
 
-// HostPort is the address clients dial.
+// Addr is the address the frontend listens on, with the port it took.
+func (s *Server) Addr() string { return s.addr }
+
+// HostPort is the address clients dial: Addr, or 127.0.0.1 and its port
+// when Addr is unspecified (0.0.0.0, ::).
 func (s *Server) HostPort() string { return s.hostPort }
 
 // Stop stops every service of the server.
