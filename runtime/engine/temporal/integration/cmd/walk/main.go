@@ -126,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "wait":
 		return waitStarted(&Ledger{path: *ledger}, *tool, *timeout, stdout)
 	case "worker":
-		return serve(*addr, *namespace, &bookExecutor{ledger: &Ledger{path: *ledger}, reconcile: *reconcile, log: prefixed(stdout)}, stdout)
+		return serve(*addr, *namespace, &bookExecutor{ledger: &Ledger{path: *ledger}, reconcile: *reconcile, log: prefixed(stdout)}, stdout, stderr)
 	}
 	c, err := dial(*addr, *namespace, stderr)
 	if err != nil {
@@ -190,8 +190,8 @@ func dial(addr, namespace string, stderr io.Writer) (client.Client, error) {
 }
 
 // serve runs a worker of the walk's application until SIGINT or SIGTERM.
-func serve(addr, namespace string, exec *bookExecutor, stdout io.Writer) error {
-	c, err := dial(addr, namespace, os.Stderr)
+func serve(addr, namespace string, exec *bookExecutor, stdout, stderr io.Writer) error {
+	c, err := dial(addr, namespace, stderr)
 	if err != nil {
 		return err
 	}
