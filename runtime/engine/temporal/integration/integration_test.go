@@ -19,7 +19,6 @@ import (
 	sdktemporal "go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/engine/temporal"
@@ -182,14 +181,14 @@ func application(engine *temporal.Engine, exec runtime.ToolExecutor) (*runtime.R
 }
 
 // startWorker starts a worker process.
-func startWorker(t *testing.T, ts *temporaltest.TestServer, logPath string) *exec.Cmd {
+func startWorker(t *testing.T, ts *testServer, logPath string) *exec.Cmd {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(self, "-test.run=^$")
-	cmd.Env = append(os.Environ(), envHostPort+"="+ts.GetFrontendHostPort(), envNamespace+"="+ts.GetDefaultNamespace(), envLog+"="+logPath)
+	cmd.Env = append(os.Environ(), envHostPort+"="+ts.hostPort, envNamespace+"="+testNamespace, envLog+"="+logPath)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -234,11 +233,11 @@ func executions(t *testing.T, path string) (started, done map[string][]string) {
 // worker finishes the run, every tool call completes once, the killed call
 // is retried with its call identity, and the child agent's run completes.
 func TestWorkerKilledMidRun(t *testing.T) {
-	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quiet()}))
+	ts := startServer(t)
 	logPath := t.TempDir() + "/executions.log"
 	first := startWorker(t, ts, logPath)
 
-	engine := temporal.New(ts.GetDefaultClient(), options)
+	engine := temporal.New(ts.client, options)
 	rt, err := application(engine, runtime.ToolExecutorFunc(func(context.Context, *runtime.ToolInvocation) (any, error) {
 		return nil, fmt.Errorf("the client process executes no tool")
 	}))
@@ -318,7 +317,7 @@ func TestWorkerKilledMidRun(t *testing.T) {
 
 	// Events per planning step in the workflows' histories.
 	for _, id := range []string{"run-killed", child.ID} {
-		h := history(t, ts.GetDefaultClient(), id)
+		h := history(t, ts.client, id)
 		s, err := rt.LoadRun(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -328,7 +327,7 @@ func TestWorkerKilledMidRun(t *testing.T) {
 	}
 
 	// An exported history gives the run back, for ImportRun.
-	state, err := temporal.RunStateFromHistory(history(t, ts.GetDefaultClient(), "run-killed"), nil)
+	state, err := temporal.RunStateFromHistory(history(t, ts.client, "run-killed"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
