@@ -22,7 +22,7 @@ const devSet = "../../testdata/devset/"
 var catalogSizes = []int{1_000, 10_000, 100_000}
 
 // devDocuments reads the dev catalog.
-func devDocuments(b *testing.B) []toolsearch.Document {
+func devDocuments(b testing.TB) []toolsearch.Document {
 	b.Helper()
 	var docs []toolsearch.Document
 	readJSONLines(b, devSet+"tools.jsonl", func(line []byte) error {
@@ -41,7 +41,7 @@ func devDocuments(b *testing.B) []toolsearch.Document {
 }
 
 // devQueries reads the requests of the dev set.
-func devQueries(b *testing.B) []string {
+func devQueries(b testing.TB) []string {
 	b.Helper()
 	var queries []string
 	readJSONLines(b, devSet+"queries.jsonl", func(line []byte) error {
@@ -57,7 +57,7 @@ func devQueries(b *testing.B) []string {
 	return queries
 }
 
-func readJSONLines(b *testing.B, path string, fn func([]byte) error) {
+func readJSONLines(b testing.TB, path string, fn func([]byte) error) {
 	b.Helper()
 	f, err := os.Open(path)
 	if err != nil {

@@ -239,9 +239,9 @@ func (ix *Index) group() {
 	ix.grouping.Do(func() {
 		keys := newGroupKeys(len(ix.names))
 		for t, p := range ix.postings {
-			h := keys.termHash(t)
+			h, value := keys.termHash(t), isValueTerm(ix.terms.keys[t])
 			for i := range p {
-				keys.add(p[i].Tool, h, &p[i].Counts)
+				keys.add(p[i].Tool, h, &p[i].Counts, value)
 			}
 		}
 		ix.groups = orderGroups(groupTools(keys, ix.lengths), rarestTerms(ix.postings, len(ix.names)))
