@@ -256,6 +256,27 @@ func BenchmarkBuildFromDocuments(b *testing.B) {
 	}
 }
 
+// BenchmarkBuildPooled measures building an index from the tool schemas of
+// a catalog pooled from 28 servers ([benchcatalog.Pooled]), analysis
+// included, and then its first search, which groups the tools alike and
+// numbers the groups by content.
+func BenchmarkBuildPooled(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	for _, n := range catalogSizes[1:] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			catalog := benchcatalog.Pooled(docs, n)
+			b.ReportAllocs()
+			measureCPU(b, func() {
+				ix, err := toolsearch.NewIndexFromDocuments(catalog)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ix.Search(queries[0], toolsearch.DefaultLimit)
+			})
+		})
+	}
+}
+
 // BenchmarkCount measures analyzing one tool of the dev catalog into its
 // counts, as code generation and catalog files do for every tool.
 func BenchmarkCount(b *testing.B) {
