@@ -259,78 +259,41 @@ func BenchmarkBuildFromDocuments(b *testing.B) {
 // BenchmarkBuildPooled measures building an index from the tool schemas of
 // a catalog pooled from 28 servers ([benchcatalog.Pooled]), analysis
 // included, and then its first search, which groups the tools alike and
-// numbers the groups by content.
+// numbers the groups by content. It reports the heap that the index then
+// holds (live-MB), the catalog's documents and the scratch of searches left
+// out.
 func BenchmarkBuildPooled(b *testing.B) {
 	docs, queries := devDocuments(b), devQueries(b)
 	for _, n := range catalogSizes[1:] {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			catalog := benchcatalog.Pooled(docs, n)
-			b.ReportAllocs()
-			measureCPU(b, func() {
+			build := func() *toolsearch.Index {
 				ix, err := toolsearch.NewIndexFromDocuments(catalog)
 				if err != nil {
 					b.Fatal(err)
 				}
 				ix.Search(queries[0], toolsearch.DefaultLimit)
-			})
-		})
-	}
-}
-
-// BenchmarkCount measures analyzing one tool of the dev catalog into its
-// counts, as code generation and catalog files do for every tool.
-func BenchmarkCount(b *testing.B) {
-	docs := devDocuments(b)
-	b.ReportAllocs()
-	i := 0
-	measureCPU(b, func() {
-		if _, err := toolsearch.Count(docs[i%len(docs)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	})
-}
-
-// BenchmarkCatalogCounts measures merging the per-tool counts of a catalog
-// into its catalog counts.
-func BenchmarkCatalogCounts(b *testing.B) {
-	docs := devDocuments(b)
-	for _, n := range catalogSizes[:2] {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			counts := countAll(b, benchcatalog.Repeated(docs, n))
+				return ix
+			}
 			b.ReportAllocs()
-			measureCPU(b, func() { _ = toolsearch.NewCatalogCounts(counts) })
+			measureCPU(b, func() { build() })
+			b.ReportMetric(float64(liveHeap(build))/1e6, "live-MB")
 		})
 	}
 }
 
-// BenchmarkTerms measures the analyzer on the dev requests.
-func BenchmarkTerms(b *testing.B) {
-	queries := devQueries(b)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		_ = toolsearch.Terms(queries[i%len(queries)])
-		i++
-	}
-}
-
-// BenchmarkLookup measures looking up every tool of a 10,000-tool catalog
-// by name, as a check that a generated index holds exactly its tools does.
-func BenchmarkLookup(b *testing.B) {
-	docs := benchcatalog.Repeated(devDocuments(b), 10_000)
-	ix, err := toolsearch.NewIndexFromDocuments(docs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	names := make([]string, len(docs))
-	for i, d := range docs {
-		names[i] = d.Name
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ix.Lookup(names...); err != nil {
-			b.Fatal(err)
-		}
-	}
+// liveHeap returns the bytes of heap that what build returns holds once
+// built. Two garbage collections before and after measuring empty the pools,
+// the scratch of searches.
+func liveHeap[T any](build func() T) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := build()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return after.HeapAlloc - min(before.HeapAlloc, after.HeapAlloc)
 }

@@ -27,8 +27,8 @@ type Index struct {
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
 	// the scales of the tools, and the postings of its synonyms, into
-	// scored[t], by group of tools alike but for their names (groups);
-	// later searches read the scores.
+	// scored[t], by group of tools alike but for the numbers in their
+	// names (groups); later searches read the scores.
 	// common[t] marks terms that find tools only when a query's rarer terms
 	// find none.
 	postings [][]ToolTerm
@@ -45,9 +45,9 @@ type Index struct {
 	// such a term ([Index.broadTopic]).
 	topics        map[int32][]int32
 	broad, narrow map[int32]int32
-	// groups are the groups of tools alike but for their names, made from
-	// the field lengths of the tools (lengths, until then) on the first
-	// search.
+	// groups are the groups of tools alike but for the numbers in their
+	// names, made from the field lengths of the tools (lengths, until
+	// then) on the first search.
 	grouping sync.Once
 	groups   toolGroups
 	lengths  [][numFields]int64
