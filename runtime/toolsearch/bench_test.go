@@ -297,3 +297,61 @@ func liveHeap[T any](build func() T) uint64 {
 	runtime.KeepAlive(v)
 	return after.HeapAlloc - min(before.HeapAlloc, after.HeapAlloc)
 }
+
+// BenchmarkCount measures analyzing one tool of the dev catalog into its
+// counts, as code generation and catalog files do for every tool.
+func BenchmarkCount(b *testing.B) {
+	docs := devDocuments(b)
+	b.ReportAllocs()
+	i := 0
+	measureCPU(b, func() {
+		if _, err := toolsearch.Count(docs[i%len(docs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	})
+}
+
+// BenchmarkCatalogCounts measures merging the per-tool counts of a catalog
+// into its catalog counts.
+func BenchmarkCatalogCounts(b *testing.B) {
+	docs := devDocuments(b)
+	for _, n := range catalogSizes[:2] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			counts := countAll(b, benchcatalog.Repeated(docs, n))
+			b.ReportAllocs()
+			measureCPU(b, func() { _ = toolsearch.NewCatalogCounts(counts) })
+		})
+	}
+}
+
+// BenchmarkTerms measures the analyzer on the dev requests.
+func BenchmarkTerms(b *testing.B) {
+	queries := devQueries(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_ = toolsearch.Terms(queries[i%len(queries)])
+		i++
+	}
+}
+
+// BenchmarkLookup measures looking up every tool of a 10,000-tool catalog
+// by name, as a check that a generated index holds exactly its tools does.
+func BenchmarkLookup(b *testing.B) {
+	docs := benchcatalog.Repeated(devDocuments(b), 10_000)
+	ix, err := toolsearch.NewIndexFromDocuments(docs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Name
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ix.Lookup(names...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
