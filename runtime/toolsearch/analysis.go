@@ -1,7 +1,9 @@
 package toolsearch
 
 import (
+	"bytes"
 	"fmt"
+	"hash/maphash"
 	"strings"
 )
 
@@ -36,6 +38,23 @@ type analysis struct {
 	length [numFields]int64
 	scan   scanner
 	schema schemaReader
+	// When remembering, starts holds where each document's counts start
+	// in occs, descriptions the first document of every description read
+	// and schemas, by a hash of their text, the first document of every
+	// parameter schema read: a catalog pooled from several servers
+	// repeats them, and a text read before is counted from that
+	// document's counts without scanning it again. Neither copies a text.
+	starts       []int
+	descriptions map[string]int32
+	schemas      map[uint64]schemaText
+	seed         maphash.Seed
+}
+
+// schemaText is a parameter schema as the first document that has it holds
+// it, and that document.
+type schemaText struct {
+	text []byte
+	tool int32
 }
 
 // termsPerTool is the number of distinct terms a typical tool has, to size
@@ -62,6 +81,9 @@ func newAnalysis(terms, occs int, remember bool) *analysis {
 	if remember {
 		a.words = newDictionary(terms)
 		a.wordTerm = make([]int32, 0, terms)
+		a.descriptions = make(map[string]int32)
+		a.schemas = make(map[uint64]schemaText)
+		a.seed = maphash.MakeSeed()
 	}
 	a.schema.emit = a.text
 	return a
@@ -73,21 +95,91 @@ func newAnalysis(terms, occs int, remember bool) *analysis {
 // Schema.
 func (a *analysis) document(doc *Document, tool int32) error {
 	a.start, a.tool, a.length = len(a.occs), tool, [numFields]int64{}
+	if a.descriptions != nil {
+		a.starts = append(a.starts, a.start)
+	}
 	a.name(doc.Name)
 	if doc.Alias != doc.Name {
 		a.name(doc.Alias)
 	}
 	a.text(FieldTitle, doc.Title)
-	a.text(FieldDescription, doc.Description)
-	if len(doc.Parameters) > 0 {
-		if err := a.schema.read(string(doc.Parameters)); err != nil {
-			return fmt.Errorf("%w: tool %q: parameters: %w", ErrInvalidDocument, doc.Name, err)
+	// A description or schema read before is counted from the first
+	// document that has it, in one pass when both are that document's.
+	from, set := int32(-1), FieldSet(0)
+	if first, ok := a.descriptions[doc.Description]; ok {
+		from, set = first, 1<<FieldDescription
+	} else {
+		a.text(FieldDescription, doc.Description)
+		if a.descriptions != nil {
+			a.descriptions[doc.Description] = tool
 		}
+	}
+	if len(doc.Parameters) > 0 {
+		first, err := a.parameters(doc.Parameters)
+		switch params := FieldSet(1<<FieldParamName | 1<<FieldParamDescription); {
+		case err != nil:
+			return fmt.Errorf("%w: tool %q: parameters: %w", ErrInvalidDocument, doc.Name, err)
+		case first < 0:
+		case from < 0 || from == first:
+			from, set = first, set|params
+		default:
+			a.countFrom(first, params)
+		}
+	}
+	if from >= 0 {
+		a.countFrom(from, set)
 	}
 	for _, term := range doc.SearchTerms {
 		a.text(FieldExtra, term)
 	}
 	return nil
+}
+
+// parameters counts the terms of a parameter schema in the current
+// document, unless the analysis remembers the first document that has it:
+// it returns that document, whose counts the caller counts, or -1.
+func (a *analysis) parameters(params []byte) (int32, error) {
+	if a.schemas == nil {
+		return -1, a.schema.read(string(params))
+	}
+	h := maphash.Bytes(a.seed, params)
+	first, seen := a.schemas[h]
+	if seen && bytes.Equal(first.text, params) {
+		return first.tool, nil
+	}
+	if err := a.schema.read(string(params)); err != nil {
+		return -1, err
+	}
+	if !seen { // another schema of the same hash keeps its place
+		a.schemas[h] = schemaText{text: params, tool: a.tool}
+	}
+	return -1, nil
+}
+
+// countFrom counts in the current document the counts of an earlier
+// document, tool, in the fields of set: those of a text that both have,
+// the only one either has in those fields.
+func (a *analysis) countFrom(tool int32, set FieldSet) {
+	end := a.start
+	if int(tool)+1 < len(a.starts) {
+		end = a.starts[tool+1]
+	}
+	for i := a.starts[tool]; i < end; i++ {
+		id, c := a.occs[i].term, a.occs[i].counts.in(set)
+		if c == (FieldCounts{}) {
+			continue
+		}
+		p := a.last[id]
+		if p < a.start {
+			p = len(a.occs)
+			a.last[id] = p
+			a.occs = append(a.occs, occurrence{term: id, tool: a.tool})
+		}
+		a.occs[p].counts.addCounts(&c)
+		if !a.value[id] {
+			c.addTo(&a.length)
+		}
+	}
 }
 
 // name counts the terms of a tool's name or model-facing name: those before

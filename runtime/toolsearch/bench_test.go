@@ -22,7 +22,7 @@ const devSet = "../../testdata/devset/"
 var catalogSizes = []int{1_000, 10_000, 100_000}
 
 // devDocuments reads the dev catalog.
-func devDocuments(b *testing.B) []toolsearch.Document {
+func devDocuments(b testing.TB) []toolsearch.Document {
 	b.Helper()
 	var docs []toolsearch.Document
 	readJSONLines(b, devSet+"tools.jsonl", func(line []byte) error {
@@ -41,7 +41,7 @@ func devDocuments(b *testing.B) []toolsearch.Document {
 }
 
 // devQueries reads the requests of the dev set.
-func devQueries(b *testing.B) []string {
+func devQueries(b testing.TB) []string {
 	b.Helper()
 	var queries []string
 	readJSONLines(b, devSet+"queries.jsonl", func(line []byte) error {
@@ -57,7 +57,7 @@ func devQueries(b *testing.B) []string {
 	return queries
 }
 
-func readJSONLines(b *testing.B, path string, fn func([]byte) error) {
+func readJSONLines(b testing.TB, path string, fn func([]byte) error) {
 	b.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -254,6 +254,48 @@ func BenchmarkBuildFromDocuments(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkBuildPooled measures building an index from the tool schemas of
+// a catalog pooled from 28 servers ([benchcatalog.Pooled]), analysis
+// included, and then its first search, which groups the tools alike and
+// numbers the groups by content. It reports the heap that the index then
+// holds (live-MB), the catalog's documents and the scratch of searches left
+// out.
+func BenchmarkBuildPooled(b *testing.B) {
+	docs, queries := devDocuments(b), devQueries(b)
+	for _, n := range catalogSizes[1:] {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			catalog := benchcatalog.Pooled(docs, n)
+			build := func() *toolsearch.Index {
+				ix, err := toolsearch.NewIndexFromDocuments(catalog)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ix.Search(queries[0], toolsearch.DefaultLimit)
+				return ix
+			}
+			b.ReportAllocs()
+			measureCPU(b, func() { build() })
+			b.ReportMetric(float64(liveHeap(build))/1e6, "live-MB")
+		})
+	}
+}
+
+// liveHeap returns the bytes of heap that what build returns holds once
+// built. Two garbage collections before and after measuring empty the pools,
+// the scratch of searches.
+func liveHeap[T any](build func() T) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := build()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return after.HeapAlloc - min(before.HeapAlloc, after.HeapAlloc)
 }
 
 // BenchmarkCount measures analyzing one tool of the dev catalog into its

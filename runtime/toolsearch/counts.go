@@ -112,6 +112,27 @@ func (c *FieldCounts) add(f Field) {
 	}
 }
 
+// in returns the counts of c in the fields of set, zero in the others.
+func (c *FieldCounts) in(set FieldSet) FieldCounts {
+	keep := func(n int32, f Field) int32 { return n & -int32(set>>f&1) }
+	return FieldCounts{
+		Name: keep(c.Name, FieldName), Title: keep(c.Title, FieldTitle), Description: keep(c.Description, FieldDescription),
+		ParamName: keep(c.ParamName, FieldParamName), ParamDescription: keep(c.ParamDescription, FieldParamDescription),
+		Extra: keep(c.Extra, FieldExtra), Namespace: keep(c.Namespace, FieldNamespace),
+	}
+}
+
+// addCounts adds the counts of o to c.
+func (c *FieldCounts) addCounts(o *FieldCounts) {
+	c.Name += o.Name
+	c.Title += o.Title
+	c.Description += o.Description
+	c.ParamName += o.ParamName
+	c.ParamDescription += o.ParamDescription
+	c.Extra += o.Extra
+	c.Namespace += o.Namespace
+}
+
 // Count analyzes a tool document with [Terms] into its [Counts]. It fails
 // with an error wrapping [ErrInvalidDocument] when the name is empty or the
 // parameters are not a JSON Schema: one JSON value, without duplicate

@@ -44,13 +44,16 @@
 // that tool alone: its BM25F score plus its name share, both halved for a
 // term with a digit, or a quarter of its best synonym's.
 //
-// Tools alike but for their names (the same terms with the same counts
-// outside the name field, and fields of the same lengths, value terms left
-// out, as a catalog pooled from several servers holds) form a group that a
-// search scores once per term, so that their copies cost a search little; a
-// word of some members' names only, with its name share, and a synonym of
-// some members only are scored for each of them. Grouping changes no score:
-// every tool scores exactly what scoring it alone gives.
+// Tools alike but for the numbers in their names (the same terms with the
+// same counts in every field, names and namespaces included, and fields of
+// the same lengths, value terms left out, as a catalog repeated under
+// "copy1.", "copy2." holds) form a group that a search scores once per term,
+// so that their copies cost a search little; a number of some members'
+// names only ("copy7") is scored for each of them. Tools whose names differ
+// in a word, as the servers of a pool do ("github.get_issue",
+// "gitlab.fetch_issue"), have groups of their own, numbered together.
+// Grouping changes no score: every tool scores exactly what scoring it alone
+// gives.
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer

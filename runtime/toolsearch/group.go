@@ -7,28 +7,38 @@ import (
 	"slices"
 )
 
-// Tools alike but for their names score alike. A catalog pooled from several
-// servers, or a toolset published under several prefixes, holds the same
-// tool under different names: the same description, parameters and field
-// lengths, and so the same score for every term outside the names. On its
-// first search an index puts such tools in one group (a pass over all the
-// counts, as building makes), and it scores a group once per term: a
-// term that every member has with the same score and fields is the group's,
-// scored for the group; any other term (a name word of some members only,
-// such as "github" beside "gitlab", with its share of their names; a synonym
-// that some members only have) is scored for each tool that has it, and such
-// a tool is then ranked on its own. Search accumulates the scores of groups
-// and expands a group to its members, in registration order, only while
-// they can still enter the results.
+// Tools alike but for the numbers in their names score alike. A catalog
+// repeated under numbered prefixes ("copy1.", "copy2.", "v2.") holds the
+// same tool under names that differ in value terms only (terms with a digit,
+// which count in no length): the same terms with the same counts in every
+// field, names included, and the same field lengths, and so the same score
+// for every term but those numbers. On its first search an index puts such
+// tools in one group (a pass over all the counts, as building makes), and it
+// scores a group once per term: a term that every member has with the same
+// score and fields is the group's, scored for the group; any other term (a
+// number of some members' names only, such as "copy7") is scored for each
+// tool that has it, and such a tool is then ranked on its own, looked up
+// term by term. Search accumulates the scores of groups and expands a group
+// to its members, in registration order, only while they can still enter
+// the results.
+//
+// A word of a name, namespace included, is part of what a group shares:
+// tools whose names differ in a word ("github.get_issue" beside
+// "gitlab.get_issue" or "github.fetch_issue") are in groups of their own.
+// Requests hold such words ("weather", "search", "get"): were they the
+// words of some members only, a catalog pooled from many servers would rank
+// thousands of tools alone for a request, each looked up term by term. Groups
+// of one tool cost little more than shared ones, the copies of a tool being
+// numbered together ([orderGroups]) and bounded word by word.
 //
 // Grouping never changes a score. Members of a group have equal field
 // lengths (value terms left out), checked exactly, and so equal scales,
 // the weight of a name word in the name share included; whether a term is a
 // group's is decided by comparing its score and fields in every member when
-// the term is first scored. The hash that proposes groups (of field lengths and of
-// the terms found outside the name field) thus only decides how much is
-// shared, never what a tool scores. A catalog without such tools has one
-// tool per group.
+// the term is first scored. The hash that proposes groups (of field lengths
+// and of the terms with their counts, numbers found only in names left out)
+// thus only decides how much is shared, never what a tool scores. A catalog
+// without such tools has one tool per group.
 
 // toolGroups assigns every tool of an index to its group. Groups are
 // numbered in the order of their first member.
@@ -49,10 +59,11 @@ func (gs *toolGroups) membersOf(g int32) []int32 {
 	return gs.members[gs.start[g]:gs.start[g+1]]
 }
 
-// groupKeys accumulates, for every tool, a hash of the terms that it has
-// outside the name field, with their counts: the sum over those terms of a
-// random odd number per term times the term's packed counts, which does not
-// depend on the order in which terms are added and costs one multiplication.
+// groupKeys accumulates, for every tool, a hash of its terms with their
+// counts, value terms found only in its names left out: the sum over those
+// terms of a random odd number per term times the term's packed counts,
+// which does not depend on the order in which terms are added and costs one
+// multiplication.
 type groupKeys struct {
 	seed uint64
 	sums []uint64
@@ -66,13 +77,15 @@ func newGroupKeys(n int) groupKeys {
 func (k *groupKeys) termHash(t int) uint64 { return mix(uint64(t)^k.seed) | 1 }
 
 // add adds a term with hash h (its [groupKeys.termHash]) and counts c to the
-// key of tool.
-func (k *groupKeys) add(tool int32, h uint64, c *FieldCounts) {
-	if c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra == 0 {
-		return // a name word: decided per term when scored
+// key of tool, unless value says that the term is a value term
+// ([isValueTerm]) and c counts it in the tool's names only.
+func (k *groupKeys) add(tool int32, h uint64, c *FieldCounts, value bool) {
+	if value && c.Title|c.Description|c.ParamName|c.ParamDescription|c.Extra == 0 {
+		return // a number of a name: decided per term when scored
 	}
-	packed := uint64(uint32(c.Name)) ^ uint64(uint32(c.Title))<<10 ^ uint64(uint32(c.Description))<<20 ^
-		uint64(uint32(c.ParamName))<<30 ^ uint64(uint32(c.ParamDescription))<<40 ^ uint64(uint32(c.Extra))<<50
+	packed := uint64(uint32(c.Name)) ^ uint64(uint32(c.Title))<<9 ^ uint64(uint32(c.Description))<<18 ^
+		uint64(uint32(c.ParamName))<<27 ^ uint64(uint32(c.ParamDescription))<<36 ^ uint64(uint32(c.Extra))<<45 ^
+		uint64(uint32(c.Namespace))<<54
 	k.sums[tool] += h * (packed<<1 | 1)
 }
 
@@ -87,8 +100,8 @@ func mix(h uint64) uint64 {
 }
 
 // groupTools groups the tools whose keys and field lengths are equal. A tool
-// with no term outside its name stays alone: nothing but its name would be
-// shared.
+// whose terms are all numbers of its names stays alone: nothing but those
+// would be shared.
 func groupTools(keys groupKeys, lengths [][numFields]int64) toolGroups {
 	n := len(lengths)
 	gs := toolGroups{of: make([]int32, n)}

@@ -125,16 +125,26 @@ func FuzzSearchMatchesReference(f *testing.F) {
 }
 
 // TestGroupsOfAlikeTools checks which tools share a group: those alike but
-// for their names, with names of the same length.
+// for the numbers in their names (copy1 and copy2, a trailing 2), with
+// names of the same length. Tools whose names differ in a word do not:
+// each server of a pool ("github", "gitlab") and each variant of a name
+// ("fetch_issue" beside "get_issue") has its own group, so that no term of
+// a name leaves members of a group to be ranked alone.
 func TestGroupsOfAlikeTools(t *testing.T) {
 	docs := []Document{
-		{Name: "github_create_issue", Description: "Create an issue."},
-		{Name: "gitlab_create_issue", Description: "Create an issue."},
-		{Name: "create_issue", Description: "Create an issue."},      // a shorter name
-		{Name: "jira_create_issue", Description: "Create a ticket."}, // another description
-		{Name: "forgejo_create_issue", Description: "Create an issue."},
-		{Name: "github_list_issues"}, // nothing but a name
-		{Name: "gitlab_list_issues"},
+		{Name: "create_issue", Description: "Create an issue."},
+		{Name: "copy1.create_issue", Description: "Create an issue."},
+		{Name: "github.create_issue", Description: "Create an issue."}, // a namespace word
+		{Name: "gitlab.create_issue", Description: "Create an issue."},
+		{Name: "copy2.create_issue", Description: "Create an issue."},
+		{Name: "create_issue_2", Description: "Create an issue."},         // a number in the name
+		{Name: "make_issue", Description: "Create an issue."},             // another name word
+		{Name: "jira_create_issue", Description: "Create a ticket."},      // another description
+		{Name: "copy1.create_issue_now", Description: "Create an issue."}, // a longer name
+		{Name: "copy1.list_issues"},                                       // nothing but a name
+		{Name: "copy2.list_issues"},
+		{Name: "v2"}, // nothing but a number
+		{Name: "v3"},
 	}
 	ix := mustIndex(t, docs)
 	ix.group()
@@ -152,17 +162,19 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 		return slices.IndexFunc(docs, func(d Document) bool { return d.Name == a[0] }) -
 			slices.IndexFunc(docs, func(d Document) bool { return d.Name == b[0] })
 	})
-	want := [][]string{{"github_create_issue", "gitlab_create_issue", "forgejo_create_issue"}, {"create_issue"},
-		{"jira_create_issue"}, {"github_list_issues"}, {"gitlab_list_issues"}}
+	want := [][]string{{"create_issue", "copy1.create_issue", "copy2.create_issue", "create_issue_2"},
+		{"github.create_issue"}, {"gitlab.create_issue"}, {"make_issue"}, {"jira_create_issue"},
+		{"copy1.create_issue_now"}, {"copy1.list_issues", "copy2.list_issues"}, {"v2"}, {"v3"}}
 	if fmt.Sprint(groups) != fmt.Sprint(want) {
 		t.Errorf("groups %v, want %v", groups, want)
 	}
-	// "create" and "issue" are the first group's; "github" and "forgejo"
-	// are of one tool in it (and "github" of a tool alone).
+	// "create" and "github" are groups'; "2" is of one tool of the first
+	// group, and "copy1" of one tool there, of one beside
+	// copy2.list_issues, and of the group of copy1.create_issue_now.
 	for _, c := range []struct {
 		term          string
 		groups, tools int
-	}{{"creat", 3, 0}, {"issu", 5, 0}, {"github", 1, 1}, {"forgejo", 0, 1}} {
+	}{{"creat", 6, 0}, {"issu", 7, 0}, {"github", 1, 0}, {"copy1", 1, 2}, {"2", 0, 1}, {"list", 1, 0}} {
 		id, ok := ix.terms.lookupString(c.term)
 		if !ok {
 			t.Fatalf("no term %q", c.term)
@@ -172,7 +184,7 @@ func TestGroupsOfAlikeTools(t *testing.T) {
 			t.Errorf("term %q: %d groups and %d tools, want %d and %d", c.term, len(sc.groups), len(sc.tools), c.groups, c.tools)
 		}
 	}
-	checkAgainstReference(t, ix, []string{"create issue", "github issue", "issues", "forgejo", "gitlab_create_issue issue"}, []int{1, 2, 7})
+	checkAgainstReference(t, ix, []string{"create issue", "github issue", "issues", "copy1 issue", "issue 2", "gitlab_create_issue issue", "v2"}, []int{1, 2, 13})
 }
 
 func TestGroupWords(t *testing.T) {

@@ -27,8 +27,8 @@ type Index struct {
 	// postings[t] are the tools term t occurs in, in tool order, with its
 	// counts there. The first search of term t scores them, with idf[t] and
 	// the scales of the tools, and the postings of its synonyms, into
-	// scored[t], by group of tools alike but for their names (groups);
-	// later searches read the scores.
+	// scored[t], by group of tools alike but for the numbers in their
+	// names (groups); later searches read the scores.
 	// common[t] marks terms that find tools only when a query's rarer terms
 	// find none.
 	postings [][]ToolTerm
@@ -45,9 +45,9 @@ type Index struct {
 	// such a term ([Index.broadTopic]).
 	topics        map[int32][]int32
 	broad, narrow map[int32]int32
-	// groups are the groups of tools alike but for their names, made from
-	// the field lengths of the tools (lengths, until then) on the first
-	// search.
+	// groups are the groups of tools alike but for the numbers in their
+	// names, made from the field lengths of the tools (lengths, until
+	// then) on the first search.
 	grouping sync.Once
 	groups   toolGroups
 	lengths  [][numFields]int64
@@ -239,9 +239,9 @@ func (ix *Index) group() {
 	ix.grouping.Do(func() {
 		keys := newGroupKeys(len(ix.names))
 		for t, p := range ix.postings {
-			h := keys.termHash(t)
+			h, value := keys.termHash(t), isValueTerm(ix.terms.keys[t])
 			for i := range p {
-				keys.add(p[i].Tool, h, &p[i].Counts)
+				keys.add(p[i].Tool, h, &p[i].Counts, value)
 			}
 		}
 		ix.groups = orderGroups(groupTools(keys, ix.lengths), rarestTerms(ix.postings, len(ix.names)))

@@ -435,8 +435,8 @@ func checkAgainstReference(t *testing.T, ix *Index, queries []string, limits []i
 // dev request on the dev set repeated to 1,000, 10,000 and 100,000 tools
 // (copies renamed) and on 10,000 tools whose copies differ outside their
 // names too: the guard for any faster way of reaching the same results. The
-// 100,000-tool catalog is left out with -short and with the race detector,
-// which would make it take minutes.
+// 100,000-tool catalog runs only with the long build tag and without the
+// race detector, which would make it take minutes.
 func TestSearchMatchesReference(t *testing.T) {
 	queries := []string{"weather", "convert units", "customer records trends", "files.list help", "help",
 		"records_lookup weather city", "please help", "the", "", "convert convert currencies units temperature",
