@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -51,4 +52,12 @@ func FillStore(svc *Service) {
 // every d instead of every second.
 func WithClaimRenewal(d time.Duration) Option {
 	return func(o *options) { o.claimRenew = d }
+}
+
+// OpenAttemptStore opens the embedded store in dir ("": in memory) with
+// the registration of toolset "a" under token "t1", and returns it with a
+// function that makes a call's current claim lapse, as its expiry does.
+func OpenAttemptStore(t *testing.T, dir string) (AttemptStore, func(callID string)) {
+	st := openAttemptStore(t, dir)
+	return st, st.lapse
 }
