@@ -162,7 +162,7 @@ func testClaimLapsedWhileTheProviderRuns(t *testing.T, rdb redis.UniversalClient
 	for p.total.Load() == 0 {
 		waitABit()
 	}
-	if err := rdb.Del(ctx, "goa-discovery:{"+name+"}:claim:c").Err(); err != nil {
+	if err := rdb.HDel(ctx, "goa-discovery:{"+name+"}:call:c", "claim").Err(); err != nil {
 		t.Fatal(err)
 	}
 	second := call(b)
