@@ -2,8 +2,8 @@ package redisstore
 
 // The layout of a registry's calls in Redis. A call is one hash, call:ID
 // (scripts.go), listed in the sorted set callsKey. The layout before it
-// kept a call in up to five keys, call:ID, result:ID, claim:ID and sent:ID
-// strings listed in the sorted set "calls"; a store refuses to serve the
+// kept a call in up to four string keys, call:ID, result:ID, claim:ID and
+// sent:ID, listed in the sorted set "calls"; a store refuses to serve the
 // calls of a registry that still has that set (ErrOldLayout), rather than
 // miss or misread them. Registrations are kept as before.
 
