@@ -115,12 +115,14 @@ func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly,
 }
 
 // Attempt implements service.AttemptStore: one script reads the call's
-// hash and Redis's clock, which says whether its claim is current.
+// hash and Redis's clock, which says whether its claim is current. It
+// does not wait for the replicas: the read of the record that follows a
+// state other than claimed does (service.Service.await).
 func (s *Store) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
 	if err := s.checkLayout(ctx); err != nil {
 		return 0, err
 	}
-	res, err := s.eval(ctx, attemptScript, []string{s.callKey(callID)}).Result()
+	res, err := attemptScript.Run(ctx, s.rdb, []string{s.callKey(callID)}).Result()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("read the attempt of call %q", callID), err)
 	}
