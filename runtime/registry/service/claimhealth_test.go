@@ -106,7 +106,7 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 	}{
 		{"the store fails renewals", func(m *miniredis.Miniredis) { m.SetError("ERR injected failure") },
 			service.ReasonClaimsNotRenewed, "failed", func(m *miniredis.Miniredis) { m.SetError("") }},
-		{"a renewal finds the claim lapsed", func(m *miniredis.Miniredis) { m.Del("goa-discovery:{reg}:claim:c") },
+		{"a renewal finds the claim lapsed", func(m *miniredis.Miniredis) { m.HDel("goa-discovery:{reg}:call:c", "claim") },
 			service.ReasonClaimsLost, "lost", nil},
 	}
 	for _, tc := range cases {

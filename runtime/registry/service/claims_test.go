@@ -78,7 +78,7 @@ func TestClaimLapsedBeforeTheHandOver(t *testing.T) {
 	if id := <-paused; id != "c" {
 		t.Fatalf("held call %q, want c", id)
 	}
-	m.Del("goa-discovery:{reg}:claim:c")
+	m.HDel("goa-discovery:{reg}:call:c", "claim")
 	second := call(b)
 	for p.executions.Load() == 0 {
 		time.Sleep(5 * time.Millisecond)

@@ -1,11 +1,12 @@
 package redisstore
 
-// The attempts of calls (service.AttemptStore): claim:ID holds the claim of
-// the node forwarding call ID, "FENCE OWNER", and expires unless renewed;
-// sent:ID holds the FENCE of the claim the call was handed to its provider
-// under; fence is the counter fences come from, which only grows. Every
-// step is one script (scripts.go), so that a fence is checked and acted on
-// at once.
+// The attempts of calls (service.AttemptStore): a call's hash, call:ID,
+// holds with its record and result the claim of the node forwarding it,
+// "FENCE DEADLINE OWNER", current until DEADLINE on Redis's clock unless
+// renewed, and sent, the FENCE of the claim the call was handed to its
+// provider under; fence is the counter fences come from, which only
+// grows. Every step is one script (scripts.go), so that a fence is
+// checked and acted on at once.
 
 import (
 	"context"
@@ -20,15 +21,20 @@ import (
 
 var _ service.AttemptStore = (*Store)(nil)
 
-func (s *Store) attemptKeys(callID string) (claim, sent string) {
-	return s.key("claim:" + callID), s.key("sent:" + callID)
+// attemptStates are the states the scripts name.
+var attemptStates = map[any]service.AttemptState{
+	"free":    service.AttemptFree,
+	"claimed": service.AttemptClaimed,
+	"lost":    service.AttemptLost,
+	"done":    service.AttemptDone,
 }
 
 // Claim implements service.AttemptStore.
 func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
-	claim, sent := s.attemptKeys(callID)
-	keys := []string{claim, sent, s.key("result:" + callID), s.key("fence")}
-	res, err := s.eval(ctx, claimScript, keys, owner, ttl.Milliseconds()).Slice()
+	if err := s.checkLayout(ctx); err != nil {
+		return 0, 0, err
+	}
+	res, err := s.eval(ctx, claimScript, []string{s.callKey(callID), s.key("fence")}, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return 0, 0, wrap(fmt.Sprintf("claim call %q", callID), err)
 	}
@@ -36,13 +42,8 @@ func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Durati
 		return uint64(fence), service.AttemptClaimed, nil
 	}
 	if len(res) == 2 {
-		switch res[1] {
-		case "done":
-			return 0, service.AttemptDone, nil
-		case "claimed":
-			return 0, service.AttemptClaimed, nil
-		case "lost":
-			return 0, service.AttemptLost, nil
+		if state, ok := attemptStates[res[1]]; ok {
+			return 0, state, nil
 		}
 	}
 	return 0, 0, fmt.Errorf("registry store redis: claim call %q: script answered %v", callID, res)
@@ -50,8 +51,10 @@ func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Durati
 
 // Renew implements service.AttemptStore.
 func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
-	claim, _ := s.attemptKeys(callID)
-	n, err := s.eval(ctx, renewScript, []string{claim}, fence, ttl.Milliseconds()).Int()
+	if err := s.checkLayout(ctx); err != nil {
+		return false, err
+	}
+	n, err := s.eval(ctx, renewScript, []string{s.callKey(callID)}, fence, ttl.Milliseconds()).Int()
 	if err != nil {
 		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
 	}
@@ -60,8 +63,10 @@ func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time
 
 // HandOver implements service.AttemptStore.
 func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error {
-	claim, sent := s.attemptKeys(callID)
-	n, err := s.eval(ctx, handOverScript, []string{claim, sent, s.key("result:" + callID)}, fence).Int()
+	if err := s.checkLayout(ctx); err != nil {
+		return err
+	}
+	n, err := s.eval(ctx, handOverScript, []string{s.callKey(callID)}, fence).Int()
 	if err != nil {
 		return wrap(fmt.Sprintf("hand over call %q", callID), err)
 	}
@@ -100,30 +105,30 @@ func (s *Store) Release(ctx context.Context, callID string, fence uint64) error 
 }
 
 func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly, what string) error {
-	claim, sent := s.attemptKeys(callID)
-	if err := s.eval(ctx, returnScript, []string{claim, sent}, fence, claimOnly).Err(); err != nil {
+	if err := s.checkLayout(ctx); err != nil {
+		return err
+	}
+	if err := s.eval(ctx, returnScript, []string{s.callKey(callID)}, fence, claimOnly).Err(); err != nil {
 		return wrap(fmt.Sprintf(what, callID), err)
 	}
 	return nil
 }
 
-// Attempt implements service.AttemptStore: the call's record, result,
-// claim and hand-over are read with one command.
+// Attempt implements service.AttemptStore: one script reads the call's
+// hash and Redis's clock, which says whether its claim is current. It
+// does not wait for the replicas: the read of the record that follows a
+// state other than claimed does (service.Service.await).
 func (s *Store) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
-	claim, sent := s.attemptKeys(callID)
-	vals, err := s.rdb.MGet(ctx, s.key("call:"+callID), s.key("result:"+callID), claim, sent).Result()
+	if err := s.checkLayout(ctx); err != nil {
+		return 0, err
+	}
+	res, err := attemptScript.Run(ctx, s.rdb, []string{s.callKey(callID)}).Result()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("read the attempt of call %q", callID), err)
 	}
-	switch {
-	case vals[0] == nil:
-		return service.AttemptFree, nil
-	case vals[1] != nil:
-		return service.AttemptDone, nil
-	case vals[2] != nil:
-		return service.AttemptClaimed, nil
-	case vals[3] != nil:
-		return service.AttemptLost, nil
+	state, ok := attemptStates[res]
+	if !ok {
+		return 0, fmt.Errorf("registry store redis: read the attempt of call %q: script answered %v", callID, res)
 	}
-	return service.AttemptFree, nil
+	return state, nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The Redis store fences attempts by the rules of attempttest.Fencing; a
-// claim lapses as its key's expiry removes it.
+// claim lapses as its deadline passes (here, as its field is deleted).
 func TestAttemptFencing(t *testing.T) { eachRedis(t, testAttemptFencing) }
 
 func testAttemptFencing(t *testing.T, rdb redis.UniversalClient, name string) {
@@ -20,7 +20,7 @@ func testAttemptFencing(t *testing.T, rdb redis.UniversalClient, name string) {
 		t.Fatal(err)
 	}
 	attempttest.Fencing(t, st, func(id string) {
-		if err := rdb.Del(context.Background(), "goa-discovery:{"+name+"}:claim:"+id).Err(); err != nil {
+		if err := rdb.HDel(context.Background(), "goa-discovery:{"+name+"}:call:"+id, "claim").Err(); err != nil {
 			t.Fatal(err)
 		}
 	})

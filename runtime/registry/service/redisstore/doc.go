@@ -31,13 +31,14 @@
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash
 // slot): gen (the generation), regs and tokens (hashes from toolset to
 // registration and token), leases (hash from toolset to a provider's lease),
-// call:ID and result:ID (a call's admission and result), calls (a sorted
-// set of call IDs by last event, for forgetting), claim:ID (the fence and
-// the node of the claim forwarding a call, expiring unless renewed),
-// sent:ID (the fence a call was handed over under), fence (the counter
-// of fences), barrier (the counter WAIT follows) and the channel changes
-// (the generations the change scripts made). Nothing that matters is
-// kept in a node.
+// call:ID (a hash of call ID's record, result, claim and hand-over: the
+// claim holds the fence, the node and the deadline, on Redis's clock, it
+// is current until), callindex (a sorted set of call IDs by last event,
+// for listing and forgetting), fence (the counter of fences), barrier (the
+// counter WAIT follows) and the channel changes (the generations the
+// change scripts made). A registry still holding calls in the layout of
+// earlier versions (the sorted set calls) is refused with ErrOldLayout
+// (layout.go). Nothing that matters is kept in a node.
 //
 // Instrument times every Redis command of the store (MetricStoreDuration);
 // Logger sends go-redis's own log messages to a slog.Logger.

@@ -21,8 +21,10 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 		return nil, false, 0, fmt.Errorf("registry store redis: encode call %q: %w", rec.CallID, err)
 	}
 	id := rec.CallID
-	claim, sent := s.attemptKeys(id)
-	keys := []string{s.key("call:" + id), s.key("result:" + id), s.key("tokens"), s.key("calls"), claim, sent, s.key("fence")}
+	if err := s.checkLayout(ctx); err != nil {
+		return nil, false, 0, err
+	}
+	keys := []string{s.callKey(id), s.key("tokens"), s.key(callsKey), s.key("fence")}
 	res, err := s.eval(ctx, admitSendScript, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), id, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return nil, false, 0, wrap(fmt.Sprintf("admit call %q", id), err)
@@ -42,8 +44,10 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 
 // ReturnUnsent implements service.SendingStore.
 func (s *Store) ReturnUnsent(ctx context.Context, callID, owner string) error {
-	claim, sent := s.attemptKeys(callID)
-	if err := s.eval(ctx, returnUnsentScript, []string{claim, sent, s.key("result:" + callID)}, owner).Err(); err != nil {
+	if err := s.checkLayout(ctx); err != nil {
+		return err
+	}
+	if err := s.eval(ctx, returnUnsentScript, []string{s.callKey(callID)}, owner).Err(); err != nil {
 		return wrap(fmt.Sprintf("return call %q", callID), err)
 	}
 	return nil
