@@ -7,6 +7,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // Handler serves the registry protocol (see the registry.Path* routes).
@@ -59,18 +60,36 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 // decode reads a request body into v; it reports false after writing the
 // error response.
 func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, ok := s.readBody(w, r)
+	return ok && s.decodeBody(w, r, data, v)
+}
+
+// readBody reads a request's JSON body whole, within the service's body
+// limit; it reports false after writing the error response.
+func (s *Service) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
 			registry.WriteError(w, registry.Errorf(registry.CodeUnsupportedMediaType, "content type %q, want application/json", ct))
-			return false
+			return nil, false
 		}
 	}
 	if r.ContentLength > s.opts.maxBody {
 		registry.WriteError(w, registry.Errorf(registry.CodeBodyTooLarge, "request body of %d bytes exceeds %d bytes", r.ContentLength, s.opts.maxBody))
-		return false
+		return nil, false
 	}
-	if err := registry.DecodeRequest(r.Body, s.opts.maxBody, v); err != nil {
+	data, err := registry.ReadRequestBody(r.Body, s.opts.maxBody)
+	if err != nil {
+		registry.WriteError(w, err)
+		return nil, false
+	}
+	return data, true
+}
+
+// decodeBody decodes a body read whole into v; it reports false after
+// writing the error response.
+func (s *Service) decodeBody(w http.ResponseWriter, r *http.Request, data []byte, v any) bool {
+	if err := registry.DecodeRequestBody(data, v); err != nil {
 		registry.WriteError(w, err)
 		return false
 	}
@@ -78,9 +97,29 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// handlePublish outlines the body before it decodes it
+// (registry.OutlinePublish): a principal that may not publish the toolset
+// the body names, and a schema over the service's limits, are refused
+// from one pass over the bytes, never decoded.
 func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
+	data, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	if out, err := registry.OutlinePublish(data, s.opts.schemaLimits); err == nil {
+		if tools.ValidateName(out.Toolset) == nil {
+			noteRequest(r.Context()).toolset = out.Toolset
+		}
+		if !s.authorize(w, r, access.Publish, out.Toolset) {
+			return
+		}
+		if out.Limit != nil {
+			registry.WriteError(w, out.Limit)
+			return
+		}
+	}
 	var req registry.PublishRequest
-	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Publish, req.Toolset.Name) {
+	if !s.decodeBody(w, r, data, &req) || !s.authorize(w, r, access.Publish, req.Toolset.Name) {
 		return
 	}
 	res, err := s.Publish(r.Context(), &req)
