@@ -2,8 +2,10 @@ package registry
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -29,10 +31,14 @@ func DecodeRequest(body io.Reader, limit int64, v any) error {
 }
 
 // ReadRequestBody reads a request body of at most limit bytes; an
-// oversized body is an *Error with CodeBodyTooLarge, a failed read one with
-// CodeInvalidRequest.
+// oversized body is an *Error with CodeBodyTooLarge, one cut by the
+// connection's read deadline one with CodeBodyTimeout, another failed read
+// one with CodeInvalidRequest.
 func ReadRequestBody(body io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, Errorf(CodeBodyTimeout, "request body not received whole within the time the registry allows a body (%d of its bytes read)", len(data))
+	}
 	if err != nil {
 		return nil, Errorf(CodeInvalidRequest, "read request body: %v", err)
 	}

@@ -226,8 +226,9 @@ func (s *Service) handleCall(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var e *registry.Error
 		if !errors.As(err, &e) {
-			// The caller went away while the call ran; the call goes on
-			// and a retry finds its result.
+			// The caller went away while the call ran (the access log
+			// says client_gone); the call goes on and a retry finds its
+			// result.
 			e = registry.Errorf(registry.CodeOverloaded, "%v", err)
 		}
 		registry.WriteError(w, e)

@@ -118,6 +118,9 @@ func (s *Service) admitRequest(next http.Handler) http.Handler {
 				return
 			}
 			key = "principal " + p.Name
+			// The principal holds a slot from here: a request cut
+			// before its body is decoded still names it.
+			noteRequest(r.Context()).principal = p.Name
 		} else {
 			host, _, err := net.SplitHostPort(r.RemoteAddr)
 			if err != nil {
