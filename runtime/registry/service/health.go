@@ -23,7 +23,8 @@ const (
 	PathReadyz = "/readyz"
 )
 
-// ReadyTimeout bounds the store read of a readiness check.
+// ReadyTimeout bounds the store read of a readiness check: the check
+// answers within it whatever the store does (readyprobe.go).
 const ReadyTimeout = 2 * time.Second
 
 // ReasonStoreUnreachable: a shared store did not answer a read of its
@@ -66,9 +67,7 @@ func (s *Service) readiness(ctx context.Context) (string, error) {
 	if reason != "" {
 		return "", &NotReadyError{Reason: reason, Err: cause}
 	}
-	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
-	defer cancel()
-	if _, err := st.Generation(ctx); err != nil {
+	if err := s.readyProbe.read(ctx, st, ReadyTimeout); err != nil {
 		s.countStoreError(err)
 		return "", &NotReadyError{Reason: ReasonStoreUnreachable, Err: err}
 	}
@@ -101,6 +100,7 @@ func healthAnswer(w http.ResponseWriter, r *http.Request, status int, body strin
 		w.Header().Set("Allow", "GET, HEAD")
 		status, body = http.StatusMethodNotAllowed, `{"status":"method_not_allowed"}`
 	}
+	w.Header().Set(RequestIDHeader, requestID(r))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

@@ -55,6 +55,8 @@ type Service struct {
 	leases leaseCache
 	claims claimSet // the claims of the calls this service forwards
 
+	readyProbe generationProbe // the store reads of readiness checks (readyprobe.go)
+
 	telemetry *telemetry
 	log       *slog.Logger // the access log; discards without WithLogger
 }
