@@ -16,8 +16,8 @@ import (
 // admitted before their bodies are read (share.go: the route's action
 // against the principal's scopes, the principal's share of requests in
 // flight, a deadline for the body), then request bodies are JSON of at most the service's body limit, decoded
-// strictly (registry.DecodeRequest), then authorized against the toolset
-// they name: publishing and withdrawing need the toolset's publish scope,
+// strictly (registry.DecodeRequest; a publish body is outlined first, see
+// handlePublish), then authorized against the toolset they name: publishing and withdrawing need the toolset's publish scope,
 // listing and resolving the consume scope, calling the toolset's call
 // scope; the operator routes (PathRegistrations, GET registry.PathCalls)
 // the inspect scope. Every failure is an error body with a precise
