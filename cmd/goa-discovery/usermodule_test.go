@@ -30,7 +30,8 @@ import (
 // it on a free loopback port instead.
 const registryAddr = "127.0.0.1:8080"
 
-// TestUserModule walks the guide twice in one directory.
+// TestUserModule walks the guide twice in one directory, then the MCP
+// quickstart in another.
 func TestUserModule(t *testing.T) {
 	root, err := filepath.Abs(moduleRoot)
 	if err != nil {
@@ -43,6 +44,14 @@ func TestUserModule(t *testing.T) {
 			return
 		}
 	}
+	t.Run("mcp quickstart", func(t *testing.T) {
+		servers := os.Getenv("GOA_DISCOVERY_MCP_SERVERS")
+		if servers == "" {
+			t.Skip("GOA_DISCOVERY_MCP_SERVERS is not set: run eval \"$(scripts/test-deps)\" first")
+		}
+		w := &walker{root: root, dir: t.TempDir(), bin: bin, addr: freeAddr(t), servers: servers}
+		w.walk(t, walkthroughPages[1], 1)
+	})
 }
 
 // freeAddr returns a loopback address with a port that was free a moment
@@ -62,7 +71,7 @@ type walker struct {
 	dir     string // the working directory; "cd" in a command moves it
 	bin     string // GOBIN, first on PATH
 	addr    string // replaces registryAddr
-	servers string // the MCP servers' bin directory, for markTestDeps
+	servers string // GOA_DISCOVERY_MCP_SERVERS: the npm servers' node_modules/.bin
 }
 
 // ran is one command a step ran, and what it printed on stdout.
@@ -100,7 +109,7 @@ func (w *walker) walk(t *testing.T, page string, walk int) {
 					case b.mark == markUnpublished:
 						w.unpublished(t, c)
 					case b.mark == markTestDeps:
-						t.Logf("%s: installed by scripts/test-deps: %s", s.heading, c)
+						w.installed(t, c)
 					case strings.HasSuffix(c, inAnotherTerminal):
 						servers = append(servers, w.serve(t, c))
 					default:
@@ -195,6 +204,42 @@ func (w *walker) unpublished(t *testing.T, command string) {
 	if err == nil {
 		t.Errorf("%s succeeds: a version is published, so the page's note that none is is wrong", command)
 	}
+}
+
+// installed stands for "npm install PKG@VERSION...": it checks that
+// scripts/test-deps installed each package at that version and links the
+// module's node_modules to the installed ones.
+func (w *walker) installed(t *testing.T, command string) {
+	t.Helper()
+	if w.servers == "" {
+		t.Fatalf("%s: GOA_DISCOVERY_MCP_SERVERS is not set", command)
+	}
+	modules := filepath.Dir(w.servers) // .../node_modules
+	fields := strings.Fields(command)
+	if len(fields) < 3 || fields[0] != "npm" || fields[1] != "install" {
+		t.Fatalf("%q is not an npm install", command)
+	}
+	for _, f := range fields[2:] {
+		at := strings.LastIndexByte(f, '@')
+		if strings.HasPrefix(f, "-") || at <= 0 {
+			continue
+		}
+		pkg, version := f[:at], f[at+1:]
+		data, err := os.ReadFile(filepath.Join(modules, filepath.FromSlash(pkg), "package.json"))
+		if err != nil {
+			t.Fatalf("%s: scripts/test-deps did not install %s: %v", command, pkg, err)
+		}
+		if !strings.Contains(string(data), `"version": "`+version+`"`) {
+			t.Fatalf("%s: scripts/test-deps installed %s at another version than %s", command, pkg, version)
+		}
+	}
+	link := filepath.Join(w.dir, "node_modules")
+	if _, err := os.Lstat(link); os.IsNotExist(err) {
+		if err := os.Symlink(modules, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("$ %s (installed by scripts/test-deps: node_modules links to %s)", command, modules)
 }
 
 // serve starts a command that keeps running, waits for the first line it

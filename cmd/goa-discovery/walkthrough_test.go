@@ -26,8 +26,9 @@ const (
 	// module; the walk runs it in a scratch module and requires it to fail,
 	// so that the page's note that no version is published stays true.
 	markUnpublished = "fails until a version is published"
-	// markTestDeps: commands that install what scripts/test-deps installs;
-	// the walk puts the installed commands on PATH instead.
+	// markTestDeps: an npm install of what scripts/test-deps installs; the
+	// walk checks the versions and links the module's node_modules to the
+	// installed ones instead.
 	markTestDeps = "installed by scripts/test-deps"
 )
 
@@ -176,7 +177,7 @@ func outputMatches(want, got []string) bool {
 }
 
 // walkthroughPages are the pages that TestUserModule walks.
-var walkthroughPages = []string{guidePath}
+var walkthroughPages = []string{guidePath, moduleRoot + "/docs/mcp-quickstart.md"}
 
 // TestWalkthroughs checks, without running them, the pages TestUserModule
 // walks: every Go block is a whole gofmt'ed file shown once, every text block
