@@ -87,7 +87,7 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 			differ = true
 			continue
 		}
-		fmt.Fprintf(stdout, "toolset %q: its %d declared tools match server %q\n", ts.Toolset.Name, len(ts.Toolset.Tools), name)
+		fmt.Fprintf(stdout, "toolset %q: %s server %q\n", ts.Toolset.Name, declaredToolsMatch(len(ts.Toolset.Tools)), name)
 	}
 	if differ {
 		return 1
@@ -148,4 +148,12 @@ func serverToolsets(all []declaredMCPToolset, server string) ([]declaredMCPTools
 		}
 	}
 	return out, nil
+}
+
+// declaredToolsMatch says that n declared tools match their server.
+func declaredToolsMatch(n int) string {
+	if n == 1 {
+		return "its 1 declared tool matches"
+	}
+	return fmt.Sprintf("its %d declared tools match", n)
 }

@@ -70,7 +70,7 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		_, err = stdout.Write(res.File)
-	} else {
+	} else if err = checkNewNames(*out, res.File); err == nil {
 		err = os.WriteFile(*out, res.File, 0o644)
 	}
 	if err != nil {
