@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore"
@@ -112,4 +113,17 @@ func (r *redisFlags) open(ctx context.Context, name string) (*redisstore.Store, 
 		return redisstore.OpenCluster(ctx, r.cluster, name, opts...)
 	}
 	return redisstore.Open(ctx, r.single, name, opts...)
+}
+
+// warnDurability logs, at WARN, each Redis setting that makes a restart of
+// Redis lose acknowledged changes, or that the settings could not be read;
+// with --redis-replicas, the replicas keep them and nothing is logged.
+func (r *redisFlags) warnDurability(ctx context.Context, st *redisstore.Store, log *slog.Logger) {
+	weak, err := st.CheckDurability(ctx)
+	if err != nil {
+		log.Warn("registry: could not read Redis's persistence settings; acknowledged changes may be lost when Redis restarts (set appendonly yes and appendfsync always, or --redis-replicas)", "err", err)
+	}
+	for _, w := range weak {
+		log.Warn("registry: "+w.String()+"; set "+w.Setting+" "+w.Want+", or --redis-replicas", "setting", w.Setting, "value", w.Value, "want", w.Want)
+	}
 }

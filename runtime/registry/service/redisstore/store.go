@@ -31,6 +31,7 @@ type Store struct {
 
 	layoutChecked atomic.Bool // Redis holds no calls in the earlier layout (layout.go)
 	ident         identity    // the Redis read, and whether it lost changes (identity.go)
+	durable       durable     // MetricStoreDurable (durability.go)
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes
