@@ -305,10 +305,14 @@ func readyResets(t *testing.T, node string) int {
 	return *ready.StoreResets
 }
 
-// forgotten writes a key to the Redis at url, runs lose, and fails the
-// test unless the key is gone afterwards.
-func forgotten(t *testing.T, url string, lose func()) {
+// forgotten runs prepare (when set), writes a key to the Redis at url,
+// runs lose, which returns the URL of the Redis in its place, and fails
+// the test unless that Redis lacks the key.
+func forgotten(t *testing.T, url string, prepare func(), lose func() string) {
 	t.Helper()
+	if prepare != nil {
+		prepare()
+	}
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +323,9 @@ func forgotten(t *testing.T, url string, lose func()) {
 		t.Fatal(err)
 	}
 	_ = rdb.Close()
-	lose()
+	if opt, err = redis.ParseURL(lose()); err != nil {
+		t.Fatal(err)
+	}
 	rdb = redis.NewClient(opt)
 	defer rdb.Close()
 	if n, err := rdb.Exists(context.Background(), mark).Result(); err != nil || n != 0 {
@@ -346,7 +352,7 @@ func TestFaultRedisRestartedEmptyMidStorm(t *testing.T) {
 	}
 	defer check.Close()
 	s.waitOps(40, done)
-	forgotten(t, url, func() { rp.kill(); rp.run() })
+	forgotten(t, url, nil, func() string { rp.kill(); rp.run(); return url })
 	s.markLost(4 * time.Second)
 	<-done
 	t.Logf("%d operations; %d requests failed; Redis restarted empty after %v", s.ops.Load(), len(s.errs), s.lostAt())

@@ -106,6 +106,14 @@ func (p *proc) run() {
 	}
 }
 
+// signal sends sig to the process.
+func (p *proc) signal(sig syscall.Signal) {
+	p.t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		p.t.Fatalf("signal %s: %v", p.name, err)
+	}
+}
+
 // kill sends SIGKILL and waits for the process to end.
 func (p *proc) kill() {
 	if p.cmd == nil || p.cmd.ProcessState != nil {
