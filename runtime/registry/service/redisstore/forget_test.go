@@ -353,7 +353,7 @@ func TestFaultRedisRestartedEmptyMidStorm(t *testing.T) {
 	defer check.Close()
 	s.waitOps(40, done)
 	forgotten(t, url, nil, func() string { rp.kill(); rp.run(); return url })
-	s.markLost(4 * time.Second)
+	s.markLost(6 * time.Second)
 	<-done
 	t.Logf("%d operations; %d requests failed; Redis restarted empty after %v", s.ops.Load(), len(s.errs), s.lostAt())
 	s.verify(check)

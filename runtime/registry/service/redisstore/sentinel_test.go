@@ -228,7 +228,7 @@ func TestSentinelFailoverToAReplicaThatLacksChanges(t *testing.T) {
 		replicas[0].signal(syscall.SIGCONT)
 		return "redis://" + waitPromoted(t, sentinels, primaryAddr)
 	})
-	s.markLost(4 * time.Second)
+	s.markLost(6 * time.Second)
 	<-done
 	t.Logf("%d operations; %d requests failed; the replica promoted at %v", s.ops.Load(), len(s.errs), s.lostAt())
 	check, err := redisstore.OpenFailover(context.Background(), sentinelURL(sentinels), name, redisstore.WithMaxStaleness(0))
