@@ -40,7 +40,7 @@ type identity struct {
 	id    string          // the identity key as last read; "" before the first read
 	high  uint64          // the highest generation read under id
 	epoch uint64          // findings so far
-	old   map[string]bool // identities this store replaced, which a read begun before may still return
+	old   map[string]bool // identities left behind, which a read begun before may still return
 }
 
 // mark is what a read notes before it begins.
@@ -100,7 +100,7 @@ func (s *Store) observe(ctx context.Context, m mark, id any, gen uint64) error {
 		s.ident.mu.Unlock()
 		return nil
 	case s.ident.old[cur]:
-		// Read before this store replaced it: Redis holds the same
+		// Read before the identity was replaced: Redis holds the same
 		// changes as under the new one.
 		s.ident.mu.Unlock()
 		return nil
@@ -121,17 +121,18 @@ func (s *Store) observe(ctx context.Context, m mark, id any, gen uint64) error {
 	s.ident.mu.Lock()
 	defer s.ident.mu.Unlock()
 	if s.ident.id == cur {
-		if s.ident.old == nil {
-			s.ident.old = make(map[string]bool)
-		}
-		s.ident.old[cur] = true
 		s.foundLoss(next, gen)
 	}
 	return nil
 }
 
-// foundLoss starts a new epoch under identity id. s.ident.mu is held.
+// foundLoss starts a new epoch under identity id, leaving the one known
+// behind. s.ident.mu is held.
 func (s *Store) foundLoss(id string, gen uint64) {
+	if s.ident.old == nil {
+		s.ident.old = make(map[string]bool)
+	}
+	s.ident.old[s.ident.id] = true
 	s.ident.id, s.ident.high = id, gen
 	s.ident.epoch++
 }
