@@ -153,7 +153,7 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 	}
 	body := c.first
 	if text := r.URL.Query().Get("cursor"); text != "" {
-		start, err := s.parseCursor(text, "", c.generation)
+		start, err := s.parseCursor(text, "", c.instance, c.generation)
 		if err == nil && start >= len(c.records) {
 			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the catalog", text)
 		}
@@ -161,7 +161,7 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 			registry.WriteError(w, err)
 			return
 		}
-		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
+		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: c.instance, generation: c.generation})
 	} else if r.Header.Get("If-None-Match") == c.etag {
 		w.Header().Set("ETag", c.etag)
 		w.WriteHeader(http.StatusNotModified)
@@ -189,10 +189,10 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, s.internal("encode resolution", err))
 		return
 	}
-	refs := refsDigest(req.Toolsets)
+	refs, instance := refsDigest(req.Toolsets), s.catalogInstance()
 	start := 0
 	if req.Cursor != "" {
-		if start, err = s.parseCursor(req.Cursor, refs, cat.Generation); err == nil && start >= len(records) {
+		if start, err = s.parseCursor(req.Cursor, refs, instance, cat.Generation); err == nil && start >= len(records) {
 			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the resolution", req.Cursor)
 		}
 		if err != nil {
@@ -202,7 +202,7 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
+	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: instance, generation: cat.Generation, refs: refs}))
 }
 
 func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {

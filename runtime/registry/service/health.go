@@ -18,8 +18,10 @@ const (
 	// PathHealthz answers 200 while the service answers requests.
 	PathHealthz = "/healthz"
 	// PathReadyz answers 200 when the service can serve the registry (see
-	// Ready), with, on a shared store, how many claims it holds; 503 with
-	// the NotReadyError's reason otherwise.
+	// Ready), with, on a shared store, how many claims it holds and how
+	// many times it dropped its registrations for a store that had lost
+	// changes (store_resets); 503 with the NotReadyError's reason
+	// otherwise.
 	PathReadyz = "/readyz"
 )
 
@@ -31,9 +33,15 @@ const ReadyTimeout = 2 * time.Second
 // generation within ReadyTimeout.
 const ReasonStoreUnreachable = "store_unreachable"
 
+// ReasonStoreReset: a shared store lost changes it had acknowledged since
+// the service read its registrations (SharedStore's Epoch), and the
+// service could not read them again within ReadyTimeout. It serves none of
+// the registrations it held: every request reads the store again first.
+const ReasonStoreReset = "store_reset"
+
 // NotReadyError is why a service cannot serve the registry now. Reason is
-// what PathReadyz answers: ReasonStoreUnreachable, ReasonClaimsNotRenewed
-// or ReasonClaimsLost.
+// what PathReadyz answers: ReasonStoreUnreachable, ReasonStoreReset,
+// ReasonClaimsNotRenewed or ReasonClaimsLost.
 type NotReadyError struct {
 	Reason string
 	Err    error
@@ -48,10 +56,11 @@ func (e *NotReadyError) Unwrap() error { return e.Err }
 
 // Ready reports why the service cannot serve the registry now, as a
 // *NotReadyError, or nil. A shared store (SharedStore) must answer a read
-// of its generation, and the renewals of the claims the service holds on
-// the calls it forwards must not have failed or found a claim lapsed
-// since the last that succeeded (claims.go); the embedded store is in the
-// process and always answers.
+// of its generation; when the store lost changes since the service read
+// its registrations, the service reads them again first; and the renewals
+// of the claims the service holds on the calls it forwards must not have
+// failed or found a claim lapsed since the last that succeeded
+// (claims.go). The embedded store is in the process and always answers.
 func (s *Service) Ready(ctx context.Context) error {
 	_, err := s.readiness(ctx)
 	return err
@@ -71,7 +80,15 @@ func (s *Service) readiness(ctx context.Context) (string, error) {
 		s.countStoreError(err)
 		return "", &NotReadyError{Reason: ReasonStoreUnreachable, Err: err}
 	}
-	return fmt.Sprintf(`{"status":"ready","store":"reachable","claims_held":%d}`, held), nil
+	s.mu.RLock()
+	reset := st.Epoch() != s.storeEpoch
+	s.mu.RUnlock()
+	if reset {
+		if err := s.refresh(ctx, nil); err != nil {
+			return "", &NotReadyError{Reason: ReasonStoreReset, Err: err}
+		}
+	}
+	return fmt.Sprintf(`{"status":"ready","store":"reachable","claims_held":%d,"store_resets":%d}`, held, s.resets.Load()), nil
 }
 
 // serveHealth answers the health routes and passes every other request to
