@@ -1,0 +1,66 @@
+package mcp_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// TestDoublingReferencesHitTheNodeLimit checks that a schema whose
+// definitions each refer twice to the next fails Register and Differences
+// with a *LimitError once its inlined form passes MaxSchemaNodes, whether
+// the server or the declaration states it, while a shallow one still
+// compares equal.
+func TestDoublingReferencesHitTheNodeLimit(t *testing.T) {
+	cases := []struct {
+		name             string
+		levels           int // of the server's schema
+		declared         string
+		limits           mcp.Limits
+		what             string // of the LimitError; "" when the schemas match
+		declaredSideFail bool
+	}{
+		{name: "16 levels served, default limit", levels: 16, declared: `{"type":"object"}`, what: "inputSchema nodes once references are inlined"},
+		{name: "6 levels under a limit of 100", levels: 6, declared: `{"type":"object"}`, limits: mcp.Limits{MaxSchemaNodes: 100}, what: "inputSchema nodes once references are inlined"},
+		{name: "16 levels declared", levels: 1, declared: doublingSchema(16), what: "inputSchema nodes once references are inlined", declaredSideFail: true},
+		{name: "4 levels on both sides match", levels: 4, declared: doublingSchema(4)},
+	}
+	for _, tr := range hostileTransports {
+		for _, tc := range cases {
+			t.Run(tr.name+"/"+tc.name, func(t *testing.T) {
+				s := connect(t, "hostile", tr.open(t, hostileOptions{Levels: tc.levels}), mcp.WithLimits(tc.limits))
+				declared := tools.ToolsetSchema{Name: "hx", Tools: []tools.ToolSchema{tool("hx.deep", tc.declared, "")}}
+				rt := runtime.New()
+				regErr := mcp.RegisterToolset(context.Background(), rt, s, mcp.DeclaredToolset{Schema: declared})
+				_, diffErr := s.Differences(context.Background(), declared)
+				for which, err := range map[string]error{"RegisterToolset": regErr, "Differences": diffErr} {
+					if tc.what == "" {
+						if err != nil {
+							t.Errorf("%s: %v", which, err)
+						}
+						continue
+					}
+					var le *mcp.LimitError
+					if !errors.As(err, &le) || !errors.Is(err, mcp.ErrLimit) {
+						t.Fatalf("%s error = %v, want a *LimitError", which, err)
+					}
+					limit := tc.limits.MaxSchemaNodes
+					if limit == 0 {
+						limit = mcp.DefaultLimits.MaxSchemaNodes
+					}
+					if le.What != tc.what || le.Tool != "deep" || le.Limit != limit || le.Got <= le.Limit {
+						t.Errorf("%s: LimitError = %+v, want %q over %d", which, le, tc.what, limit)
+					}
+					if got := strings.Contains(err.Error(), "declared inputSchema"); got != tc.declaredSideFail {
+						t.Errorf("%s error %q: names the declared schema = %v, want %v", which, err, got, tc.declaredSideFail)
+					}
+				}
+			})
+		}
+	}
+}
