@@ -64,3 +64,51 @@ func TestDoublingReferencesHitTheNodeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedMessagesHitTheMessageLimit checks that a tools/call result
+// and a tools/list larger than MaxMessageBytes fail with a *LimitError,
+// over stdio and streamable HTTP (a JSON body and an SSE event), and that
+// the session connects again afterwards.
+func TestOversizedMessagesHitTheMessageLimit(t *testing.T) {
+	const limit = 1 << 20
+	cases := []struct {
+		name string
+		o    hostileOptions
+		call bool // tools/call, otherwise tools/list
+	}{
+		{"tools/call result of 2 MiB", hostileOptions{Levels: 1, ResultBytes: 2 << 20}, true},
+		{"tools/list description of 2 MiB", hostileOptions{DescriptionBytes: 2 << 20}, false},
+	}
+	for _, tr := range hostileTransports {
+		for _, tc := range cases {
+			t.Run(tr.name+"/"+tc.name, func(t *testing.T) {
+				// MaxResultBytes above the message: the message limit
+				// must stop the read, not the check of the decoded result.
+				s := connect(t, "hostile", tr.open(t, tc.o), mcp.WithLimits(mcp.Limits{MaxMessageBytes: limit, MaxResultBytes: 4 << 20}))
+				var err error
+				if tc.call {
+					_, err = s.Call(context.Background(), "deep", nil)
+					var ce *mcp.CallError
+					if !errors.As(err, &ce) || ce.Kind != mcp.CallInvalid {
+						t.Fatalf("Call error = %v, want an invalid *CallError", err)
+					}
+				} else {
+					_, err = s.ListTools(context.Background())
+				}
+				var le *mcp.LimitError
+				if !errors.As(err, &le) || !errors.Is(err, mcp.ErrLimit) {
+					t.Fatalf("error = %v, want a *LimitError", err)
+				}
+				if le.What != "message bytes" || le.Limit != limit || le.Got <= limit || le.Server != "hostile" {
+					t.Errorf("LimitError = %+v, want message bytes over %d", le, limit)
+				}
+				if tc.call {
+					// The connection is replaced: the next use works.
+					if _, err := s.ListTools(context.Background()); err != nil {
+						t.Errorf("ListTools after the oversized result: %v", err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -27,16 +27,21 @@ type Limits struct {
 	// places is counted n times). It applies to the declared schema and
 	// to the server's.
 	MaxSchemaNodes int
+	// MaxMessageBytes bounds each message a server sends, counted as it
+	// is read, before it is decoded: a line over stdio, a response body or
+	// an SSE event over streamable HTTP.
+	MaxMessageBytes int
 }
 
 // DefaultLimits are the limits of a session that sets none.
 var DefaultLimits = Limits{
-	MaxTools:       2000,
-	MaxPages:       100,
-	MaxSchemaBytes: 64 << 10,
-	MaxSchemaDepth: 32,
-	MaxResultBytes: 1 << 20,
-	MaxSchemaNodes: 100_000,
+	MaxTools:        2000,
+	MaxPages:        100,
+	MaxSchemaBytes:  64 << 10,
+	MaxSchemaDepth:  32,
+	MaxResultBytes:  1 << 20,
+	MaxSchemaNodes:  100_000,
+	MaxMessageBytes: 16 << 20,
 }
 
 // withDefaults fills zero fields from DefaultLimits and refuses negative
@@ -53,6 +58,7 @@ func (l Limits) withDefaults() (Limits, error) {
 		{"MaxSchemaDepth", &l.MaxSchemaDepth, DefaultLimits.MaxSchemaDepth},
 		{"MaxResultBytes", &l.MaxResultBytes, DefaultLimits.MaxResultBytes},
 		{"MaxSchemaNodes", &l.MaxSchemaNodes, DefaultLimits.MaxSchemaNodes},
+		{"MaxMessageBytes", &l.MaxMessageBytes, DefaultLimits.MaxMessageBytes},
 	}
 	for _, f := range fields {
 		switch {
