@@ -112,3 +112,57 @@ func TestOversizedMessagesHitTheMessageLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestListBytesLimit checks that a tool list larger than MaxListBytes,
+// page after page, fails with a *LimitError once its tools pass the limit.
+func TestListBytesLimit(t *testing.T) {
+	const limit = 10_000
+	for _, tr := range hostileTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			s := connect(t, "hostile", tr.open(t, hostileOptions{Tools: 10, ToolBytes: 2000, PageTools: 2}), mcp.WithLimits(mcp.Limits{MaxListBytes: limit}))
+			_, err := s.ListCatalog(context.Background(), "hx")
+			var le *mcp.LimitError
+			if !errors.As(err, &le) || le.What != "tools/list bytes" || le.Limit != limit || le.Got <= limit || le.Got > limit+3000 {
+				t.Fatalf("ListCatalog error = %v (%+v), want tools/list bytes just over %d", err, le, limit)
+			}
+		})
+	}
+}
+
+// TestSourceKeepsListsWithinTheByteBudget checks that a dynamic source
+// whose list changes at every read keeps earlier lists only while they
+// hold at most twice MaxListBytes together: a call admitted under a list
+// it dropped is refused as one of a list that changed, a call under a
+// list it kept as one of a tool that changed.
+func TestSourceKeepsListsWithinTheByteBudget(t *testing.T) {
+	for _, tr := range hostileTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			// Each list is about 4,400 bytes: two fit in 2 x 5,000, three
+			// do not.
+			s := connect(t, "hostile", tr.open(t, hostileOptions{Tools: 2, ToolBytes: 2500, Changing: true}), mcp.WithLimits(mcp.Limits{MaxListBytes: 5000}))
+			src, err := mcp.NewSource(s, "hx")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tokens []string
+			for range 3 {
+				ts, err := src.ListToolsets(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				tokens = append(tokens, ts[0].Token)
+			}
+			// The kept list first: a call under a dropped one reads the
+			// list again.
+			for _, c := range []struct {
+				list int
+				want string
+			}{{2, "the tool changed on the server"}, {1, "tool list changed since the call was admitted"}} {
+				_, err := src.CallTool(context.Background(), &runtime.RegistryCall{Tool: "hx.t0", Token: tokens[c.list-1], Arguments: []byte(`{}`)})
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("call under list %d: error = %v, want %q", c.list, err, c.want)
+				}
+			}
+		})
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,6 +37,8 @@ type hostileOptions struct {
 	// inputSchema of about ToolBytes bytes.
 	Tools     int `json:"tools,omitempty"`
 	ToolBytes int `json:"toolBytes,omitempty"`
+	// PageTools, when positive, lists the tools t<i> PageTools a page.
+	PageTools int `json:"pageTools,omitempty"`
 	// Changing makes every tools/list differ from the one before.
 	Changing bool `json:"changing,omitempty"`
 	// DescriptionBytes, when positive, lists a tool "wordy" whose
@@ -108,7 +111,12 @@ func (h *hostile) respond(w io.Writer, id json.RawMessage, method string, params
 		_, err := io.WriteString(w, head+`"result":{"protocolVersion":`+string(v)+`,"capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"v1"}}}`)
 		return err
 	case "tools/list":
-		return h.list(w, head)
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		_ = json.Unmarshal(params, &p)
+		from, _ := strconv.Atoi(p.Cursor)
+		return h.list(w, head, from)
 	case "tools/call":
 		if _, err := io.WriteString(w, head+`"result":{"content":[{"type":"text","text":"`); err != nil {
 			return err
@@ -126,18 +134,25 @@ func (h *hostile) respond(w io.Writer, id json.RawMessage, method string, params
 	return err
 }
 
-// list writes a tools/list response, streaming its large parts.
-func (h *hostile) list(w io.Writer, head string) error {
-	read := h.lists.Add(1)
+// list writes a tools/list response from the tool t<from>, streaming its
+// large parts. A list that changes changes at its first page.
+func (h *hostile) list(w io.Writer, head string, from int) error {
+	if from == 0 {
+		h.lists.Add(1)
+	}
 	salt := "same"
 	if h.o.Changing {
-		salt = fmt.Sprintf("read%d", read)
+		salt = fmt.Sprintf("read%d", h.lists.Load())
+	}
+	to := h.o.Tools
+	if h.o.PageTools > 0 {
+		to = min(to, from+h.o.PageTools)
 	}
 	if _, err := io.WriteString(w, head+`"result":{"tools":[`); err != nil {
 		return err
 	}
 	sep := ""
-	if h.o.Levels > 0 {
+	if h.o.Levels > 0 && from == 0 {
 		if _, err := io.WriteString(w, `{"name":"deep","description":"Doubling definitions","inputSchema":`+doublingSchema(h.o.Levels)+`}`); err != nil {
 			return err
 		}
@@ -145,14 +160,14 @@ func (h *hostile) list(w io.Writer, head string) error {
 	}
 	if h.o.Tools > 0 {
 		schema := bulkySchema(h.o.ToolBytes, salt)
-		for i := range h.o.Tools {
+		for i := from; i < to; i++ {
 			if _, err := fmt.Fprintf(w, `%s{"name":"t%d","description":"Tool %d","inputSchema":%s}`, sep, i, i, schema); err != nil {
 				return err
 			}
 			sep = ","
 		}
 	}
-	if h.o.DescriptionBytes > 0 {
+	if h.o.DescriptionBytes > 0 && from == 0 {
 		if _, err := io.WriteString(w, sep+`{"name":"wordy","inputSchema":{"type":"object"},"description":"`); err != nil {
 			return err
 		}
@@ -163,7 +178,11 @@ func (h *hostile) list(w io.Writer, head string) error {
 			return err
 		}
 	}
-	_, err := io.WriteString(w, `]}}`)
+	next := ""
+	if to < h.o.Tools {
+		next = `,"nextCursor":"` + strconv.Itoa(to) + `"`
+	}
+	_, err := io.WriteString(w, `]`+next+`}}`)
 	return err
 }
 

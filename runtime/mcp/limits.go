@@ -31,6 +31,11 @@ type Limits struct {
 	// is read, before it is decoded: a line over stdio, a response body or
 	// an SSE event over streamable HTTP.
 	MaxMessageBytes int
+	// MaxListBytes bounds one tools/list read, all pages, counted as the
+	// JSON of the tools listed. A dynamic source keeps the lists it read
+	// last (to check calls admitted under them) only while together they
+	// hold at most twice MaxListBytes; the latest list is always kept.
+	MaxListBytes int
 }
 
 // DefaultLimits are the limits of a session that sets none.
@@ -42,6 +47,7 @@ var DefaultLimits = Limits{
 	MaxResultBytes:  1 << 20,
 	MaxSchemaNodes:  100_000,
 	MaxMessageBytes: 16 << 20,
+	MaxListBytes:    8 << 20,
 }
 
 // withDefaults fills zero fields from DefaultLimits and refuses negative
@@ -59,6 +65,7 @@ func (l Limits) withDefaults() (Limits, error) {
 		{"MaxResultBytes", &l.MaxResultBytes, DefaultLimits.MaxResultBytes},
 		{"MaxSchemaNodes", &l.MaxSchemaNodes, DefaultLimits.MaxSchemaNodes},
 		{"MaxMessageBytes", &l.MaxMessageBytes, DefaultLimits.MaxMessageBytes},
+		{"MaxListBytes", &l.MaxListBytes, DefaultLimits.MaxListBytes},
 	}
 	for _, f := range fields {
 		switch {

@@ -255,6 +255,7 @@ type listState struct {
 func (s *Session) readPages(ctx context.Context, c *conn) ([]*sdk.Tool, error) {
 	var all []*sdk.Tool
 	cursor := ""
+	size := 0 // the JSON bytes of the tools read
 	for page := 0; ; page++ {
 		if page == s.limits.MaxPages {
 			return nil, &LimitError{Server: s.server, What: "tools/list pages", Limit: s.limits.MaxPages, Got: page + 1}
@@ -272,6 +273,15 @@ func (s *Session) readPages(ctx context.Context, c *conn) ([]*sdk.Tool, error) {
 		all = append(all, res.Tools...)
 		if len(all) > s.limits.MaxTools {
 			return nil, &LimitError{Server: s.server, What: "tools", Limit: s.limits.MaxTools, Got: len(all)}
+		}
+		for _, t := range res.Tools {
+			b, err := json.Marshal(t)
+			if err != nil {
+				return nil, fmt.Errorf("%w: mcp server %q tool %q: %w", ErrCatalog, s.server, t.Name, err)
+			}
+			if size += len(b); size > s.limits.MaxListBytes {
+				return nil, &LimitError{Server: s.server, What: "tools/list bytes", Limit: s.limits.MaxListBytes, Got: size}
+			}
 		}
 		if res.NextCursor == "" {
 			return all, nil
