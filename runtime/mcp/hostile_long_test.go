@@ -39,9 +39,11 @@ const peakBudget = 300 << 20
 type memoryCase struct {
 	name string
 	o    hostileOptions
-	// run does it and returns the error it must end with, nil when it
-	// must succeed.
+	// run does it and returns its error.
 	run func(t *testing.T, s *mcp.Session) error
+	// want is how it must end: the What of a *LimitError, or "" for
+	// success.
+	want string
 }
 
 // plainDeep is a declaration of the doubling server's tool that does not
@@ -51,19 +53,19 @@ var plainDeep = tools.ToolsetSchema{Name: "hx", Tools: []tools.ToolSchema{tool("
 var memoryCases = []memoryCase{
 	{"Register, doubling $ref schema of 25 levels", hostileOptions{Levels: 25}, func(t *testing.T, s *mcp.Session) error {
 		return mcp.RegisterToolset(context.Background(), runtime.New(), s, mcp.DeclaredToolset{Schema: plainDeep})
-	}},
+	}, "inputSchema nodes once references are inlined"},
 	{"Differences (mcp diff), doubling $ref schema of 25 levels", hostileOptions{Levels: 25}, func(t *testing.T, s *mcp.Session) error {
 		_, err := s.Differences(context.Background(), plainDeep)
 		return err
-	}},
+	}, "inputSchema nodes once references are inlined"},
 	{"tools/call result of 200 MB", hostileOptions{Levels: 1, ResultBytes: 200e6}, func(t *testing.T, s *mcp.Session) error {
 		_, err := s.Call(context.Background(), "deep", nil)
 		return err
-	}},
+	}, "message bytes"},
 	{"tools/list with a description of 200 MB (mcp import)", hostileOptions{DescriptionBytes: 200e6}, func(t *testing.T, s *mcp.Session) error {
 		_, err := s.ListTools(context.Background())
 		return err
-	}},
+	}, "message bytes"},
 	{"dynamic source, one read of 2,000 x 60 KB", hostileOptions{Tools: 2000, ToolBytes: 60e3, PageTools: 100}, func(t *testing.T, s *mcp.Session) error {
 		src, err := mcp.NewSource(s, "hx")
 		if err != nil {
@@ -71,13 +73,13 @@ var memoryCases = []memoryCase{
 		}
 		_, err = src.ListToolsets(context.Background())
 		return err
-	}},
+	}, "tools/list bytes"},
 	{"dynamic source, 1,000 x 60 KB changing at every read", hostileOptions{Tools: 1000, ToolBytes: 60e3, PageTools: 100, Changing: true}, func(t *testing.T, s *mcp.Session) error {
 		return runSteps(t, s, 6)
-	}},
+	}, "tools/list bytes"},
 	{"dynamic source, 120 x 60 KB changing at every read, 30 steps", hostileOptions{Tools: 120, ToolBytes: 60e3, PageTools: 100, Changing: true}, func(t *testing.T, s *mcp.Session) error {
 		return runSteps(t, s, 30)
-	}},
+	}, ""},
 }
 
 // runSteps runs an agent over the server's dynamic source for steps
@@ -149,7 +151,8 @@ func TestHostileMemoryCase(t *testing.T) {
 	if name == "" {
 		t.Skip("run by TestHostileServerPeakMemory")
 	}
-	caseName, trName, _ := strings.Cut(name, "/")
+	i := strings.LastIndex(name, "/") // transports' names have none
+	caseName, trName := name[:i], name[i+1:]
 	for _, mc := range memoryCases {
 		if mc.name != caseName {
 			continue
@@ -167,6 +170,12 @@ func TestHostileMemoryCase(t *testing.T) {
 			var le *mcp.LimitError
 			if errors.As(err, &le) {
 				outcome = fmt.Sprintf("LimitError %s (limit %d, read %d)", le.What, le.Limit, le.Got)
+			}
+			switch {
+			case mc.want == "" && err != nil:
+				t.Errorf("%s: %v", name, err)
+			case mc.want != "" && (le == nil || le.What != mc.want):
+				t.Errorf("%s: error = %v, want a *LimitError of %s", name, err, mc.want)
 			}
 			var ru syscall.Rusage
 			if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
