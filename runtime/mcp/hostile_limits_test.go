@@ -27,7 +27,7 @@ func TestDoublingReferencesHitTheNodeLimit(t *testing.T) {
 	}{
 		{name: "16 levels served, default limit", levels: 16, declared: `{"type":"object"}`, what: "inputSchema nodes once references are inlined"},
 		{name: "6 levels under a limit of 100", levels: 6, declared: `{"type":"object"}`, limits: mcp.Limits{MaxSchemaNodes: 100}, what: "inputSchema nodes once references are inlined"},
-		{name: "16 levels declared", levels: 1, declared: doublingSchema(16), what: "inputSchema nodes once references are inlined", declaredSideFail: true},
+		{name: "12 levels declared under a limit of 1,000", levels: 1, declared: doublingSchema(12), limits: mcp.Limits{MaxSchemaNodes: 1000}, what: "inputSchema nodes once references are inlined", declaredSideFail: true},
 		{name: "4 levels on both sides match", levels: 4, declared: doublingSchema(4)},
 	}
 	for _, tr := range hostileTransports {
