@@ -78,7 +78,8 @@ func inlineRefs(v any) any {
 func expandedNodes(v any, limit int) (int, bool) {
 	out, r := inlineRefsWithin(v, limit)
 	if r == nil { // no definitions: nothing is copied
-		return jsonValues(out), true
+		n := jsonValues(out)
+		return n, n <= limit
 	}
 	return r.nodes, !r.over()
 }
@@ -114,6 +115,7 @@ func inlineRefsWithin(v any, budget int) (any, *refInliner) {
 			delete(r.inlining, c+"/"+n)
 		}
 		walked[c] = w
+		r.nodes++
 	}
 	body := make(map[string]any, len(root))
 	for k, x := range root {
@@ -127,8 +129,10 @@ func inlineRefsWithin(v any, budget int) (any, *refInliner) {
 	case ok:
 	case res == true: // the root referred to a definition true
 		out = map[string]any{}
+		r.nodes++
 	default: // or to one that is no schema object: the reference stays
 		out = body
+		r.nodes += jsonValues(body)
 	}
 	for c, w := range walked {
 		out[c] = w
@@ -151,7 +155,7 @@ func (r *refInliner) schema(v any) any {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		r.nodes++
+		r.nodes += jsonValues(v)
 		return v
 	}
 	if ref, ok := m["$ref"].(string); ok {
@@ -211,6 +215,7 @@ func (r *refInliner) subschemas(m map[string]any) {
 	}
 	for _, k := range subschemaMaps {
 		if x, ok := m[k].(map[string]any); ok {
+			r.nodes++
 			c := make(map[string]any, len(x))
 			for name, s := range x {
 				c[name] = r.schema(s)
@@ -226,6 +231,7 @@ func (r *refInliner) subschemas(m map[string]any) {
 }
 
 func (r *refInliner) list(x []any) []any {
+	r.nodes++
 	c := make([]any, len(x))
 	for i, s := range x {
 		c[i] = r.schema(s)

@@ -61,11 +61,11 @@ func (c *capReader) Read(p []byte) (int, error) {
 	for _, b := range p[:n] {
 		c.n++
 		switch {
-		case b == '\n' && (c.lines || (c.events && c.lineEmpty)):
-			c.n = 0
 		case b == '\n':
+			if c.lines || (c.events && c.lineEmpty) {
+				c.n = 0
+			}
 			c.lineEmpty = true
-			continue
 		case b != '\r':
 			c.lineEmpty = false
 		}
