@@ -53,13 +53,15 @@ func TestCapReader(t *testing.T) {
 		limit         int
 		over          bool
 		got           int64 // bytes counted when reading stopped
+		gotOneByte    int64 // the same, reading one byte at a time
 	}{
-		{"lines within", "12345\n12345\n", true, false, 6, false, 0},
-		{"a line past", "12345\n1234567\n", true, false, 6, true, 7},
-		{"events within", "data: 1\n\ndata: 2\n\n", false, true, 10, false, 0},
-		{"events with CRLF within", "data: 1\r\n\r\ndata: 2\r\n\r\n", false, true, 12, false, 0},
-		{"an event of many lines past", "data: 1\ndata: 2\n\n", false, true, 10, true, 11},
-		{"a body past", "{\n\n\n\n\n\n}", false, false, 6, true, 7},
+		{"lines within", "12345\n12345\n", true, false, 6, false, 0, 0},
+		{"a line past", "12345\n1234567\n", true, false, 6, true, 8, 7},
+		{"a line past at its newline", "12345\n123456\n", true, false, 6, true, 7, 7},
+		{"events within", "data: 1\n\ndata: 2\n\n", false, true, 10, false, 0, 0},
+		{"events with CRLF within", "data: 1\r\n\r\ndata: 2\r\n\r\n", false, true, 12, false, 0, 0},
+		{"an event of many lines past", "data: 1\ndata: 2\n\n", false, true, 10, true, 11, 11},
+		{"a body of newlines past", "{\n\n\n\n\n\n}", false, false, 6, true, 8, 7},
 	}
 	for _, tc := range cases {
 		for _, oneByte := range []bool{false, true} {
@@ -69,8 +71,12 @@ func TestCapReader(t *testing.T) {
 				r = iotest.OneByteReader(r)
 			}
 			_, err := io.Copy(&bytes.Buffer{}, r)
-			if over := errors.Is(err, errMessageTooLarge); over != tc.over || c.got.Load() != tc.got {
-				t.Errorf("%s (one byte at a time %v): error %v, counted %d, want over %v at %d", tc.name, oneByte, err, c.got.Load(), tc.over, tc.got)
+			want := tc.got
+			if oneByte {
+				want = tc.gotOneByte
+			}
+			if over := errors.Is(err, errMessageTooLarge); over != tc.over || c.got.Load() != want {
+				t.Errorf("%s (one byte at a time %v): error %v, counted %d, want over %v at %d", tc.name, oneByte, err, c.got.Load(), tc.over, want)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ package mcp
 // *LimitError instead of the transport's failure.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,6 +59,31 @@ func (c *capReader) Read(p []byte) (int, error) {
 		return 0, errMessageTooLarge
 	}
 	n, err := c.r.Read(p)
+	if !c.events {
+		// A body, or lines: each line counts from its start.
+		rest := p[:n]
+		for len(rest) > 0 {
+			seg := rest
+			i := -1
+			if c.lines {
+				i = bytes.IndexByte(rest, '\n')
+			}
+			if i >= 0 {
+				seg, rest = rest[:i+1], rest[i+1:]
+			} else {
+				rest = nil
+			}
+			c.n += len(seg)
+			if c.n > c.cap.limit {
+				c.cap.got.Store(int64(c.n))
+				return 0, errMessageTooLarge
+			}
+			if i >= 0 {
+				c.n = 0
+			}
+		}
+		return n, err
+	}
 	for _, b := range p[:n] {
 		c.n++
 		switch {
