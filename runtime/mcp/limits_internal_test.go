@@ -60,7 +60,8 @@ func TestCapReader(t *testing.T) {
 		{"a line past at its newline", "12345\n123456\n", true, false, 6, true, 7, 7},
 		{"events within", "data: 1\n\ndata: 2\n\n", false, true, 10, false, 0, 0},
 		{"events with CRLF within", "data: 1\r\n\r\ndata: 2\r\n\r\n", false, true, 12, false, 0, 0},
-		{"an event of many lines past", "data: 1\ndata: 2\n\n", false, true, 10, true, 11, 11},
+		{"an event of many lines past", "data: 1\ndata: 2\n\n", false, true, 10, true, 16, 11},
+		{"an event within at its empty line", "data: 1\n\n", false, true, 9, false, 0, 0},
 		{"a body of newlines past", "{\n\n\n\n\n\n}", false, false, 6, true, 8, 7},
 	}
 	for _, tc := range cases {
@@ -79,5 +80,26 @@ func TestCapReader(t *testing.T) {
 				t.Errorf("%s (one byte at a time %v): error %v, counted %d, want over %v at %d", tc.name, oneByte, err, c.got.Load(), tc.over, want)
 			}
 		}
+	}
+}
+
+// BenchmarkCapReader reads a 1 MiB message through the counter: a JSON
+// body, a stdio line and an SSE event.
+func BenchmarkCapReader(b *testing.B) {
+	msg := strings.Repeat("x", 1<<20)
+	for _, tc := range []struct {
+		name          string
+		in            string
+		lines, events bool
+	}{{"body", msg, false, false}, {"line", msg + "\n", true, false}, {"event", "data: " + msg + "\n\n", false, true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.in)))
+			for b.Loop() {
+				r := &capReader{r: strings.NewReader(tc.in), cap: &messageCap{limit: 2 << 20}, lines: tc.lines, events: tc.events}
+				if _, err := io.Copy(io.Discard, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -59,45 +59,34 @@ func (c *capReader) Read(p []byte) (int, error) {
 		return 0, errMessageTooLarge
 	}
 	n, err := c.r.Read(p)
-	if !c.events {
-		// A body, or lines: each line counts from its start.
-		rest := p[:n]
-		for len(rest) > 0 {
-			seg := rest
-			i := -1
-			if c.lines {
-				i = bytes.IndexByte(rest, '\n')
-			}
-			if i >= 0 {
-				seg, rest = rest[:i+1], rest[i+1:]
-			} else {
-				rest = nil
-			}
-			c.n += len(seg)
-			if c.n > c.cap.limit {
-				c.cap.got.Store(int64(c.n))
-				return 0, errMessageTooLarge
-			}
-			if i >= 0 {
-				c.n = 0
-			}
+	rest := p[:n]
+	for len(rest) > 0 {
+		i := -1
+		if c.lines || c.events {
+			i = bytes.IndexByte(rest, '\n')
 		}
-		return n, err
-	}
-	for _, b := range p[:n] {
-		c.n++
-		switch {
-		case b == '\n':
-			if c.lines || (c.events && c.lineEmpty) {
-				c.n = 0
-			}
-			c.lineEmpty = true
-		case b != '\r':
+		seg := rest
+		if i >= 0 {
+			seg, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		c.n += len(seg)
+		if len(bytes.TrimLeft(seg, "\r")) > 0 {
 			c.lineEmpty = false
+		}
+		if i >= 0 {
+			c.n++ // a message's bytes include the newline that ends it
 		}
 		if c.n > c.cap.limit {
 			c.cap.got.Store(int64(c.n))
 			return 0, errMessageTooLarge
+		}
+		if i >= 0 {
+			if c.lines || c.lineEmpty {
+				c.n = 0
+			}
+			c.lineEmpty = true
 		}
 	}
 	return n, err
