@@ -54,6 +54,8 @@ type capReader struct {
 	lineEmpty     bool // no byte but '\r' since the last newline
 }
 
+// Read reads from r, failing once the current message passes the limit
+// and at every read after that.
 func (c *capReader) Read(p []byte) (int, error) {
 	if c.cap.got.Load() > 0 {
 		return 0, errMessageTooLarge
