@@ -205,12 +205,20 @@ func (u *user) goaGen() string {
 	return u.run(u.goa, "gen", userDesign)
 }
 
-// serveRegistry starts "goa-discovery registry serve" on a free loopback
-// port, as the guide does, stops it when the test ends, and returns its
-// URL.
+// serveRegistry installs goa-discovery-registry from the clone (the
+// registry server's module) and starts "goa-discovery-registry serve" on a
+// free loopback port, as the guide does, stops it when the test ends, and
+// returns its URL.
 func (u *user) serveRegistry() string {
 	u.t.Helper()
-	cmd := exec.Command("go", "tool", "goa-discovery", "registry", "serve", "--addr", "127.0.0.1:0", "--data", "registry-data", "--insecure")
+	bin := u.t.TempDir()
+	install := exec.Command("go", "install", "./cmd/goa-discovery-registry")
+	install.Dir = filepath.Join(u.root, "runtime", "registry", "service")
+	install.Env = append(userEnv(), "GOBIN="+bin)
+	if out, err := install.CombinedOutput(); err != nil {
+		u.t.Fatalf("install goa-discovery-registry: %v\n%s", err, out)
+	}
+	cmd := exec.Command(filepath.Join(bin, "goa-discovery-registry"), "serve", "--addr", "127.0.0.1:0", "--data", "registry-data", "--insecure")
 	cmd.Dir = u.dir
 	cmd.Env = userEnv()
 	cmd.Stderr = os.Stderr
@@ -233,7 +241,7 @@ func (u *user) serveRegistry() string {
 	if err != nil {
 		u.t.Fatalf("registry serve printed %q: %v", line, err)
 	}
-	u.t.Logf("$ go tool goa-discovery registry serve --addr 127.0.0.1:0 --data registry-data --insecure\n%s", line)
+	u.t.Logf("$ goa-discovery-registry serve --addr 127.0.0.1:0 --data registry-data --insecure\n%s", line)
 	fields := strings.Fields(line)
 	if len(fields) < 3 || !strings.HasPrefix(fields[2], "http://127.0.0.1:") {
 		u.t.Fatalf("registry serve printed %q, want its URL", line)

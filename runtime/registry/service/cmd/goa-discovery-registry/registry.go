@@ -59,7 +59,7 @@ var operatorCommands = map[string]bool{"ls": true, "show": true, "calls": true, 
 // flight.
 const shutdownGrace = 10 * time.Second
 
-// runRegistry runs "goa-discovery registry serve --addr ADDR [--data DIR]"
+// runRegistry runs "goa-discovery-registry serve --addr ADDR [--data DIR]"
 // until SIGINT or SIGTERM.
 func runRegistry(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -77,11 +77,11 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
+		fmt.Fprintf(stderr, "goa-discovery-registry: %v\n", err)
 		return 2
 	}
 	if err := serveRegistry(ctx, f, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "goa-discovery registry: %v\n", err)
+		fmt.Fprintf(stderr, "goa-discovery-registry: %v\n", err)
 		return 1
 	}
 	return 0
@@ -90,16 +90,16 @@ func serveRegistryCommand(ctx context.Context, args []string, stdout, stderr io.
 func parseRegistryFlags(args []string, stderr io.Writer) (registryFlags, error) {
 	var f registryFlags
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
+		fmt.Fprintln(stderr, "usage: goa-discovery-registry serve --addr ADDR (--credentials FILE | --credentials-env VAR | --insecure)\n"+
 			"       [--tls-cert FILE --tls-key FILE [--client-ca FILE]] [--allow-endpoint URL]... [--data DIR]\n"+
 			"       [--max-body BYTES] [--max-conns N] [--max-requests-per-principal N] [--call-retention DURATION]\n"+
 			"       [(--redis URL | --redis-sentinel URL | --redis-cluster URL) --name NAME [--provider-lease DURATION]\n"+
 			"        [--redis-max-staleness DURATION] [--redis-replicas N [--redis-replica-timeout DURATION]]]\n"+
 			"       [--log-format text|json] [--log-level LEVEL] [--metrics-addr ADDR] [--otlp-endpoint URL]\n"+
-			"       goa-discovery registry ls --url URL [client flags] [--json]\n"+
-			"       goa-discovery registry show TOOLSET[@VERSION] --url URL [client flags] [--json]\n"+
-			"       goa-discovery registry calls [--pending] [--limit N] --url URL [client flags] [--json]\n"+
-			"       goa-discovery registry withdraw TOOLSET@VERSION --url URL [client flags] [--json]")
+			"       goa-discovery-registry ls --url URL [client flags] [--json]\n"+
+			"       goa-discovery-registry show TOOLSET[@VERSION] --url URL [client flags] [--json]\n"+
+			"       goa-discovery-registry calls [--pending] [--limit N] --url URL [client flags] [--json]\n"+
+			"       goa-discovery-registry withdraw TOOLSET@VERSION --url URL [client flags] [--json]")
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		usage()

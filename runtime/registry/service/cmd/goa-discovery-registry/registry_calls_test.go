@@ -68,7 +68,7 @@ func TestRegistryCallsOutcomeUnknown(t *testing.T) {
 	if err := os.WriteFile(creds, []byte(cliTestToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := cli("registry", "calls", "--pending", "--url", url, "--credentials-file", creds)
+	code, out, errOut := cli("calls", "--pending", "--url", url, "--credentials-file", creds)
 	if code != 0 || !regexp.MustCompile(`(?m)^n1 +notes\.add +outcome_unknown `).MatchString(out) {
 		t.Fatalf("registry calls --pending: exit %d\n%s%s\nwant n1 outcome_unknown", code, out, errOut)
 	}

@@ -158,10 +158,10 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 	pending := false
 	limit := service.DefaultCallsLimit
 	use := map[string]string{
-		"ls":       "usage: goa-discovery registry ls --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
-		"show":     "usage: goa-discovery registry show TOOLSET[@VERSION] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
-		"calls":    "usage: goa-discovery registry calls [--pending] [--limit N] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
-		"withdraw": "usage: goa-discovery registry withdraw TOOLSET@VERSION --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"ls":       "usage: goa-discovery-registry ls --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"show":     "usage: goa-discovery-registry show TOOLSET[@VERSION] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"calls":    "usage: goa-discovery-registry calls [--pending] [--limit N] --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
+		"withdraw": "usage: goa-discovery-registry withdraw TOOLSET@VERSION --url URL [--credentials-file FILE] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--json]",
 	}[sub]
 	if sub == "calls" {
 		fs.BoolVar(&pending, "pending", false, "list only the calls without a result")
@@ -183,12 +183,12 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 		want = 1
 	}
 	if len(positional) != want {
-		fmt.Fprintf(stderr, "goa-discovery registry %s: want %d argument(s), got %q\n%s\n", sub, want, positional, use)
+		fmt.Fprintf(stderr, "goa-discovery-registry %s: want %d argument(s), got %q\n%s\n", sub, want, positional, use)
 		return 2
 	}
 	hc, token, err := f.connect()
 	if err != nil {
-		fmt.Fprintf(stderr, "goa-discovery registry %s: %v\n", sub, err)
+		fmt.Fprintf(stderr, "goa-discovery-registry %s: %v\n", sub, err)
 		return 2
 	}
 	op := &registryOperator{base: f.url, http: hc, token: token}
@@ -205,7 +205,7 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 		out, table, err = op.withdraw(ctx, positional[0])
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "goa-discovery registry %s: %v\n", sub, err)
+		fmt.Fprintf(stderr, "goa-discovery-registry %s: %v\n", sub, err)
 		return 1
 	}
 	if f.asJSON {
@@ -216,7 +216,7 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 		err = table(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "goa-discovery registry %s: %v\n", sub, err)
+		fmt.Fprintf(stderr, "goa-discovery-registry %s: %v\n", sub, err)
 		return 1
 	}
 	return 0

@@ -87,17 +87,17 @@ func TestRegistryOperatorWalk(t *testing.T) {
 		code int
 		want []string // regular expressions the output matches
 	}{
-		{"ls", append([]string{"registry", "ls"}, conn...), 0, []string{`generation 1, 1 toolsets`, `(?m)^notes +1\.0\.0 +2 +build-1 +` + regexp.QuoteMeta(provider.URL+"/") + ` +none$`}},
-		{"show", append([]string{"registry", "show", "notes@1.0.0"}, conn...), 0, []string{`(?m)^fingerprint +` + regexp.QuoteMeta(string(pub.Registration.Fingerprint)) + `$`, `(?m)^provider +` + regexp.QuoteMeta(provider.URL), `(?m)^notes\.add +Add a note$`, `payload: \{"type":"object"`, `(?m)^lease +none$`}},
-		{"show flags after", []string{"registry", "show", "notes", "--url", url, "--credentials-file", creds}, 0, []string{`(?m)^toolset +notes@1\.0\.0$`}},
-		{"show other version", append([]string{"registry", "show", "notes@2.0.0"}, conn...), 1, []string{`toolset "notes" is at version "1.0.0", not "2.0.0"`}},
-		{"show missing", append([]string{"registry", "show", "shelf"}, conn...), 1, []string{`toolset "shelf" is not registered`}},
-		{"calls", append([]string{"registry", "calls"}, conn...), 0, []string{`(?m)^n1 +notes\.add +done `, `(?m)^n2 +notes\.slow +pending `}},
-		{"calls pending", append([]string{"registry", "calls", "--pending"}, conn...), 0, []string{`(?m)^n2 +notes\.slow +pending `, `^CALL[^\n]*\n[^\n]*\n$`}},
-		{"no credentials", []string{"registry", "ls", "--url", url}, 1, []string{`unauthenticated`}},
-		{"withdraw without version", append([]string{"registry", "withdraw", "notes"}, conn...), 1, []string{`give TOOLSET@VERSION`}},
-		{"withdraw", append([]string{"registry", "withdraw", "notes@1.0.0"}, conn...), 0, []string{`^withdrew notes@1\.0\.0 \(revision build-1\)\n$`}},
-		{"ls after", append([]string{"registry", "ls"}, conn...), 0, []string{`generation 2, 0 toolsets`}},
+		{"ls", append([]string{"ls"}, conn...), 0, []string{`generation 1, 1 toolsets`, `(?m)^notes +1\.0\.0 +2 +build-1 +` + regexp.QuoteMeta(provider.URL+"/") + ` +none$`}},
+		{"show", append([]string{"show", "notes@1.0.0"}, conn...), 0, []string{`(?m)^fingerprint +` + regexp.QuoteMeta(string(pub.Registration.Fingerprint)) + `$`, `(?m)^provider +` + regexp.QuoteMeta(provider.URL), `(?m)^notes\.add +Add a note$`, `payload: \{"type":"object"`, `(?m)^lease +none$`}},
+		{"show flags after", []string{"show", "notes", "--url", url, "--credentials-file", creds}, 0, []string{`(?m)^toolset +notes@1\.0\.0$`}},
+		{"show other version", append([]string{"show", "notes@2.0.0"}, conn...), 1, []string{`toolset "notes" is at version "1.0.0", not "2.0.0"`}},
+		{"show missing", append([]string{"show", "shelf"}, conn...), 1, []string{`toolset "shelf" is not registered`}},
+		{"calls", append([]string{"calls"}, conn...), 0, []string{`(?m)^n1 +notes\.add +done `, `(?m)^n2 +notes\.slow +pending `}},
+		{"calls pending", append([]string{"calls", "--pending"}, conn...), 0, []string{`(?m)^n2 +notes\.slow +pending `, `^CALL[^\n]*\n[^\n]*\n$`}},
+		{"no credentials", []string{"ls", "--url", url}, 1, []string{`unauthenticated`}},
+		{"withdraw without version", append([]string{"withdraw", "notes"}, conn...), 1, []string{`give TOOLSET@VERSION`}},
+		{"withdraw", append([]string{"withdraw", "notes@1.0.0"}, conn...), 0, []string{`^withdrew notes@1\.0\.0 \(revision build-1\)\n$`}},
+		{"ls after", append([]string{"ls"}, conn...), 0, []string{`generation 2, 0 toolsets`}},
 	}
 	for _, st := range steps {
 		code, out, errOut := cli(st.args...)
@@ -112,7 +112,7 @@ func TestRegistryOperatorWalk(t *testing.T) {
 	}
 
 	// --json prints what the registry answered.
-	code, out, errOut := cli(append([]string{"registry", "calls", "--json"}, conn...)...)
+	code, out, errOut := cli(append([]string{"calls", "--json"}, conn...)...)
 	var calls service.Calls
 	if code != 0 || json.Unmarshal([]byte(out), &calls) != nil || len(calls.Calls) != 2 {
 		t.Fatalf("calls --json: %d %s %s", code, out, errOut)
@@ -199,16 +199,16 @@ func TestRegistryOperatorFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"registry", "ls"}, 2, "--url is required"},
-		{[]string{"registry", "ls", "--url", "ftp://x"}, 2, "--url"},
-		{[]string{"registry", "ls", "--url", "http://127.0.0.1:1", "--credentials-file", loose}, 2, "chmod 600"},
-		{[]string{"registry", "ls", "--url", "http://127.0.0.1:1", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
-		{[]string{"registry", "show", "--url", "http://127.0.0.1:1"}, 2, "want 1 argument"},
-		{[]string{"registry", "ls", "extra", "--url", "http://127.0.0.1:1"}, 2, "want 0 argument"},
-		{[]string{"registry", "calls", "-h"}, 0, "--pending"},
-		{[]string{"registry", "serve", "--addr", "127.0.0.1:0", "--insecure", "--log-format", "xml"}, 2, "--log-format must be text or json"},
-		{[]string{"registry", "serve", "--addr", "127.0.0.1:0", "--insecure", "--log-level", "loud"}, 2, "--log-level must be"},
-		{[]string{"registry", "serve", "--addr", "127.0.0.1:0", "--insecure", "--otlp-endpoint", "ftp://x"}, 2, "--otlp-endpoint must be"},
+		{[]string{"ls"}, 2, "--url is required"},
+		{[]string{"ls", "--url", "ftp://x"}, 2, "--url"},
+		{[]string{"ls", "--url", "http://127.0.0.1:1", "--credentials-file", loose}, 2, "chmod 600"},
+		{[]string{"ls", "--url", "http://127.0.0.1:1", "--tls-cert", "c.pem"}, 2, "--tls-cert and --tls-key go together"},
+		{[]string{"show", "--url", "http://127.0.0.1:1"}, 2, "want 1 argument"},
+		{[]string{"ls", "extra", "--url", "http://127.0.0.1:1"}, 2, "want 0 argument"},
+		{[]string{"calls", "-h"}, 0, "--pending"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--log-format", "xml"}, 2, "--log-format must be text or json"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--log-level", "loud"}, 2, "--log-level must be"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--insecure", "--otlp-endpoint", "ftp://x"}, 2, "--otlp-endpoint must be"},
 	} {
 		code, out, errOut := cli(c.args...)
 		if code != c.code || !strings.Contains(out+errOut, c.want) {

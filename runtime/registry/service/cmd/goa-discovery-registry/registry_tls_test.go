@@ -145,7 +145,7 @@ func TestRegistryOperatorMutualTLS(t *testing.T) {
 		{"none", nil, 1, "unauthenticated"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"registry", "ls", "--url", url, "--tls-ca", caPath}, tc.args...), &stdout, &stderr)
+		code := run(append([]string{"ls", "--url", url, "--tls-ca", caPath}, tc.args...), &stdout, &stderr)
 		if code != tc.code || !strings.Contains(stdout.String()+stderr.String(), tc.want) {
 			t.Errorf("%s: exit %d, output %q; want %d and %q", tc.name, code, stdout.String()+stderr.String(), tc.code, tc.want)
 		}

@@ -1,4 +1,4 @@
-package anthropic
+package platforms_test
 
 import (
 	"context"
@@ -18,8 +18,47 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
+	"github.com/goa-discovery/goa-discovery/runtime/provider/anthropic"
 )
+
+// searchReply is a Messages API answer whose only call is a client-side
+// tool search for "refund invoice".
+const searchReply = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":` +
+	`[{"type":"text","text":"Searching."},{"type":"tool_use","id":"toolu_d1","name":"tool_search","input":{"query":"refund invoice"}}]` +
+	`,"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":20}}`
+
+// request prepares a request as the runtime does: one application tool,
+// discovery on, a deferred catalog of one tool.
+func request(t *testing.T, c *anthropic.Client, modelID string) *model.Request {
+	t.Helper()
+	req := &model.Request{
+		Model: modelID,
+		Messages: []model.Message{
+			model.SystemMessage("You help with billing."),
+			model.UserMessage("Refund invoice i1."),
+		},
+		Tools: []model.ToolDefinition{{
+			Name:        "records.lookup",
+			Description: "Look up a record by id",
+			Parameters:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
+		}},
+		Discovery:       model.Discovery{Enabled: true},
+		MaxOutputTokens: 1024,
+	}
+	catalog, err := discovery.NewCatalog([]discovery.Entry{{Name: "billing.refund", Snapshot: model.ToolSnapshot{
+		Name: "billing_refund", Description: "Refund an invoice",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"invoice":{"type":"string"}},"required":["invoice"]}`),
+	}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := discovery.Prepare(req, c.Capabilities(modelID), catalog); err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
 
 // platformDouble is a test double of a cloud platform's Claude endpoint
 // (Amazon Bedrock's InvokeModel, Vertex AI's rawPredict) on a loopback
@@ -57,7 +96,7 @@ func newPlatformDouble(t *testing.T, reply string) *platformDouble {
 // no model (and for Bedrock no stream) in the body, the platform's
 // authorization, and native discovery (deferred tools, the search tool).
 func TestPlatforms(t *testing.T) {
-	reply := messageReply("tool_use", clientSearchBlocks).body
+	reply := searchReply
 	tests := []struct {
 		name  string
 		model string
@@ -92,11 +131,11 @@ func TestPlatforms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newPlatformDouble(t, reply)
-			c := New(WithRequestOptions(append(tt.opts(d.srv.URL), option.WithMaxRetries(0))...))
+			c := anthropic.New(anthropic.WithRequestOptions(append(tt.opts(d.srv.URL), option.WithMaxRetries(0))...))
 			if c.Capabilities(tt.model).Discovery != model.DiscoveryNative {
 				t.Fatalf("%s is not native", tt.model)
 			}
-			resp, err := c.Complete(context.Background(), request(t, c, tt.model, opening()))
+			resp, err := c.Complete(context.Background(), request(t, c, tt.model))
 			if err != nil {
 				t.Fatal(err)
 			}
