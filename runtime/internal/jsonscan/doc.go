@@ -20,7 +20,8 @@
 // is: it reads invalid UTF-8 as it is and an unpaired surrogate escape as
 // U+FFFD, as encoding/json decodes them.
 //
-// The package is internal: runtime/tools imports runtime/toolsearch (for
-// its precomputed word counts), so the scanner the three share cannot live
-// in package tools itself.
+// The package is internal to runtime/, where its three readers are
+// (runtime/tools, runtime/discovery, runtime/toolsearch): the scanner is the
+// readers' shared machinery, not API that applications call, so it is kept
+// out of package tools' exported identifiers.
 package jsonscan
