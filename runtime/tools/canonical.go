@@ -56,8 +56,6 @@ func Canonicalize(data []byte) ([]byte, error) {
 
 type canonParser struct {
 	s jsonscan.Scanner[[]byte]
-	// digits is scratch space for a number's digits.
-	digits []byte
 }
 
 func (p *canonParser) value(out *bytes.Buffer) error {
@@ -210,7 +208,8 @@ func (p *canonParser) str() (string, error) {
 	if plain {
 		return string(token[1 : len(token)-1]), nil
 	}
-	return string(jsonscan.AppendString(nil, token)), nil
+	var buf [128]byte // most values fit: one allocation, the string's
+	return string(jsonscan.AppendString(buf[:0], token)), nil
 }
 
 func writeCanonicalString(out *bytes.Buffer, s string) {

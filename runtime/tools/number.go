@@ -14,14 +14,23 @@ func (p *canonParser) number(out *bytes.Buffer) error {
 		return err
 	}
 	in := p.s.Input()
-	// value = 0.D × 10^e where D = significant digits of the integer and
-	// fraction digits.
-	all := append(append(p.digits[:0], in[n.IntStart:n.IntEnd]...), in[n.FracStart:n.FracEnd]...)
-	p.digits = all
-	e := int64(n.IntEnd-n.IntStart) + n.Exp
-	trimmed := bytes.TrimLeft(all, "0")
-	e -= int64(len(all) - len(trimmed))
-	digits := bytes.TrimRight(trimmed, "0")
+	// value = 0.D × 10^e where D = the significant digits of the integer
+	// and fraction digits; they are copied together only when both hold
+	// some.
+	intPart := bytes.TrimLeft(in[n.IntStart:n.IntEnd], "0")
+	fracPart := bytes.TrimRight(in[n.FracStart:n.FracEnd], "0")
+	e := int64(len(intPart)) + n.Exp
+	var buf [64]byte
+	var digits []byte
+	switch {
+	case len(fracPart) == 0:
+		digits = bytes.TrimRight(intPart, "0")
+	case len(intPart) == 0:
+		digits = bytes.TrimLeft(fracPart, "0")
+		e -= int64(len(fracPart) - len(digits))
+	default:
+		digits = append(append(buf[:0], intPart...), fracPart...)
+	}
 	if len(digits) == 0 {
 		out.WriteByte('0')
 		return nil
