@@ -20,7 +20,7 @@ const catalogDir = moduleRoot + "/testdata/catalog/"
 
 // TestExampleCatalog checks that testdata/catalog/tools.jsonl is the example
 // design's generated tool schemas in the search command's line format
-// (-update rewrites it).
+// (GOA_DISCOVERY_UPDATE=1 rewrites it).
 func TestExampleCatalog(t *testing.T) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -1,7 +1,10 @@
 // Command goa-discovery generates typed tool-discovery packages from a Goa-style
-// design, ranks and evaluates tool search on a catalog, serves a tool
-// registry and inspects and steers a running one, and reports how stored
-// runs discovered and called tools, and which calls the runtime refused.
+// design, ranks and evaluates tool search on a catalog, reports how stored
+// runs discovered and called tools, and which calls the runtime refused,
+// and imports and diffs MCP servers. The tool registry's server and
+// operator commands are goa-discovery-registry, in the registry server's
+// module (runtime/registry/service), so that a module taking this command
+// as a tool does not require Redis, Prometheus or OTLP.
 //
 // Usage:
 //
@@ -9,7 +12,5 @@
 //	goa-discovery search --tools FILE [--limit N] QUERY...
 //	goa-discovery search --tools FILE --queries FILE [--json]
 //	goa-discovery search (--mcp-command "CMD ARGS" | --mcp-url URL) [--queries FILE] ...
-//	goa-discovery registry serve --addr ADDR [--data DIR] [--log-format json] [--metrics-addr ADDR]
-//	goa-discovery registry ls|show TOOLSET[@VERSION]|calls [--pending]|withdraw TOOLSET@VERSION --url URL
 //	goa-discovery report [--json] RUN_FILE_OR_DIR...
 package main

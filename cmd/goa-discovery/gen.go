@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/goa-discovery/goa-discovery/internal/cliflags"
 )
 
 // runGen implements "goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH",
@@ -29,7 +31,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH")
 		fs.PrintDefaults()
 	}
-	paths, err := parseInterspersed(fs, args)
+	paths, err := cliflags.ParseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -20,7 +20,7 @@ var commands = []struct {
 }{
 	{"gen", command{"validate a design and generate its packages", runGen}},
 	{"search", command{"rank a tool catalog for a query, or evaluate search on a query set", runSearch}},
-	{"registry", command{"serve the tool registry over HTTP, and inspect and steer a running one", runRegistry}},
+	{"registry", command{"the tool registry's server and operator commands: the goa-discovery-registry command", runRegistry}},
 	{"report", command{"report how stored runs discovered and called tools", runReport}},
 	{"mcp", command{"import an MCP server's tools into a design, or diff a design with its servers", runMCP}},
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,23 +14,43 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata with what the tests produce")
+// UpdateEnv names the environment variable that makes the tests rewrite
+// their golden files instead of comparing with them: 1 rewrites, unset or
+// empty compares, any other value fails the test that reads it.
+//
+//	GOA_DISCOVERY_UPDATE=1 go test ./...
+//
+// An environment variable rather than a flag: go test passes a flag to every
+// test binary of the pattern, and each would have to define it.
+const UpdateEnv = "GOA_DISCOVERY_UPDATE"
 
-// Update reports whether the tests run with -update, rewriting golden files
-// instead of comparing with them.
-func Update() bool { return *update }
+// Update reports whether the tests run with GOA_DISCOVERY_UPDATE=1,
+// rewriting golden files instead of comparing with them; it fails t on any
+// other non-empty value.
+func Update(t testing.TB) bool {
+	t.Helper()
+	switch v := os.Getenv(UpdateEnv); v {
+	case "":
+		return false
+	case "1":
+		return true
+	default:
+		t.Fatalf("%s=%q: want 1 (rewrite the golden files) or unset", UpdateEnv, v)
+		return false
+	}
+}
 
-// File compares got with the file at path; with -update it writes got there
+// File compares got with the file at path; with GOA_DISCOVERY_UPDATE=1 it writes got there
 // instead, creating the directory.
 func File(t testing.TB, path string, got []byte) {
 	t.Helper()
-	if *update {
+	if Update(t) {
 		write(t, path, got)
 		return
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		t.Fatalf("%v (run the test with %s=1 to create it)", err, UpdateEnv)
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s differs (-want +got):\n%s", path, diff)
@@ -53,10 +72,10 @@ func JSON(t testing.TB, path string, body []byte) {
 
 // Tree compares the files of got, keyed by slash-separated paths relative to
 // dir, with the files under dir: the same names and the same contents. With
-// -update it replaces the contents of dir with got instead.
+// GOA_DISCOVERY_UPDATE=1 it replaces the contents of dir with got instead.
 func Tree(t testing.TB, dir string, got map[string][]byte) {
 	t.Helper()
-	if *update {
+	if Update(t) {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +86,7 @@ func Tree(t testing.TB, dir string, got map[string][]byte) {
 	}
 	want := ReadTree(t, dir)
 	if diff := cmp.Diff(slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got))); diff != "" {
-		t.Fatalf("files differ from %s (-want +got):\n%s\nrun go test -update to refresh them", dir, diff)
+		t.Fatalf("files differ from %s (-want +got):\n%s\nrun the test with %s=1 to refresh them", dir, diff, UpdateEnv)
 	}
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if diff := cmp.Diff(string(want[name]), string(got[name])); diff != "" {

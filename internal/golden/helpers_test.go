@@ -46,13 +46,41 @@ func record(t *testing.T, fn func(tb testing.TB)) []string {
 	return r.failures
 }
 
-// withUpdate runs fn with -update set to on.
+// withUpdate runs fn with GOA_DISCOVERY_UPDATE=1 when on (unset
+// otherwise), then leaves it unset for the rest of t.
 func withUpdate(t *testing.T, on bool, fn func()) {
 	t.Helper()
-	old := *update
-	*update = on
-	defer func() { *update = old }()
+	v := ""
+	if on {
+		v = "1"
+	}
+	t.Setenv(UpdateEnv, v)
 	fn()
+	t.Setenv(UpdateEnv, "")
+}
+
+func TestUpdate(t *testing.T) {
+	cases := []struct {
+		value string
+		want  bool
+		fail  string // part of the failure, "" for none
+	}{
+		{"", false, ""},
+		{"1", true, ""},
+		{"0", false, `GOA_DISCOVERY_UPDATE="0": want 1`},
+		{"true", false, `GOA_DISCOVERY_UPDATE="true": want 1`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.value, func(t *testing.T) {
+			t.Setenv(UpdateEnv, tc.value)
+			var got bool
+			f := record(t, func(tb testing.TB) { got = Update(tb) })
+			checkFailures(t, f, tc.fail)
+			if got != tc.want {
+				t.Errorf("Update() = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }
 
 func TestFile(t *testing.T) {
@@ -60,11 +88,11 @@ func TestFile(t *testing.T) {
 	path := filepath.Join(dir, "nested", "out.txt")
 	withUpdate(t, true, func() {
 		if f := record(t, func(tb testing.TB) { File(tb, path, []byte("one\n")) }); len(f) != 0 {
-			t.Fatalf("File with -update failed: %v", f)
+			t.Fatalf("File with GOA_DISCOVERY_UPDATE=1 failed: %v", f)
 		}
 	})
 	if got, err := os.ReadFile(path); err != nil || string(got) != "one\n" {
-		t.Fatalf("File with -update wrote %q, %v; want %q", got, err, "one\n")
+		t.Fatalf("File with GOA_DISCOVERY_UPDATE=1 wrote %q, %v; want %q", got, err, "one\n")
 	}
 	cases := []struct {
 		name, path, got string
@@ -72,7 +100,7 @@ func TestFile(t *testing.T) {
 	}{
 		{"same", path, "one\n", ""},
 		{"different", path, "two\n", "out.txt differs"},
-		{"missing", filepath.Join(dir, "absent.txt"), "one\n", "run go test -update to create it"},
+		{"missing", filepath.Join(dir, "absent.txt"), "one\n", "run the test with GOA_DISCOVERY_UPDATE=1 to create it"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,7 +117,7 @@ func TestJSON(t *testing.T) {
 	})
 	want := "{\n  \"b\": 1,\n  \"a\": [\n    true\n  ]\n}\n"
 	if got, err := os.ReadFile(path); err != nil || string(got) != want {
-		t.Fatalf("JSON with -update wrote %q, %v; want %q", got, err, want)
+		t.Fatalf("JSON with GOA_DISCOVERY_UPDATE=1 wrote %q, %v; want %q", got, err, want)
 	}
 	cases := []struct {
 		name, body, fail string
@@ -118,11 +146,11 @@ func TestTree(t *testing.T) {
 	files := map[string][]byte{"a.go": []byte("a"), "sub/b.go": []byte("b")}
 	withUpdate(t, true, func() {
 		if f := record(t, func(tb testing.TB) { Tree(tb, dir, files) }); len(f) != 0 {
-			t.Fatalf("Tree with -update failed: %v", f)
+			t.Fatalf("Tree with GOA_DISCOVERY_UPDATE=1 failed: %v", f)
 		}
 	})
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("Tree with -update kept a file it was not given: %v", err)
+		t.Errorf("Tree with GOA_DISCOVERY_UPDATE=1 kept a file it was not given: %v", err)
 	}
 	cases := []struct {
 		name string

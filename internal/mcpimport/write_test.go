@@ -36,7 +36,7 @@ func readList(t testing.TB, name string) []Tool {
 
 // TestWriteGolden writes the design files of the tools/list results of
 // server-everything and server-filesystem (2026.8.31) and compares them
-// with testdata/*.design.go.golden (-update rewrites them).
+// with testdata/*.design.go.golden (GOA_DISCOVERY_UPDATE=1 rewrites them).
 func TestWriteGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string

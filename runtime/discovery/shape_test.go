@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/runtime/internal/jsonscan"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -62,7 +63,7 @@ func TestCompactParameters(t *testing.T) {
 		{"exponent out of range", `{"type":"object","m":1e1000000000}`, "exponent", false},
 		{"long exponent", `{"type":"object","m":0e00000000000000000000000000001}`, `{"type":"object","m":0e00000000000000000000000000001}`, true},
 		{"trailing data", `{"type":"object"} x`, "after the top-level value", false},
-		{"too deep", `{"type":"object","x":` + strings.Repeat("[", maxShapeDepth+1) + strings.Repeat("]", maxShapeDepth+1) + `}`, "nesting", false},
+		{"too deep", `{"type":"object","x":` + strings.Repeat("[", jsonscan.MaxDepth) + strings.Repeat("]", jsonscan.MaxDepth) + `}`, "nesting", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,8 +16,14 @@ import (
 	"strings"
 )
 
-// WithFailover adds other nodes of the same registry, tried in order after
-// the base URL's node when a node cannot be reached; see the file comment.
+// WithFailover adds other nodes of the same registry. Each request goes to
+// the node that answered last; when that node cannot be reached (the
+// connection fails or is cut before an answer) the client sends the same
+// request to the next node, in order after the base URL's, once round them
+// all. Any answer, an error answer too, ends the round. Resending is safe
+// because the registry's requests are idempotent; only a withdrawal whose
+// answer was lost after it took effect reports, when resent, that the
+// toolset is no longer registered.
 func WithFailover(urls ...string) ClientOption {
 	return func(c *Client) { c.extra = append(c.extra, urls...) }
 }

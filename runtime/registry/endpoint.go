@@ -41,7 +41,16 @@ import (
 
 // NormalizeEndpoint returns the normalized form of a provider endpoint, an
 // absolute http or https URL, or an error naming what makes it ambiguous or
-// invalid; see the file comment. The normalized form normalizes to itself.
+// invalid. It lower-cases the scheme and host, drops a default or empty
+// port and a port's leading zeros, decodes percent-encoded unreserved
+// characters and upper-cases other escapes, removes dot segments and makes
+// an empty path "/" (RFC 3986, 6.2.2 and 6.2.3). It refuses the forms that
+// HTTP stacks read differently: user information, a fragment, an encoded
+// "/", "" or "%" in the path, a raw "", an empty segment, a ".." above
+// the root, an IPv4 address in any form but four plain decimal parts, an
+// IPv4 address inside an IPv6 one, an IPv6 zone, a host that is not ASCII
+// letters, digits, "-" and "." or that ends in ".", and any byte a URL may
+// not hold unescaped. The normalized form normalizes to itself.
 func NormalizeEndpoint(s string) (string, error) {
 	if s == "" {
 		return "", errors.New("endpoint is missing")

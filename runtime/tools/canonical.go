@@ -24,71 +24,48 @@ package tools
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/goa-discovery/goa-discovery/runtime/internal/jsonscan"
 )
 
 // ErrInvalidJSON is matched by every error about malformed JSON input.
-var ErrInvalidJSON = errors.New("invalid JSON")
+var ErrInvalidJSON = jsonscan.ErrInvalid
 
-const (
-	maxCanonicalDepth    = 1000
-	maxCanonicalExponent = 1_000_000_000
-)
-
-// Canonicalize returns the canonical form of the JSON document data.
+// Canonicalize returns the canonical form of the JSON document data. It
+// reads data with the runtime's JSON scanner, whose limits it has: at most
+// jsonscan.MaxDepth (1,000) arrays and objects open at once, and a
+// non-zero number's decimal exponent within ±1e9.
 func Canonicalize(data []byte) ([]byte, error) {
-	p := canonParser{in: data}
+	var p canonParser
+	p.s.Reset(data, false)
 	var out bytes.Buffer
 	out.Grow(len(data))
-	p.skipSpace()
-	if err := p.value(&out, 0); err != nil {
+	p.s.SkipSpace()
+	if err := p.value(&out); err != nil {
 		return nil, err
 	}
-	p.skipSpace()
-	if p.pos != len(p.in) {
-		return nil, p.errorf("unexpected data after the top-level value")
+	p.s.SkipSpace()
+	if !p.s.AtEnd() {
+		return nil, p.s.Errorf("unexpected data after the top-level value")
 	}
 	return out.Bytes(), nil
 }
 
 type canonParser struct {
-	in  []byte
-	pos int
+	s jsonscan.Scanner[[]byte]
 }
 
-func (p *canonParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%w at offset %d: %s", ErrInvalidJSON, p.pos, fmt.Sprintf(format, args...))
-}
-
-func (p *canonParser) skipSpace() {
-	for p.pos < len(p.in) {
-		switch p.in[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (p *canonParser) value(out *bytes.Buffer, depth int) error {
-	if depth > maxCanonicalDepth {
-		return p.errorf("nesting deeper than %d", maxCanonicalDepth)
-	}
-	if p.pos >= len(p.in) {
-		return p.errorf("unexpected end of input")
-	}
-	switch c := p.in[p.pos]; {
+func (p *canonParser) value(out *bytes.Buffer) error {
+	switch c := p.s.Peek(); {
+	case p.s.AtEnd():
+		return p.s.Errorf("unexpected end of input")
 	case c == '{':
-		return p.object(out, depth)
+		return p.object(out)
 	case c == '[':
-		return p.array(out, depth)
+		return p.array(out)
 	case c == '"':
 		s, err := p.str()
 		if err != nil {
@@ -99,14 +76,12 @@ func (p *canonParser) value(out *bytes.Buffer, depth int) error {
 	case c == '-' || '0' <= c && c <= '9':
 		return p.number(out)
 	default:
-		for _, lit := range []string{"true", "false", "null"} {
-			if bytes.HasPrefix(p.in[p.pos:], []byte(lit)) {
-				p.pos += len(lit)
-				out.WriteString(lit)
-				return nil
-			}
+		start := p.s.Pos()
+		if err := p.s.Literal(); err != nil {
+			return err
 		}
-		return p.errorf("unexpected character %q", c)
+		out.Write(p.s.Input()[start:p.s.Pos()])
+		return nil
 	}
 }
 
@@ -117,48 +92,53 @@ type canonMember struct {
 	start, end int
 }
 
-func (p *canonParser) object(out *bytes.Buffer, depth int) error {
-	p.pos++ // '{'
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == '}' {
-		p.pos++
+func (p *canonParser) object(out *bytes.Buffer) error {
+	if err := p.s.Enter(); err != nil {
+		return err
+	}
+	p.s.Next() // '{'
+	p.s.SkipSpace()
+	if p.s.Peek() == '}' {
+		p.s.Next()
+		p.s.Leave()
 		out.WriteString("{}")
 		return nil
 	}
 	region := out.Len()
 	var members []canonMember
 	for {
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
-			return p.errorf("want an object key")
+		p.s.SkipSpace()
+		if p.s.Peek() != '"' {
+			return p.s.Errorf("want an object key")
 		}
 		key, err := p.str()
 		if err != nil {
 			return err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
-			return p.errorf("want ':' after object key")
+		p.s.SkipSpace()
+		if p.s.Peek() != ':' {
+			return p.s.Errorf("want ':' after object key")
 		}
-		p.pos++
-		p.skipSpace()
+		p.s.Next()
+		p.s.SkipSpace()
 		start := out.Len()
-		if err := p.value(out, depth+1); err != nil {
+		if err := p.value(out); err != nil {
 			return err
 		}
 		members = append(members, canonMember{key: key, start: start - region, end: out.Len() - region})
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return p.errorf("unexpected end of input in object")
+		p.s.SkipSpace()
+		if p.s.AtEnd() {
+			return p.s.Errorf("unexpected end of input in object")
 		}
-		if p.in[p.pos] == '}' {
-			p.pos++
+		if p.s.Peek() == '}' {
+			p.s.Next()
+			p.s.Leave()
 			break
 		}
-		if p.in[p.pos] != ',' {
-			return p.errorf("want ',' or '}' in object")
+		if p.s.Peek() != ',' {
+			return p.s.Errorf("want ',' or '}' in object")
 		}
-		p.pos++
+		p.s.Next()
 	}
 	slices.SortFunc(members, func(a, b canonMember) int { return strings.Compare(a.key, b.key) })
 	values := bytes.Clone(out.Bytes()[region:])
@@ -179,12 +159,16 @@ func (p *canonParser) object(out *bytes.Buffer, depth int) error {
 	return nil
 }
 
-func (p *canonParser) array(out *bytes.Buffer, depth int) error {
-	p.pos++ // '['
+func (p *canonParser) array(out *bytes.Buffer) error {
+	if err := p.s.Enter(); err != nil {
+		return err
+	}
+	p.s.Next() // '['
 	out.WriteByte('[')
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == ']' {
-		p.pos++
+	p.s.SkipSpace()
+	if p.s.Peek() == ']' {
+		p.s.Next()
+		p.s.Leave()
 		out.WriteByte(']')
 		return nil
 	}
@@ -192,136 +176,40 @@ func (p *canonParser) array(out *bytes.Buffer, depth int) error {
 		if !first {
 			out.WriteByte(',')
 		}
-		p.skipSpace()
-		if err := p.value(out, depth+1); err != nil {
+		p.s.SkipSpace()
+		if err := p.value(out); err != nil {
 			return err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return p.errorf("unexpected end of input in array")
+		p.s.SkipSpace()
+		if p.s.AtEnd() {
+			return p.s.Errorf("unexpected end of input in array")
 		}
-		if p.in[p.pos] == ']' {
-			p.pos++
+		if p.s.Peek() == ']' {
+			p.s.Next()
+			p.s.Leave()
 			out.WriteByte(']')
 			return nil
 		}
-		if p.in[p.pos] != ',' {
-			return p.errorf("want ',' or ']' in array")
+		if p.s.Peek() != ',' {
+			return p.s.Errorf("want ',' or ']' in array")
 		}
-		p.pos++
+		p.s.Next()
 	}
 }
 
-// str parses a JSON string starting at the opening quote and returns its
-// decoded value.
+// str reads the string at the scanner and returns its decoded value.
 func (p *canonParser) str() (string, error) {
-	p.pos++ // opening quote
-	// Fast path: printable ASCII without escapes is its own value.
-	for i := p.pos; i < len(p.in); i++ {
-		c := p.in[i]
-		if c == '"' {
-			s := string(p.in[p.pos:i])
-			p.pos = i + 1
-			return s, nil
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			break
-		}
-	}
-	var sb strings.Builder
-	for {
-		if p.pos >= len(p.in) {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.in[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			return sb.String(), nil
-		case c == '\\':
-			if err := p.escape(&sb); err != nil {
-				return "", err
-			}
-		case c < 0x20:
-			return "", p.errorf("control character %q in string", c)
-		case c < utf8.RuneSelf:
-			sb.WriteByte(c)
-			p.pos++
-		default:
-			r, size := utf8.DecodeRune(p.in[p.pos:])
-			if r == utf8.RuneError && size <= 1 {
-				return "", p.errorf("invalid UTF-8 in string")
-			}
-			sb.Write(p.in[p.pos : p.pos+size])
-			p.pos += size
-		}
-	}
-}
-
-func (p *canonParser) escape(sb *strings.Builder) error {
-	if p.pos+1 >= len(p.in) {
-		return p.errorf("unterminated escape")
-	}
-	e := p.in[p.pos+1]
-	if r, ok := simpleEscape(e); ok {
-		sb.WriteByte(r)
-		p.pos += 2
-		return nil
-	}
-	if e != 'u' {
-		return p.errorf("invalid escape \\%c", e)
-	}
-	r, err := p.hex4(p.pos + 2)
+	start := p.s.Pos()
+	plain, err := p.s.String()
 	if err != nil {
-		return err
+		return "", err
 	}
-	p.pos += 6
-	if utf16.IsSurrogate(r) {
-		if r >= 0xDC00 || p.pos+1 >= len(p.in) || p.in[p.pos] != '\\' || p.in[p.pos+1] != 'u' {
-			return p.errorf("unpaired surrogate escape %U", r)
-		}
-		low, err := p.hex4(p.pos + 2)
-		if err != nil {
-			return err
-		}
-		combined := utf16.DecodeRune(r, low)
-		if combined == utf8.RuneError {
-			return p.errorf("unpaired surrogate escape %U", r)
-		}
-		p.pos += 6
-		r = combined
+	token := p.s.Input()[start:p.s.Pos()]
+	if plain {
+		return string(token[1 : len(token)-1]), nil
 	}
-	sb.WriteRune(r)
-	return nil
-}
-
-func simpleEscape(e byte) (byte, bool) {
-	switch e {
-	case '"', '\\', '/':
-		return e, true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
-	}
-	return 0, false
-}
-
-func (p *canonParser) hex4(at int) (rune, error) {
-	if at+4 > len(p.in) {
-		return 0, p.errorf("short \\u escape")
-	}
-	v, err := strconv.ParseUint(string(p.in[at:at+4]), 16, 32)
-	if err != nil {
-		return 0, p.errorf("invalid \\u escape %q", p.in[at:at+4])
-	}
-	return rune(v), nil
+	var buf [128]byte // most values fit: one allocation, the string's
+	return string(jsonscan.AppendString(buf[:0], token)), nil
 }
 
 func writeCanonicalString(out *bytes.Buffer, s string) {

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/internal/jsonscan"
 )
 
 func TestCanonicalize(t *testing.T) {
@@ -72,7 +74,7 @@ func TestCanonicalizeRejects(t *testing.T) {
 		{"bad escape", `"\x"`, `invalid escape \x`},
 		{"bad literal", `tru`, "unexpected character 't'"},
 		{"unterminated", `{"a":"b`, "unterminated string"},
-		{"deep", strings.Repeat("[", maxCanonicalDepth+2), "nesting deeper"},
+		{"deep", strings.Repeat("[", jsonscan.MaxDepth+1), "nesting deeper"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,109 +6,62 @@ import (
 	"strings"
 )
 
-// number parses a JSON number at p.pos and writes its canonical form (see
-// the package's canonical JSON rules in canonical.go).
+// number reads the JSON number at the scanner and writes its canonical
+// form (see the package's canonical JSON rules in canonical.go).
 func (p *canonParser) number(out *bytes.Buffer) error {
-	start := p.pos
-	in := p.in
-	i := p.pos
-	neg := false
-	if in[i] == '-' {
-		neg = true
-		i++
+	n, err := p.s.Number()
+	if err != nil {
+		return err
 	}
-	intStart := i
+	in := p.s.Input()
+	// value = 0.D × 10^e where D = the significant digits of the integer
+	// and fraction digits; they are copied together only when both hold
+	// some.
+	intPart := bytes.TrimLeft(in[n.IntStart:n.IntEnd], "0")
+	fracPart := bytes.TrimRight(in[n.FracStart:n.FracEnd], "0")
+	e := int64(len(intPart)) + n.Exp
+	var buf [64]byte
+	var digits []byte
 	switch {
-	case i < len(in) && in[i] == '0':
-		i++
-	case i < len(in) && '1' <= in[i] && in[i] <= '9':
-		for i < len(in) && isDigit(in[i]) {
-			i++
-		}
+	case len(fracPart) == 0:
+		digits = bytes.TrimRight(intPart, "0")
+	case len(intPart) == 0:
+		digits = bytes.TrimLeft(fracPart, "0")
+		e -= int64(len(fracPart) - len(digits))
 	default:
-		p.pos = i
-		return p.errorf("invalid number")
+		digits = append(append(buf[:0], intPart...), fracPart...)
 	}
-	intPart := in[intStart:i]
-	var fracPart []byte
-	if i < len(in) && in[i] == '.' {
-		i++
-		fs := i
-		for i < len(in) && isDigit(in[i]) {
-			i++
-		}
-		if i == fs {
-			p.pos = i
-			return p.errorf("number has no digits after '.'")
-		}
-		fracPart = in[fs:i]
-	}
-	exp := int64(0)
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		i++
-		es := i
-		if i < len(in) && (in[i] == '+' || in[i] == '-') {
-			i++
-		}
-		ds := i
-		for i < len(in) && isDigit(in[i]) {
-			i++
-		}
-		if i == ds {
-			p.pos = i
-			return p.errorf("number has no digits in its exponent")
-		}
-		digits := strings.TrimLeft(string(in[ds:i]), "0")
-		if len(digits) > 10 {
-			p.pos = start
-			return p.errorf("number exponent out of range")
-		}
-		e, _ := strconv.ParseInt(string(in[es:ds])+"0"+digits, 10, 64)
-		exp = e
-	}
-	p.pos = i
-
-	// value = 0.D × 10^n where D = significant digits of intPart+fracPart.
-	all := string(intPart) + string(fracPart)
-	n := int64(len(intPart)) + exp
-	trimmed := strings.TrimLeft(all, "0")
-	n -= int64(len(all) - len(trimmed))
-	digits := strings.TrimRight(trimmed, "0")
-	if digits == "" {
+	if len(digits) == 0 {
 		out.WriteByte('0')
 		return nil
 	}
-	if n > maxCanonicalExponent || n < -maxCanonicalExponent {
-		p.pos = start
-		return p.errorf("number exponent out of range")
-	}
-	if neg {
+	if n.Neg {
 		out.WriteByte('-')
 	}
-	writeCanonicalDigits(out, digits, n)
+	writeCanonicalDigits(out, digits, e)
 	return nil
 }
 
 // writeCanonicalDigits writes 0.digits × 10^n.
-func writeCanonicalDigits(out *bytes.Buffer, digits string, n int64) {
+func writeCanonicalDigits(out *bytes.Buffer, digits []byte, n int64) {
 	k := int64(len(digits))
 	switch {
 	case k <= n && n <= 21:
-		out.WriteString(digits)
+		out.Write(digits)
 		out.WriteString(strings.Repeat("0", int(n-k)))
 	case 0 < n && n <= 21:
-		out.WriteString(digits[:n])
+		out.Write(digits[:n])
 		out.WriteByte('.')
-		out.WriteString(digits[n:])
+		out.Write(digits[n:])
 	case -6 < n && n <= 0:
 		out.WriteString("0.")
 		out.WriteString(strings.Repeat("0", int(-n)))
-		out.WriteString(digits)
+		out.Write(digits)
 	default:
 		out.WriteByte(digits[0])
 		if k > 1 {
 			out.WriteByte('.')
-			out.WriteString(digits[1:])
+			out.Write(digits[1:])
 		}
 		out.WriteByte('e')
 		if n-1 >= 0 {
@@ -117,5 +70,3 @@ func writeCanonicalDigits(out *bytes.Buffer, digits string, n int64) {
 		out.WriteString(strconv.FormatInt(n-1, 10))
 	}
 }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/internal/jsonscan"
 )
 
 // readTexts reads a parameters schema and returns what it emits, one
@@ -84,13 +86,14 @@ func TestSchemaReaderRejects(t *testing.T) {
 		{"unterminated string", `{"title":"abc`, "unterminated string"},
 		{"leading zero", `{"maximum":01}`, "',' or '}'"},
 		{"bare minus", `{"maximum":-}`, "invalid number"},
-		{"no fraction digits", `{"maximum":1.}`, "decimal point"},
+		{"no fraction digits", `{"maximum":1.}`, "no digits after '.'"},
 		{"no exponent digits", `{"maximum":1e+}`, "exponent"},
-		{"bad literal", `{"default":nul}`, "want null"},
+		{"bad literal", `{"default":nul}`, "unexpected character 'n'"},
+		{"exponent out of range", `{"maximum":1e1000000001}`, "exponent out of range"},
 		{"string root", `"object"`, "got a string"},
 		{"array root", `["a"]`, "got an array"},
 		{"number root", `3`, "got a number"},
-		{"too deep", strings.Repeat("[", maxSchemaDepth+1) + strings.Repeat("]", maxSchemaDepth+1), "nesting deeper"},
+		{"too deep", strings.Repeat("[", jsonscan.MaxDepth+1) + strings.Repeat("]", jsonscan.MaxDepth+1), "nesting deeper"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,9 +103,9 @@ func TestSchemaReaderRejects(t *testing.T) {
 			}
 		})
 	}
-	deep := `{"items":` + strings.Repeat("[", maxSchemaDepth-1) + strings.Repeat("]", maxSchemaDepth-1) + `}`
+	deep := `{"items":` + strings.Repeat("[", jsonscan.MaxDepth-1) + strings.Repeat("]", jsonscan.MaxDepth-1) + `}`
 	if _, err := readTexts(deep); err != nil {
-		t.Errorf("nesting of %d: %v", maxSchemaDepth, err)
+		t.Errorf("nesting of %d: %v", jsonscan.MaxDepth, err)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestExportWritesTheRecordedRun(t *testing.T) {
 // exports on each of its recordings (what docs/observability.md's report is
 // made from, and what cmd/goa-discovery's report test reads), run ids
 // aside: an id is random per run, so the committed one stands for it.
-// -update rewrites them.
+// GOA_DISCOVERY_UPDATE=1 rewrites them.
 func TestExportedRuns(t *testing.T) {
 	for _, provider := range []string{"anthropic", "openai", "openai-chat"} {
 		t.Run(provider, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // TestRequestBodies runs the quickstart against a loopback stand-in of
 // each provider's API, answered with the recordings, and keeps every
 // request body the SDK sent under testdata/requests/PROVIDER (refresh with
-// -update). The provider conformance tests
+// GOA_DISCOVERY_UPDATE=1). The provider conformance tests
 // (runtime/provider/internal/conformance) decode those bodies strictly into
 // the SDK's request types and check them against the providers' documented
 // rules, so the conversation the recordings answer is one each provider

@@ -67,7 +67,13 @@ const (
 )
 
 // AttemptStore is a Store that records which service forwards a call, and
-// whether the call was handed to its provider; see the file comment.
+// whether the call was handed to its provider, so that services sharing it
+// send each call at most once at a time and never again once a sending may
+// have run it with its outcome unknown. A forwarder holds a claim on the
+// call, renewed while it forwards and fenced by an increasing number; it
+// hands the call over to its provider in one step that checks the claim,
+// and only the holder of the hand-over records the result. A call handed
+// over whose claim lapsed before a result was recorded is AttemptLost.
 type AttemptStore interface {
 	Store
 	// Claim makes owner the forwarder of callID for ttl, unless another

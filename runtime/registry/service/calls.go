@@ -35,7 +35,11 @@ type attempt struct {
 }
 
 // CallResolvedTool admits the call, or finds its earlier admission,
-// forwards it and returns its recorded result; see the file comment. A new
+// forwards it and returns its recorded result. A call is admitted when it
+// first arrives with the current token of its toolset and a payload its
+// tool accepts; the admission is stored before the call is forwarded. While
+// an attempt runs, the same call arriving again waits for it instead of
+// running twice; a recorded result is final, and every retry gets it. A new
 // call whose token is not current is registry.ErrCallNotAdmitted; a retry
 // that differs from its admission, or whose admission was replaced before a
 // result was recorded, is registry.ErrAdmissionConflict; a call that could

@@ -52,5 +52,5 @@
 // (PathReadyz: the store answers, and the claims' renewals hold); the inspect
 // scope reads the registrations with their providers and leases
 // (PathRegistrations) and the admitted calls (GET registry.PathCalls) that
-// "goa-discovery registry ls|show|calls" print.
+// "goa-discovery-registry ls|show|calls" print.
 package service

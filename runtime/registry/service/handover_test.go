@@ -34,7 +34,7 @@ func wantLost(t *testing.T, err error) {
 }
 
 // callStates returns the state of each call the registry at base lists,
-// by call ID, as "goa-discovery registry calls --pending" reads them.
+// by call ID, as "goa-discovery-registry calls --pending" reads them.
 func callStates(t *testing.T, base string) map[string]string {
 	t.Helper()
 	resp, err := http.Get(base + registry.PathCalls + "?pending=true")

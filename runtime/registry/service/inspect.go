@@ -1,6 +1,6 @@
 package service
 
-// Operator routes: what a registry holds, for "goa-discovery registry ls",
+// Operator routes: what a registry holds, for "goa-discovery-registry ls",
 // "show" and "calls". They need the inspect scope and answer what
 // consumers never see (providers' endpoints, leases, the admitted calls),
 // but never a registration token, a payload or a result.

@@ -45,7 +45,13 @@ var (
 	ErrReadOnly = errors.New("registry store: read-only")
 )
 
-// Store is where a Service keeps its state; see the file comment. The
+// Store is where a Service keeps its state: the registrations with the
+// generation they make up, and the admitted calls with their results. Every
+// change is one atomic operation: a registration changes only while its
+// toolset still has the token the writer read (compare-and-set), a call is
+// admitted at most once and only while its token is current, and a result
+// is recorded at most once. An operation that returns no error is durable
+// in the store's own terms; one that returns an error changed nothing. The
 // embedded store (in memory, persisted by WithDataDir) is the default. A
 // Store is safe for concurrent use.
 type Store interface {

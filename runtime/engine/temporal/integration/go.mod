@@ -88,6 +88,7 @@ require (
 	github.com/go-openapi/swag/typeutils v0.26.0 // indirect
 	github.com/go-openapi/swag/yamlutils v0.26.0 // indirect
 	github.com/go-sql-driver/mysql v1.9.3 // indirect
+	github.com/goa-discovery/goa-discovery/runtime/engine/temporal v0.0.0
 	github.com/gocql/gocql v1.7.0 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/golang-jwt/jwt/v4 v4.5.2 // indirect
@@ -222,3 +223,5 @@ replace (
 	go.temporal.io/api => go.temporal.io/api v1.63.5
 	go.temporal.io/sdk => go.temporal.io/sdk v1.44.0
 )
+
+replace github.com/goa-discovery/goa-discovery/runtime/engine/temporal => ..
