@@ -261,21 +261,22 @@ func (r *reference) search(query string, limit int) []Result {
 			rare = append(rare, t)
 		}
 	}
-	var stands [][]int32 // the terms each word that no tool has stands for
+	var stands [][]weightedTerm // the terms each word that no tool has stands for
 	for st.scan.next() {
 		if referenceFrameWord(string(st.scan.term)) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
-			stands = append(stands, r.standsFor(string(st.scan.term)))
+			typed := strings.ToLower(st.scan.text[st.scan.start:st.scan.pos])
+			stands = append(stands, r.wordStandsFor(string(st.scan.term), typed))
 			continue
 		}
 		add(t, 1)
 	}
 	for _, terms := range stands {
-		for _, t := range terms {
-			add(t, prefixWeight)
+		for _, q := range terms {
+			add(q.term, q.weight)
 		}
 	}
 	finders, adders := rare, common
@@ -483,4 +484,158 @@ func distinct(docs []Document, n int) []Document {
 		}
 	}
 	return out
+}
+
+// wordStandsFor returns the terms that a query word in no tool, of stem
+// term and typed as typed, stands for, with their weights: those it begins
+// ([reference.standsFor]), else the terms it is a typing error of, else
+// the parts it joins.
+func (r *reference) wordStandsFor(term, typed string) []weightedTerm {
+	var out []weightedTerm
+	if terms := r.standsFor(term); len(terms) > 0 {
+		for _, t := range terms {
+			out = append(out, weightedTerm{term: t, weight: prefixWeight})
+		}
+		return out
+	}
+	if terms := r.typo(term, typed); len(terms) > 0 {
+		for _, t := range terms {
+			out = append(out, weightedTerm{term: t, weight: typoWeight})
+		}
+		return out
+	}
+	for _, t := range r.joined(typed) {
+		out = append(out, weightedTerm{term: t, weight: joinedWeight})
+	}
+	return out
+}
+
+// joinedPart returns the term of a part of a joined word: its stem, when
+// the part has minJoinedPart letters, is no stop word and no frame word, and
+// some tool has it.
+func (r *reference) joinedPart(part string) (int32, bool) {
+	if len(part) < minJoinedPart || isStopWord([]byte(part)) {
+		return 0, false
+	}
+	s := string(referenceStem([]byte(part)))
+	if referenceFrameWord(s) {
+		return 0, false
+	}
+	t, ok := r.ix.terms.lookupString(s)
+	return t, ok && len(r.ix.postings[t]) > 0
+}
+
+// joined returns the terms that typed is made of when it is two or three
+// terms of the catalog written together that some tool has all of: of the
+// splits into the fewest parts, the first whose shortest part is longest.
+// It tries every split.
+func (r *reference) joined(typed string) []int32 {
+	if strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return nil
+	}
+	n := len(typed)
+	for parts := 2; parts <= maxJoinedParts; parts++ {
+		var best []int32
+		bestShort := 0
+		var try func(at int, terms []int32, short int)
+		try = func(at int, terms []int32, short int) {
+			if len(terms) == parts-1 {
+				if t, ok := r.joinedPart(typed[at:]); ok && min(short, n-at) > bestShort && r.together(append(slices.Clone(terms), t)) {
+					best, bestShort = append(slices.Clone(terms), t), min(short, n-at)
+				}
+				return
+			}
+			for end := at + 1; end < n; end++ {
+				if t, ok := r.joinedPart(typed[at:end]); ok {
+					try(end, append(terms, t), min(short, end-at))
+				}
+			}
+		}
+		try(0, nil, n)
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// typo returns the terms, in sorted order, with typed's first letter at the
+// fewest edits from term or typed, within one for a word of minTypoLen
+// letters and two for minTwoTypoLen, when at most maxTypoTerms are that
+// close. It scans every term with a full table of edit distances.
+func (r *reference) typo(term, typed string) []int32 {
+	if len(typed) < minTypoLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(term) {
+		return nil
+	}
+	limit := 1
+	if len(typed) >= minTwoTypoLen {
+		limit = 2
+	}
+	var keys []string
+	best := limit + 1
+	for t, p := range r.ix.postings {
+		key := r.ix.terms.keys[t]
+		if len(p) == 0 || key[0] != typed[0] || referenceFrameWord(key) {
+			continue
+		}
+		d := min(referenceEdits(key, term), referenceEdits(key, typed))
+		switch {
+		case d < best:
+			best, keys = d, []string{key}
+		case d == best:
+			keys = append(keys, key)
+		}
+	}
+	if best > limit || len(keys) > maxTypoTerms {
+		return nil
+	}
+	slices.Sort(keys)
+	terms := make([]int32, len(keys))
+	for i, key := range keys {
+		terms[i], _ = r.ix.terms.lookupString(key)
+	}
+	return terms
+}
+
+// referenceEdits is the optimal string alignment distance of a and b by its
+// full table.
+func referenceEdits(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// together reports whether some tool has every one of terms, by a set of
+// the tools of each.
+func (r *reference) together(terms []int32) bool {
+	count := make(map[int32]int)
+	for _, t := range terms {
+		for _, p := range r.ix.postings[t] {
+			count[p.Tool]++
+		}
+	}
+	for _, c := range count {
+		if c == len(terms) {
+			return true
+		}
+	}
+	return false
 }

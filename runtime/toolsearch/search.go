@@ -159,21 +159,19 @@ func isNameRune(r rune) bool {
 // common term adds to the tools that the query's rarer terms find, and finds
 // tools itself only when there are none; a frame word ([isFrameTerm]) is
 // left out; a word that no tool has gives the terms it stands for
-// ([Index.prefixTerms]) at [prefixWeight], after the query's own terms.
+// ([Index.standsFor]), after the query's own terms.
 // Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
 	st.scan.reset(query)
 	st.rare, st.common = st.rare[:0], st.common[:0]
-	st.prefixes = st.prefixes[:0]
+	st.stands = st.stands[:0]
 	for st.scan.next() {
 		if isFrameTerm(st.scan.term) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
-			if r, ok := ix.prefixTerms(st.scan.term); ok {
-				st.prefixes = append(st.prefixes, r)
-			}
+			st.stands = ix.standsFor(st, st.stands)
 			continue
 		}
 		// A term the query has weighs 1: a tool's score is the sum of its
@@ -182,10 +180,8 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.
-	for _, r := range st.prefixes {
-		for _, t := range ix.sorted[r.start : r.start+r.n] {
-			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight})
-		}
+	for _, q := range st.stands {
+		ix.addQueryTerm(st, q)
 	}
 	switch {
 	case len(st.rare) > 0:
@@ -423,3 +419,38 @@ func quoteAll(names []string) string {
 	}
 	return b.String()
 }
+
+// standsFor appends to dst the terms that the word just scanned, which no
+// tool has, stands for: the words of the catalog it begins or derives from
+// ([Index.prefixTerms]) at [prefixWeight], else those it is a typing
+// error of ([Index.typoTerms]), else the words it joins
+// ([Index.joinedTerms]).
+func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
+	term := st.scan.term
+	if r, ok := ix.prefixTerms(term); ok {
+		for _, t := range ix.sorted[r.start : r.start+r.n] {
+			dst = append(dst, weightedTerm{term: t, weight: prefixWeight})
+		}
+		return dst
+	}
+	st.typed = appendLowerASCII(st.typed[:0], st.scan.text[st.scan.start:st.scan.pos])
+	var ok bool
+	if dst, ok = ix.typoTerms(dst, st.typed, term); ok {
+		return dst
+	}
+	dst, _ = ix.joinedTerms(dst, st.typed, &st.part)
+	return dst
+}
+
+// appendLowerASCII appends s to dst with its ASCII capitals lower-cased.
+func appendLowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c |= 0x20
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+

@@ -36,9 +36,11 @@ type searchState struct {
 	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
-	// prefixes are the terms that the query's words that no tool has
-	// stand for ([Index.prefixTerms]).
-	prefixes []prefixRange
+	// stands are the terms that the query's words that no tool has
+	// stand for ([Index.standsFor]), in query order; typed and part are
+	// the scratch of reading such a word as typed.
+	stands      []weightedTerm
+	typed, part []byte
 	heap     []candidate
 	scan     scanner
 }

@@ -1,0 +1,203 @@
+package toolsearch
+
+import "slices"
+
+// People mistype words and run them together: "clsoe tikcet", "creat new
+// work itme", "closeticket". A query word that no tool has, and that begins
+// no word of the catalog ([Index.prefixTerms]), is read as one of these:
+//
+//   - a typing error: it stands for the words of the catalog that are
+//     closest to it, within one edit for a word of five letters or more
+//     and two for nine or more (an edit inserts, deletes or replaces a
+//     letter, or swaps two adjacent ones), with its first letter, at
+//     typoWeight each, when at most maxTypoTerms are that close;
+//   - words joined: otherwise, when the word is two or three words of the
+//     catalog written together that some tool has all of ("closeticket" is
+//     close and ticket, "javascript" is java and script where the catalog
+//     says JavaScript), it stands for them, each at joinedWeight.
+//
+// A word that a tool has is never read as another. Both rules read the
+// word as typed (lower-cased, ASCII letters only) and compare stems: a
+// part of a joined word counts when its stem is a term of the catalog, and
+// a typing error is measured from the word's stem and from the word itself.
+const (
+	minTypoLen     = 5
+	minTwoTypoLen  = 9
+	maxTypoTerms   = 2
+	typoWeight     = 0.5
+	joinedWeight   = 1
+	minJoinedPart  = 2
+	maxJoinedParts = 3
+)
+
+// joinedTerms appends to dst the terms of the catalog that word, as typed
+// and lower-cased, is made of, and reports whether it is: the split into
+// the fewest parts, and of those the one whose shortest part is longest
+// (the first of equals), each part a term of the catalog by its stem, not
+// a stop word or a frame word, and some tool having every part.
+func (ix *Index) joinedTerms(dst []weightedTerm, word []byte, buf *[]byte) ([]weightedTerm, bool) {
+	n := len(word)
+	if n < 2*minJoinedPart || !asciiLetters(word) {
+		return dst, false
+	}
+	part := func(w []byte) (int32, bool) {
+		if len(w) < minJoinedPart || isStopWord(w) {
+			return 0, false
+		}
+		*buf = append((*buf)[:0], w...)
+		s := stem(*buf)
+		if isFrameTerm(s) {
+			return 0, false
+		}
+		t, ok := ix.terms.lookup(s)
+		return t, ok && len(ix.postings[t]) > 0
+	}
+	var parts, best [maxJoinedParts]int32
+	bestShort := 0
+	for i := minJoinedPart; i <= n-minJoinedPart; i++ {
+		if short := min(i, n-i); short > bestShort {
+			var ok bool
+			if parts[0], ok = part(word[:i]); !ok {
+				continue
+			}
+			if parts[1], ok = part(word[i:]); ok && ix.together(parts[:2]) {
+				best, bestShort = parts, short
+			}
+		}
+	}
+	if bestShort > 0 {
+		return append(dst, weightedTerm{term: best[0], weight: joinedWeight}, weightedTerm{term: best[1], weight: joinedWeight}), true
+	}
+	for i := minJoinedPart; i <= n-2*minJoinedPart; i++ {
+		var ok bool
+		if parts[0], ok = part(word[:i]); !ok {
+			continue
+		}
+		for j := i + minJoinedPart; j <= n-minJoinedPart; j++ {
+			if short := min(i, j-i, n-j); short > bestShort {
+				if parts[1], ok = part(word[i:j]); !ok {
+					continue
+				}
+				if parts[2], ok = part(word[j:]); ok && ix.together(parts[:3]) {
+					best, bestShort = parts, short
+				}
+			}
+		}
+	}
+	if bestShort == 0 {
+		return dst, false
+	}
+	for _, t := range best {
+		dst = append(dst, weightedTerm{term: t, weight: joinedWeight})
+	}
+	return dst, true
+}
+
+// together reports whether some tool has every one of terms, by a merge of
+// their postings, which are in tool order.
+func (ix *Index) together(terms []int32) bool {
+	var at [maxJoinedParts]int
+	lists := make([][]ToolTerm, 0, maxJoinedParts)
+	for _, t := range terms {
+		lists = append(lists, ix.postings[t])
+	}
+	for {
+		var tool int32 = -1
+		for i, l := range lists {
+			if at[i] >= len(l) {
+				return false
+			}
+			tool = max(tool, l[at[i]].Tool)
+		}
+		same := true
+		for i, l := range lists {
+			for at[i] < len(l) && l[at[i]].Tool < tool {
+				at[i]++
+			}
+			if at[i] >= len(l) {
+				return false
+			}
+			if l[at[i]].Tool != tool {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
+	}
+}
+
+// typoTerms appends to dst the terms of the catalog that word, as typed and
+// lower-cased, with stem term, is a typing error of, and reports whether
+// there are any: the sorted terms with its first letter at the fewest edits
+// from term or word, within one edit for a word of minTypoLen letters and
+// two for minTwoTypoLen, when at most maxTypoTerms are that close.
+func (ix *Index) typoTerms(dst []weightedTerm, word, term []byte) ([]weightedTerm, bool) {
+	if len(word) < minTypoLen || !asciiLetters(word) || isFrameTerm(term) {
+		return dst, false
+	}
+	limit := 1
+	if len(word) >= minTwoTypoLen {
+		limit = 2
+	}
+	sorted, leading := ix.sortedTerms()
+	first := uint32(word[0]) << 24
+	lo, _ := slices.BinarySearch(leading, first)
+	hi, _ := slices.BinarySearch(leading, first+1<<24)
+	start := len(dst)
+	best := limit + 1
+	for _, t := range sorted[lo:hi] {
+		key := ix.terms.keys[t]
+		d := min(editDistance(key, term, best), editDistance(key, word, best))
+		switch {
+		case d > best || d == best && len(dst)-start == maxTypoTerms+1:
+			continue
+		case d < best:
+			best, dst = d, dst[:start]
+		}
+		dst = append(dst, weightedTerm{term: t, weight: typoWeight})
+	}
+	if best > limit || len(dst)-start > maxTypoTerms {
+		return dst[:start], false
+	}
+	return dst, len(dst) > start
+}
+
+// editDistance returns the number of edits between a and b (insertions,
+// deletions, replacements and swaps of adjacent letters, each once: the
+// optimal string alignment distance), or a number above limit when it is
+// more than limit.
+func editDistance(a string, b []byte, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	if len(b) > 32 || len(a) > 32 {
+		return limit + 1
+	}
+	var rows [3][33]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		lowest := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, prev2[j-2]+1)
+			}
+			cur[j] = d
+			lowest = min(lowest, d)
+		}
+		if lowest > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
