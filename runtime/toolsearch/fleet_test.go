@@ -156,4 +156,3 @@ const (
 	fleetWantServerHit = 0.80
 	fleetWantShort     = 0.02
 )
-

@@ -453,4 +453,3 @@ func appendLowerASCII(dst []byte, s string) []byte {
 	}
 	return dst
 }
-

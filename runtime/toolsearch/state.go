@@ -41,8 +41,8 @@ type searchState struct {
 	// the scratch of reading such a word as typed.
 	stands      []weightedTerm
 	typed, part []byte
-	heap     []candidate
-	scan     scanner
+	heap        []candidate
+	scan        scanner
 }
 
 // weightedTerm is a query term and its weight, the factor of its scores in
