@@ -262,8 +262,9 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 	}
 	var stands [][]weightedTerm // the terms each word that no tool has stands for
+	langs := referenceRequestLangs(query)
 	for st.scan.next() {
-		if referenceFrameWord(string(st.scan.term)) {
+		if referenceFrameWordIn(string(st.scan.term), langs) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
@@ -638,4 +639,66 @@ func (r *reference) together(terms []int32) bool {
 		}
 	}
 	return false
+}
+
+// referenceFrameWordIn reports whether term is a term of a word of
+// frameWordLists, as the reference analyzer gives it, of a list in langs
+// when it is a term of englishToo.
+func referenceFrameWordIn(term string, langs []bool) bool {
+	ambiguous := slices.ContainsFunc(englishToo, func(w string) bool { return slices.Contains(referenceTerms(w), term) })
+	for i, list := range frameWordLists {
+		if ambiguous && !langs[i] {
+			continue
+		}
+		for _, w := range list {
+			if slices.Contains(referenceTerms(w), term) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// referenceRequestLangs returns, per list of frameWordLists, whether its
+// words are frame words in query: always for English and the unspaced
+// scripts; for Spanish to Italian when query holds at least minLangWords
+// of the language's words (its list and evidenceWords, lower-cased), and no
+// more English stop words than that. Words are those of the reference
+// splitter, each character pair of an unspaced run a word.
+func referenceRequestLangs(query string) []bool {
+	var words []string
+	for pos := 0; ; {
+		var term []byte
+		var run bool
+		term, pos, run = referenceWord(query, pos, nil)
+		if term == nil {
+			break
+		}
+		if run {
+			words = append(words, referencePairs(string(term))...)
+			continue
+		}
+		words = append(words, string(term))
+	}
+	langs := make([]bool, len(frameWordLists))
+	english := 0
+	for _, w := range words {
+		if isStopWord([]byte(w)) {
+			english++
+		}
+	}
+	for i := range frameWordLists {
+		if i < firstWritten || i > lastWritten {
+			langs[i] = true
+			continue
+		}
+		n := 0
+		for _, w := range words {
+			if slices.ContainsFunc(append(slices.Clone(frameWordLists[i]), evidenceWords[i]...), func(l string) bool { return strings.ToLower(l) == w }) {
+				n++
+			}
+		}
+		langs[i] = n >= minLangWords && n >= english
+	}
+	return langs
 }

@@ -157,16 +157,17 @@ func isNameRune(r rune) bool {
 // queryTerms sorts the query's terms, each distinct term once, into those
 // that find tools and those that add to the scores of the tools found. A
 // common term adds to the tools that the query's rarer terms find, and finds
-// tools itself only when there are none; a frame word ([isFrameTerm]) is
-// left out; a word that no tool has gives the terms it stands for
+// tools itself only when there are none; a frame word of the request
+// ([requestLangs]) is left out; a word that no tool has gives the terms it stands for
 // ([Index.standsFor]), after the query's own terms.
 // Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
+	langs := requestLangs(&st.scan, query)
 	st.scan.reset(query)
 	st.rare, st.common = st.rare[:0], st.common[:0]
 	st.stands = st.stands[:0]
 	for st.scan.next() {
-		if isFrameTerm(st.scan.term) {
+		if isFrameTermIn(st.scan.term, langs) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
