@@ -56,6 +56,8 @@ type Index struct {
 	sortingTerms  sync.Once
 	sorted        []int32
 	sortedLeading []uint32
+	// sortedLetters are the letters of each sorted term ([letterSet]).
+	sortedLetters []uint32
 
 	// folded finds the names by their folded form, made on the first
 	// search ([Index.foldNames]).

@@ -50,7 +50,11 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 		for i, t := range sorted {
 			leading[i] = leadingBytes(ix.terms.keys[t])
 		}
-		ix.sorted, ix.sortedLeading = sorted, leading
+		letters := make([]uint32, len(sorted))
+		for i, t := range sorted {
+			letters[i] = letterSet(ix.terms.keys[t])
+		}
+		ix.sorted, ix.sortedLeading, ix.sortedLetters = sorted, leading, letters
 	})
 	return ix.sorted, ix.sortedLeading
 }

@@ -29,6 +29,10 @@ type reference struct {
 	// folded are the entries of ix.named by the folded form of their
 	// name, by strings.Map.
 	folded map[string][]int32
+	// noFill leaves out the tools that the common words find when the
+	// rarer ones find fewer than the limit ([Index.fill]): the ranking of
+	// the rarer words alone.
+	noFill bool
 }
 
 func newReference(ix *Index) *reference {
@@ -284,6 +288,23 @@ func (r *reference) search(query string, limit int) []Result {
 	if len(rare) == 0 {
 		finders, adders = common, nil
 	}
+	out := r.rank(finders, adders, weight, named, limit)
+	if len(out) < limit && len(adders) > 0 && !r.noFill {
+		// The common terms find tools too; the tools ranked keep their
+		// ranks and scores.
+		for _, res := range r.rank(append(slices.Clone(finders), adders...), nil, weight, named, limit) {
+			if len(out) < limit && !slices.ContainsFunc(out, func(o Result) bool { return o.Name == res.Name }) {
+				out = append(out, res)
+			}
+		}
+	}
+	return out
+}
+
+// rank ranks every tool that finders find or the query names, scoring the
+// terms of finders and then of adders in order, and returns the best limit.
+func (r *reference) rank(finders, adders []int32, weight map[int32]float32, named map[int32]nameMatch, limit int) []Result {
+	ix := r.ix
 	scores := make([]float32, len(ix.names))
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))

@@ -39,9 +39,9 @@ var ErrUnknownTool = errors.New("unknown tool")
 // with those the whole query names up to case and separators
 // ([nameMatch]);
 // the rest are ranked by score, and equal scores keep registration order.
-// Stop words find nothing; a word common in the catalog finds a tool only
-// when the query's rarer words find none (and otherwise adds to the scores
-// of the tools they find); a word that only frames a request ("please",
+// Stop words find nothing; a word common in the catalog adds to the scores
+// of the tools that the query's rarer words find, and finds tools of its
+// own, ranked after theirs, only when they find fewer than limit; a word that only frames a request ("please",
 // "help", "tell me") and a function word of another language ("de", "から")
 // count for nothing ([Searchable] tells a query of them only); a word
 // that no tool has, of four letters or more, stands at a quarter weight for
@@ -66,12 +66,41 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	floor := ix.accumulate(st, limit)
 	ix.rank(st, limit, floor)
 	top := st.sortTop()
-	dst = slices.Grow(dst, len(top))
+	dst = slices.Grow(dst, limit)
+	first := len(dst)
 	for _, c := range top {
 		_, fields, _ := ix.scoreAlone(st, c.tool)
 		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
 	}
+	if len(top) < limit && len(st.adders) > 0 {
+		dst = ix.fill(st, dst, first, limit)
+	}
 	st.clear()
+	return dst
+}
+
+// fill appends to dst, whose results from first are the query's ranking,
+// the tools that its common words find ranked after those, up to limit
+// results: when the rarer words find fewer tools than the limit, the
+// common words find tools too, as they do when a query has only common
+// words. Five tools or more have a common word, so a query with one finds
+// no fewer than five. The tools ranked keep their ranks and scores.
+func (ix *Index) fill(st *searchState, dst []Result, first, limit int) []Result {
+	st.heap = st.heap[:0]
+	st.all = append(append(st.all[:0], st.rare...), st.common...)
+	st.finders, st.adders = st.all, nil
+	floor := ix.accumulate(st, limit)
+	ix.rank(st, limit, floor)
+	for _, c := range st.sortTop() {
+		if len(dst)-first == limit {
+			break
+		}
+		if slices.ContainsFunc(dst[first:], func(r Result) bool { return r.Name == ix.names[c.tool] }) {
+			continue
+		}
+		_, fields, _ := ix.scoreAlone(st, c.tool)
+		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
+	}
 	return dst
 }
 

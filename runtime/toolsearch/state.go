@@ -36,6 +36,7 @@ type searchState struct {
 	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
+	all          []weightedTerm // both, when the common terms find tools too ([Index.fill])
 	// stands are the terms that the query's words that no tool has
 	// stand for ([Index.standsFor]), in query order; typed and part are
 	// the scratch of reading such a word as typed.

@@ -1,6 +1,9 @@
 package toolsearch
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // People mistype words and run them together: "clsoe tikcet", "creat new
 // work itme", "closeticket". A query word that no tool has, and that begins
@@ -146,9 +149,23 @@ func (ix *Index) typoTerms(dst []weightedTerm, word, term []byte) ([]weightedTer
 	hi, _ := slices.BinarySearch(leading, first+1<<24)
 	start := len(dst)
 	best := limit + 1
-	for _, t := range sorted[lo:hi] {
+	termLetters, wordLetters := letterSet(term), letterSet(word)
+	for i, t := range sorted[lo:hi] {
+		// An edit changes the set of a word's letters by two letters at
+		// most: a term that differs from both in more is further.
+		letters := ix.sortedLetters[lo+i]
+		near, nearTyped := bits.OnesCount32(letters^termLetters) <= 2*limit, bits.OnesCount32(letters^wordLetters) <= 2*limit
+		if !near && !nearTyped {
+			continue
+		}
 		key := ix.terms.keys[t]
-		d := min(editDistance(key, term, best), editDistance(key, word, best))
+		d := best + 1
+		if near {
+			d = editDistance(key, term, best)
+		}
+		if nearTyped && d > 0 && len(word) != len(term) {
+			d = min(d, editDistance(key, word, best))
+		}
 		switch {
 		case d > best || d == best && len(dst)-start == maxTypoTerms+1:
 			continue
@@ -200,4 +217,15 @@ func editDistance(a string, b []byte, limit int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// letterSet returns the set of the letters a to z in s, a bit each.
+func letterSet[S ~string | ~[]byte](s S) uint32 {
+	var set uint32
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' {
+			set |= 1 << (c - 'a')
+		}
+	}
+	return set
 }
