@@ -120,7 +120,7 @@ func TestFleetQuality(t *testing.T) {
 	}
 	r1, r5, mrr, hit := all.mean()
 	t.Logf("fleet (%d tools, %d requests): recall@1 %.3f recall@5 %.3f MRR@5 %.3f hit@5 %.3f", len(docs), all.n, r1, r5, mrr, hit)
-	const wantHit, wantServerHit = fleetWantHit, fleetWantServerHit
+	const wantHit, wantServerHit = fleetWantHit, fleetFloorServerHit
 	if hit < wantHit {
 		t.Errorf("hit@5 %.3f, want at least %.3f", hit, wantHit)
 	}
@@ -150,9 +150,60 @@ func resultNames(results []Result) []string {
 	return names
 }
 
-// The fleet set's targets.
+// The fleet set's targets: hit@5 on the whole set and per server in a pool
+// that one server dominates, and the share of requests sharing a content
+// word with five tools that get fewer than five. Per server on the whole
+// pool the floor is lower: two servers stay under the target (their
+// requests are README example prompts, "SSH to my server and check disk
+// space", whose words their tools do not say).
 const (
-	fleetWantHit       = 0.92
-	fleetWantServerHit = 0.80
-	fleetWantShort     = 0.02
+	fleetWantHit        = 0.95
+	fleetWantServerHit  = 0.90
+	fleetFloorServerHit = 0.80
+	fleetWantShort      = 0.02
 )
+
+// TestFleetDominantServer pools each server of twenty tools or more with
+// the servers of fewer than ten, so that it holds over a quarter of the pool and
+// more tools than any other, and checks that its requests find their tools
+// there at the per-server target; it logs the same requests on the server
+// alone beside.
+func TestFleetDominantServer(t *testing.T) {
+	docs, queries := loadFleet(t)
+	size := make(map[string]int)
+	for _, d := range docs {
+		size[fleetServer(d.Name)]++
+	}
+	for _, big := range fleetServers(docs) {
+		if size[big] < 20 {
+			continue
+		}
+		var pool, alone []Document
+		for _, d := range docs {
+			switch s := fleetServer(d.Name); {
+			case s == big:
+				pool, alone = append(pool, d), append(alone, d)
+			case size[s] < 10:
+				pool = append(pool, d)
+			}
+		}
+		var mine []devQuery
+		for _, q := range queries {
+			if !slices.ContainsFunc(q.Gold, func(g string) bool { return fleetServer(g) != big }) {
+				mine = append(mine, q)
+			}
+		}
+		pooled, own := mustIndex(t, pool), mustIndex(t, alone)
+		var inPool, onItsOwn devMetrics
+		for _, q := range mine {
+			inPool.add(pooled.Search(q.Query, 5), q.Gold)
+			onItsOwn.add(own.Search(q.Query, 5), q.Gold)
+		}
+		_, r5p, _, hitp := inPool.mean()
+		_, r5a, _, hita := onItsOwn.mean()
+		t.Logf("%s (%d of %d tools, %d requests): pooled recall@5 %.3f hit@5 %.3f, alone %.3f %.3f", big, len(alone), len(pool), len(mine), r5p, hitp, r5a, hita)
+		if hitp < fleetWantServerHit {
+			t.Errorf("%s: hit@5 %.3f pooled (%.3f alone), want at least %.3f", big, hitp, hita, fleetWantServerHit)
+		}
+	}
+}

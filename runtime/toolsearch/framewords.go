@@ -170,6 +170,13 @@ func isFrameTerm(term []byte) bool {
 	return frameTerms[string(term)] != 0
 }
 
+// isAlwaysFrameTerm reports whether a term is a frame word in every
+// request: a word of the catalog that no query word stands for (as a
+// prefix, a typing error or a part of a joined word).
+func isAlwaysFrameTerm(term []byte) bool {
+	return isFrameTermIn(term, alwaysLangs)
+}
+
 // isFrameTermIn reports whether a query term is a frame word of a request
 // in langs ([requestLangs]): it finds no tool and adds to no score.
 func isFrameTermIn(term []byte, langs frameLangs) bool {

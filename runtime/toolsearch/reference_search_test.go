@@ -364,13 +364,13 @@ func (r *reference) rank(finders, adders []int32, weight map[int32]float32, name
 // otherwise. It scans every term of the index.
 func (r *reference) standsFor(word string) []int32 {
 	ix := r.ix
-	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(word) {
+	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceAlwaysFrameWord(word) {
 		return nil
 	}
 	var keys []string
 	for t, p := range ix.postings {
 		key := ix.terms.keys[t]
-		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceFrameWord(key) {
+		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceAlwaysFrameWord(key) {
 			keys = append(keys, key)
 		}
 	}
@@ -382,7 +382,7 @@ func (r *reference) standsFor(word string) []int32 {
 		for t, p := range ix.postings {
 			key := ix.terms.keys[t]
 			if len(p) > 0 && strings.HasPrefix(word, key) && key != word && len(key) >= minPrefixLen &&
-				len(word)-len(key) <= maxDerivedLetters && !referenceFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
+				len(word)-len(key) <= maxDerivedLetters && !referenceAlwaysFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
 				keys = []string{key}
 			}
 		}
@@ -540,7 +540,7 @@ func (r *reference) joinedPart(part string) (int32, bool) {
 		return 0, false
 	}
 	s := string(referenceStem([]byte(part)))
-	if referenceFrameWord(s) {
+	if referenceAlwaysFrameWord(s) {
 		return 0, false
 	}
 	t, ok := r.ix.terms.lookupString(s)
@@ -586,7 +586,7 @@ func (r *reference) joined(typed string) []int32 {
 // letters and two for minTwoTypoLen, when at most maxTypoTerms are that
 // close. It scans every term with a full table of edit distances.
 func (r *reference) typo(term, typed string) []int32 {
-	if len(typed) < minTypoLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(term) {
+	if len(typed) < minTypoLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" || referenceAlwaysFrameWord(term) {
 		return nil
 	}
 	limit := 1
@@ -597,8 +597,11 @@ func (r *reference) typo(term, typed string) []int32 {
 	best := limit + 1
 	for t, p := range r.ix.postings {
 		key := r.ix.terms.keys[t]
-		if len(p) == 0 || key[0] != typed[0] || referenceFrameWord(key) {
+		if len(p) == 0 || key[0] != typed[0] || referenceAlwaysFrameWord(key) {
 			continue
+		}
+		if absDiff(len(key), len(term)) > limit && absDiff(len(key), len(typed)) > limit {
+			continue // an edit changes the length by one at most
 		}
 		d := min(referenceEdits(key, term), referenceEdits(key, typed))
 		switch {
@@ -666,18 +669,41 @@ func (r *reference) together(terms []int32) bool {
 // frameWordLists, as the reference analyzer gives it, of a list in langs
 // when it is a term of englishToo.
 func referenceFrameWordIn(term string, langs []bool) bool {
-	ambiguous := slices.ContainsFunc(englishToo, func(w string) bool { return slices.Contains(referenceTerms(w), term) })
-	for i, list := range frameWordLists {
+	referenceLists.once.Do(func() {
+		referenceLists.ambiguous = make(map[string]bool)
+		for _, w := range englishToo {
+			for _, t := range referenceTerms(w) {
+				referenceLists.ambiguous[t] = true
+			}
+		}
+		for _, list := range frameWordLists {
+			terms := make(map[string]bool)
+			for _, w := range list {
+				for _, t := range referenceTerms(w) {
+					terms[t] = true
+				}
+			}
+			referenceLists.terms = append(referenceLists.terms, terms)
+		}
+	})
+	ambiguous := referenceLists.ambiguous[term]
+	for i, terms := range referenceLists.terms {
 		if ambiguous && !langs[i] {
 			continue
 		}
-		for _, w := range list {
-			if slices.Contains(referenceTerms(w), term) {
-				return true
-			}
+		if terms[term] {
+			return true
 		}
 	}
 	return false
+}
+
+// referenceLists are the terms of each list of frameWordLists and of
+// englishToo, by the reference analyzer.
+var referenceLists struct {
+	once      sync.Once
+	terms     []map[string]bool
+	ambiguous map[string]bool
 }
 
 // referenceRequestLangs returns, per list of frameWordLists, whether its
@@ -722,4 +748,27 @@ func referenceRequestLangs(query string) []bool {
 		langs[i] = n >= minLangWords && n >= english
 	}
 	return langs
+}
+
+// referenceAlwaysFrameWord reports whether term is a frame word in every
+// request: of a list that is always, or of any list and not of englishToo.
+func referenceAlwaysFrameWord(term string) bool {
+	return referenceFrameWordIn(term, referenceAlways)
+}
+
+// referenceAlways holds the lists whose words are frame words in every
+// request.
+var referenceAlways = func() []bool {
+	langs := make([]bool, len(frameWordLists))
+	for i := range langs {
+		langs[i] = i < firstWritten || i > lastWritten
+	}
+	return langs
+}()
+
+func absDiff(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

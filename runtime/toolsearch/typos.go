@@ -49,7 +49,7 @@ func (ix *Index) joinedTerms(dst []weightedTerm, word []byte, buf *[]byte) ([]we
 		}
 		*buf = append((*buf)[:0], w...)
 		s := stem(*buf)
-		if isFrameTerm(s) {
+		if isAlwaysFrameTerm(s) {
 			return 0, false
 		}
 		t, ok := ix.terms.lookup(s)
@@ -136,7 +136,7 @@ func (ix *Index) together(terms []int32) bool {
 // from term or word, within one edit for a word of minTypoLen letters and
 // two for minTwoTypoLen, when at most maxTypoTerms are that close.
 func (ix *Index) typoTerms(dst []weightedTerm, word, term []byte) ([]weightedTerm, bool) {
-	if len(word) < minTypoLen || !asciiLetters(word) || isFrameTerm(term) {
+	if len(word) < minTypoLen || !asciiLetters(word) || isAlwaysFrameTerm(term) {
 		return dst, false
 	}
 	limit := 1

@@ -18,6 +18,7 @@ func typoCatalog() []Document {
 		{Name: "rollout_deployment", Description: "Roll out a deployment to the cluster."},
 		{Name: "set_table", Description: "Set the rows of a table."},
 		{Name: "buy_cable", Description: "Order a network cable."},
+		{Name: "add_issue_comment", Description: "Add a comment to an issue."},
 	}
 }
 
@@ -42,6 +43,8 @@ func TestTyposAndJoinedWords(t *testing.T) {
 		{"lowercase word split at a case change in the catalog", "javascript", "run_script", ""},
 		{"a known word is never corrected", "cable", "buy_cable", "set_table"},
 		{"a joined word whose parts no tool has together", "tableticket", "", ""},
+		{"joined with a word other languages use as a function word", "issuecomment", "add_issue_comment", ""},
+		{"a typing error of such a word", "coment on it", "add_issue_comment", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
