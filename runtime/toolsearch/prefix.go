@@ -51,10 +51,15 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 			leading[i] = leadingBytes(ix.terms.keys[t])
 		}
 		letters := make([]uint32, len(sorted))
+		buckets := make([][]int32, 26*(maxBucketLen+1))
 		for i, t := range sorted {
-			letters[i] = letterSet(ix.terms.keys[t])
+			key := ix.terms.keys[t]
+			letters[i] = letterSet(key)
+			if b, ok := lengthBucket(key[0], len(key)); ok {
+				buckets[b] = append(buckets[b], int32(i))
+			}
 		}
-		ix.sorted, ix.sortedLeading, ix.sortedLetters = sorted, leading, letters
+		ix.sorted, ix.sortedLeading, ix.sortedLetters, ix.byFirstAndLength = sorted, leading, letters, buckets
 	})
 	return ix.sorted, ix.sortedLeading
 }

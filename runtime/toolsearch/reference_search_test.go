@@ -547,12 +547,12 @@ func (r *reference) joinedPart(part string) (int32, bool) {
 	return t, ok && len(r.ix.postings[t]) > 0
 }
 
-// joined returns the terms that typed is made of when it is two or three
-// terms of the catalog written together that some tool has all of: of the
+// joined returns the terms that typed, of minJoinedLen letters or more, is
+// made of when it is two or three terms of the catalog written together that some tool has all of: of the
 // splits into the fewest parts, the first whose shortest part is longest.
 // It tries every split.
 func (r *reference) joined(typed string) []int32 {
-	if strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" {
+	if len(typed) < minJoinedLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return nil
 	}
 	n := len(typed)

@@ -191,11 +191,16 @@ func isNameRune(r rune) bool {
 // ([Index.standsFor]), after the query's own terms.
 // Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
-	langs := requestLangs(&st.scan, query)
+	// The request's languages matter only to a word of englishToo: they
+	// are read on the first.
+	langs, read := alwaysLangs, false
 	st.scan.reset(query)
 	st.rare, st.common = st.rare[:0], st.common[:0]
 	st.stands = st.stands[:0]
 	for st.scan.next() {
+		if !read && ambiguousTerms[string(st.scan.term)] {
+			langs, read = requestLangs(&st.langScan, query), true
+		}
 		if isFrameTermIn(st.scan.term, langs) {
 			continue
 		}

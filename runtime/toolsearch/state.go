@@ -44,6 +44,8 @@ type searchState struct {
 	typed, part []byte
 	heap        []candidate
 	scan        scanner
+	// langScan reads the request's languages ([requestLangs]).
+	langScan scanner
 }
 
 // weightedTerm is a query term and its weight, the factor of its scores in

@@ -2,7 +2,7 @@ package toolsearch
 
 import (
 	"math/bits"
-	"slices"
+	"strings"
 )
 
 // People mistype words and run them together: "clsoe tikcet", "creat new
@@ -14,8 +14,9 @@ import (
 //     and two for nine or more (an edit inserts, deletes or replaces a
 //     letter, or swaps two adjacent ones), with its first letter, at
 //     typoWeight each, when at most maxTypoTerms are that close;
-//   - words joined: otherwise, when the word is two or three words of the
-//     catalog written together that some tool has all of ("closeticket" is
+//   - words joined: otherwise, when the word, of six letters or more, is
+//     two or three words of the catalog written together that some tool
+//     has all of ("closeticket" is
 //     close and ticket, "javascript" is java and script where the catalog
 //     says JavaScript), it stands for them, each at joinedWeight.
 //
@@ -30,6 +31,7 @@ const (
 	typoWeight     = 0.5
 	joinedWeight   = 1
 	minJoinedPart  = 2
+	minJoinedLen   = 6
 	maxJoinedParts = 3
 )
 
@@ -40,7 +42,7 @@ const (
 // a stop word or a frame word, and some tool having every part.
 func (ix *Index) joinedTerms(dst []weightedTerm, word []byte, buf *[]byte) ([]weightedTerm, bool) {
 	n := len(word)
-	if n < 2*minJoinedPart || !asciiLetters(word) {
+	if n < minJoinedLen || !asciiLetters(word) {
 		return dst, false
 	}
 	part := func(w []byte) (int32, bool) {
@@ -143,36 +145,42 @@ func (ix *Index) typoTerms(dst []weightedTerm, word, term []byte) ([]weightedTer
 	if len(word) >= minTwoTypoLen {
 		limit = 2
 	}
-	sorted, leading := ix.sortedTerms()
-	first := uint32(word[0]) << 24
-	lo, _ := slices.BinarySearch(leading, first)
-	hi, _ := slices.BinarySearch(leading, first+1<<24)
+	sorted, _ := ix.sortedTerms()
 	start := len(dst)
 	best := limit + 1
 	termLetters, wordLetters := letterSet(term), letterSet(word)
-	for i, t := range sorted[lo:hi] {
-		// An edit changes the set of a word's letters by two letters at
-		// most: a term that differs from both in more is further.
-		letters := ix.sortedLetters[lo+i]
-		near, nearTyped := bits.OnesCount32(letters^termLetters) <= 2*limit, bits.OnesCount32(letters^wordLetters) <= 2*limit
-		if !near && !nearTyped {
-			continue
+	shortest, longest := min(len(term), len(word))-limit, max(len(term), len(word))+limit
+	for n := max(shortest, 1); n <= min(longest, maxBucketLen); n++ {
+		b, _ := lengthBucket(word[0], n)
+		for _, i := range ix.byFirstAndLength[b] {
+			// An edit changes the set of a word's letters by two letters
+			// at most: a term that differs from both in more is further.
+			letters := ix.sortedLetters[i]
+			near, nearTyped := bits.OnesCount32(letters^termLetters) <= 2*limit, bits.OnesCount32(letters^wordLetters) <= 2*limit
+			if !near && !nearTyped {
+				continue
+			}
+			t := sorted[i]
+			key := ix.terms.keys[t]
+			d := best + 1
+			if near {
+				d = editDistance(key, term, best)
+			}
+			if nearTyped && d > 0 && len(word) != len(term) {
+				d = min(d, editDistance(key, word, best))
+			}
+			switch {
+			case d > best || d == best && len(dst)-start == maxTypoTerms+1:
+				continue
+			case d < best:
+				best, dst = d, dst[:start]
+			}
+			dst = append(dst, weightedTerm{term: t, weight: typoWeight})
 		}
-		key := ix.terms.keys[t]
-		d := best + 1
-		if near {
-			d = editDistance(key, term, best)
-		}
-		if nearTyped && d > 0 && len(word) != len(term) {
-			d = min(d, editDistance(key, word, best))
-		}
-		switch {
-		case d > best || d == best && len(dst)-start == maxTypoTerms+1:
-			continue
-		case d < best:
-			best, dst = d, dst[:start]
-		}
-		dst = append(dst, weightedTerm{term: t, weight: typoWeight})
+	}
+	// In the order of the sorted terms, the order their scores are summed.
+	if c := dst[start:]; len(c) == 2 && strings.Compare(ix.terms.keys[c[0].term], ix.terms.keys[c[1].term]) > 0 {
+		c[0], c[1] = c[1], c[0]
 	}
 	if best > limit || len(dst)-start > maxTypoTerms {
 		return dst[:start], false
@@ -228,4 +236,17 @@ func letterSet[S ~string | ~[]byte](s S) uint32 {
 		}
 	}
 	return set
+}
+
+// maxBucketLen is the longest length of [lengthBucket]'s own; longer terms
+// share its last bucket, and no typing error is looked up among them.
+const maxBucketLen = 32
+
+// lengthBucket returns the bucket of the terms that begin with the ASCII
+// letter first and have n bytes, and whether first is such a letter.
+func lengthBucket(first byte, n int) (int, bool) {
+	if first < 'a' || first > 'z' {
+		return 0, false
+	}
+	return int(first-'a')*(maxBucketLen+1) + min(n, maxBucketLen), true
 }
