@@ -26,6 +26,7 @@ type searchFlags struct {
 	limit      int
 	passes     int
 	json       bool
+	misses     bool
 	embeddings string
 	embedModel string
 	embedBatch int
@@ -64,6 +65,7 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs.IntVar(&f.limit, "limit", toolsearch.DefaultLimit, "number of tools to print for a query")
 	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating (1 with --embeddings unless given)")
 	fs.BoolVar(&f.json, "json", false, "print the evaluation as one JSON object")
+	fs.BoolVar(&f.misses, "misses", false, "after the evaluation, list each request whose top 5 holds none of its gold tools, with its top 5 (with --json, one JSON object a request)")
 	fs.StringVar(&f.embeddings, "embeddings", "", "base URL of an OpenAI embeddings API (key in OPENAI_API_KEY): rank by hybrid search, the lexical ranking fused with embeddings")
 	fs.StringVar(&f.embedModel, "embeddings-model", string(openaiembed.DefaultModel), "embedding model of --embeddings")
 	fs.IntVar(&f.embedBatch, "embed-batch", toolsearch.DefaultEmbedBatch, "tool texts sent to --embeddings in one request")
@@ -71,7 +73,7 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs.StringVar(&f.embedCache, "embed-cache", "", "directory of the tool vectors of --embeddings, by server, model and tool text (default the user cache directory's goa-discovery/embeddings)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] [--limit N] QUERY...")
-		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] --queries FILE [--passes N] [--json]")
+		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] --queries FILE [--passes N] [--json] [--misses]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -106,6 +108,8 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		return f, errors.New("give a QUERY or --queries FILE, not both")
 	case f.queries == "" && f.json:
 		return f, errors.New("--json applies to --queries evaluation")
+	case f.queries == "" && f.misses:
+		return f, errors.New("--misses applies to --queries evaluation")
 	case f.queries == "" && set["passes"]:
 		return f, errors.New("--passes applies to --queries evaluation")
 	case set["embeddings-model"] && f.embeddings == "":
@@ -173,10 +177,21 @@ func search(f searchFlags, stdout, stderr io.Writer) error {
 	report.Queries = len(queries)
 	report.Tools = ix.Len()
 	report.BuildMS = float64(build.Microseconds()) / 1000
+	write := report.writeText
 	if f.json {
-		return report.writeJSON(stdout)
+		write = report.writeJSON
 	}
-	return report.writeText(stdout)
+	if err := write(stdout); err != nil || !f.misses {
+		return err
+	}
+	misses, err := missedQueries(ctx, s, queries)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeMissesJSON(stdout, misses)
+	}
+	return writeMissesText(stdout, misses, len(queries))
 }
 
 // readCatalog reads the catalog the flags name and says where it came from.

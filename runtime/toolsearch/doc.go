@@ -57,9 +57,20 @@
 //
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer
-// words find, and finds tools itself only when those words find none. So
-// "weather" still finds nine tools that all say "Weather forecast.", while in
-// "weather service" the common "service" brings in no tool of its own.
+// words find, and finds tools itself only when those words find fewer than
+// the limit, ranked after theirs. So "weather" still finds nine tools that
+// all say "Weather forecast.", in "weather service" the common "service"
+// ranks no tool of its own before the one that "weather" finds, and a
+// request that shares a word with five tools or more gets up to the limit.
+//
+// A query word that no tool has may be mistyped or joined: a word of five
+// letters or more stands for the words of the catalog one edit away (two
+// for nine letters or more, a swap of two letters being one edit), and a
+// word that is two or three words of the catalog written together, which
+// a tool has together, stands for them ("closeticket", or "javascript"
+// where the catalog says JavaScript). A function word of another language
+// that is an English word too ("comment", "os", "per") is a frame word
+// only in a request in that language.
 //
 // A query that contains a tool's exact name or model-facing name returns that
 // tool first, and so does a query that is a tool's name up to case,

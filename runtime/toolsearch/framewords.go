@@ -1,5 +1,10 @@
 package toolsearch
 
+import (
+	"slices"
+	"strings"
+)
+
 // Frame words are the words of a request that say nothing of the tool it
 // wants: the English words that frame a request ("please", "can you help",
 // "I want", "tell me", "I need to know", "right now"), and the function
@@ -66,34 +71,163 @@ var frameWordLists = [...][]string{
 	{"은", "는", "이", "가", "을", "를", "에", "의", "도", "로", "와", "과", "에서", "으로", "까지", "부터"},
 }
 
-// frameTerms are the frame words as [Terms] gives them (stemmed, lower-cased).
-var frameTerms = func() map[string]bool {
-	terms := make(map[string]bool)
-	for _, list := range frameWordLists {
+// Some function words of Spanish, French, German, Portuguese and Italian
+// are English words too, or abbreviations English text uses ("comment",
+// "os", "io", "per", "la", "en", "un", "du"): such a word is a frame word
+// only in a request in that language, one that holds at least two words of
+// the language's list or its evidenceWords (which tell the language
+// without being dropped) and no more English stop words than that. "o a
+// os" and "der die das" are in their languages and find nothing, while "os
+// version" keeps the os it asks about, "search comments" its comments and
+// "which os am I on" its os: an English request never loses an English
+// word because another language has it as an article or a pronoun. The
+// other function words of those languages, the English framing words and
+// the particles of unspaced scripts are frame words in every request.
+const (
+	langEnglish  = 0 // frameWordLists[0], a frame word in every request
+	firstWritten = 1 // the lists of Spanish to Italian, by request language
+	lastWritten  = 5
+	minLangWords = 2
+)
+
+// englishToo are the function words of frameWordLists that are English
+// words or abbreviations too, frame words only in a request in their
+// language ([requestLangs]).
+var englishToo = []string{
+	"comment", "os", "io", "per", "la", "es", "en", "un", "con", "pour", "du", "ist", "em", "favor",
+	"dos", "des", "et", "ce", "il", "ma", "na", "da", "sa", "ta", "tu", "um", "ed", "le", "lo", "no",
+	"me", "te", "se", "ne", "ou", "al", "el", "er", "im", "sem", "dem",
+}
+
+// evidenceWords are words that tell a request's language without being
+// frame words themselves (they are content words or single letters that
+// tools use), by list.
+var evidenceWords = [lastWritten + 1][]string{
+	1: {"y", "o"},
+	3: {"die", "den", "mit", "man", "war", "hat"},
+	4: {"o", "e"},
+	5: {"e", "o"},
+}
+
+// frameLangs is a set of frameWordLists, a bit per list.
+type frameLangs uint16
+
+// everyLang holds every list: the frame words of a catalog's side.
+const everyLang = frameLangs(1)<<len(frameWordLists) - 1
+
+// alwaysLangs are the lists whose words are frame words in every request.
+var alwaysLangs = func() frameLangs {
+	var l frameLangs
+	for i := range frameWordLists {
+		if i < firstWritten || i > lastWritten {
+			l |= 1 << i
+		}
+	}
+	return l
+}()
+
+// frameTerms are the frame words as [Terms] gives them (stemmed,
+// lower-cased), each with the lists it is in.
+var frameTerms = func() map[string]frameLangs {
+	terms := make(map[string]frameLangs)
+	for i, list := range frameWordLists {
 		for _, w := range list {
 			for _, t := range Terms(w) {
-				terms[t] = true
+				terms[t] |= 1 << i
 			}
 		}
 	}
 	return terms
 }()
 
-// isFrameTerm reports whether a query term, as [Terms] gives it, is a frame
-// word: it finds no tool and adds to no score.
+// langWords are the words, lower-cased and unstemmed, that count for a
+// request's language: the words of the lists of Spanish to Italian and
+// their evidenceWords, each with its lists.
+var langWords = func() map[string]frameLangs {
+	words := make(map[string]frameLangs)
+	for i := firstWritten; i <= lastWritten; i++ {
+		for _, w := range append(slices.Clone(frameWordLists[i]), evidenceWords[i]...) {
+			words[strings.ToLower(w)] |= 1 << i
+		}
+	}
+	return words
+}()
+
+// ambiguousTerms are the terms of englishToo.
+var ambiguousTerms = func() map[string]bool {
+	terms := make(map[string]bool)
+	for _, w := range englishToo {
+		for _, t := range Terms(w) {
+			terms[t] = true
+		}
+	}
+	return terms
+}()
+
+// isFrameTerm reports whether a term, as [Terms] gives it, is a frame word
+// in some request: catalog words that are never searched as prefixes.
 func isFrameTerm(term []byte) bool {
-	return frameTerms[string(term)]
+	return frameTerms[string(term)] != 0
+}
+
+// isAlwaysFrameTerm reports whether a term is a frame word in every
+// request: a word of the catalog that no query word stands for (as a
+// prefix, a typing error or a part of a joined word).
+func isAlwaysFrameTerm(term []byte) bool {
+	return isFrameTermIn(term, alwaysLangs)
+}
+
+// isFrameTermIn reports whether a query term is a frame word of a request
+// in langs ([requestLangs]): it finds no tool and adds to no score.
+func isFrameTermIn(term []byte, langs frameLangs) bool {
+	in := frameTerms[string(term)]
+	switch {
+	case in == 0:
+		return false
+	case in&alwaysLangs != 0 || !ambiguousTerms[string(term)]:
+		return true
+	}
+	return in&langs != 0
+}
+
+// requestLangs returns the lists whose words of englishToo are frame words
+// in query: the lists of every request, and the languages of Spanish to
+// Italian that it holds at least minLangWords words of, and at least as
+// many as it holds English stop words. It scans query with s.
+func requestLangs(s *scanner, query string) frameLangs {
+	var count [lastWritten + 1]int
+	english := 0
+	s.reset(query)
+	for s.word() {
+		if isStopWord(s.term) {
+			english++
+		}
+		langs := langWords[string(s.term)]
+		for i := firstWritten; langs != 0 && i <= lastWritten; i++ {
+			if langs&(1<<i) != 0 {
+				count[i]++
+			}
+		}
+	}
+	langs := alwaysLangs
+	for i := firstWritten; i <= lastWritten; i++ {
+		if count[i] >= minLangWords && count[i] >= english {
+			langs |= 1 << i
+		}
+	}
+	return langs
 }
 
 // Searchable reports whether query has a word that can find a tool by
-// search: a word that is neither a stop word nor a frame word. A query that
-// is not searchable finds only the tools it names exactly; discovery says so
-// when it finds nothing.
+// search: a word that is neither a stop word nor a frame word of the
+// request. A query that is not searchable finds only the tools it names
+// exactly; discovery says so when it finds nothing.
 func Searchable(query string) bool {
 	var s scanner
+	langs := requestLangs(&s, query)
 	s.reset(query)
 	for s.next() {
-		if !isFrameTerm(s.term) {
+		if !isFrameTermIn(s.term, langs) {
 			return true
 		}
 	}

@@ -56,6 +56,12 @@ type Index struct {
 	sortingTerms  sync.Once
 	sorted        []int32
 	sortedLeading []uint32
+	// sortedLetters are the letters of each sorted term ([letterSet]);
+	// byFirstAndLength lists the positions in sorted of the terms that
+	// begin with an ASCII letter, by that letter and their length
+	// ([lengthBucket]).
+	sortedLetters    []uint32
+	byFirstAndLength [][]int32
 
 	// folded finds the names by their folded form, made on the first
 	// search ([Index.foldNames]).

@@ -33,7 +33,7 @@ type prefixRange struct {
 }
 
 // sortedTerms returns the terms that occur in tools, frame words
-// ([isFrameTerm]) aside, sorted, sorting them on the first search that
+// ([isAlwaysFrameTerm]) aside, sorted, sorting them on the first search that
 // needs them, and the first four bytes of each ([leadingBytes]), which
 // narrow a search among them to the terms that share a word's first four
 // bytes without reading the terms.
@@ -41,7 +41,7 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 	ix.sortingTerms.Do(func() {
 		sorted := make([]int32, 0, len(ix.postings))
 		for t, p := range ix.postings {
-			if len(p) > 0 && !isFrameTerm([]byte(ix.terms.keys[t])) {
+			if len(p) > 0 && !isAlwaysFrameTerm([]byte(ix.terms.keys[t])) {
 				sorted = append(sorted, int32(t))
 			}
 		}
@@ -50,7 +50,16 @@ func (ix *Index) sortedTerms() ([]int32, []uint32) {
 		for i, t := range sorted {
 			leading[i] = leadingBytes(ix.terms.keys[t])
 		}
-		ix.sorted, ix.sortedLeading = sorted, leading
+		letters := make([]uint32, len(sorted))
+		buckets := make([][]int32, 26*(maxBucketLen+1))
+		for i, t := range sorted {
+			key := ix.terms.keys[t]
+			letters[i] = letterSet(key)
+			if b, ok := lengthBucket(key[0], len(key)); ok {
+				buckets[b] = append(buckets[b], int32(i))
+			}
+		}
+		ix.sorted, ix.sortedLeading, ix.sortedLetters, ix.byFirstAndLength = sorted, leading, letters, buckets
 	})
 	return ix.sorted, ix.sortedLeading
 }
@@ -72,10 +81,10 @@ func leadingBytes[S ~string | ~[]byte](s S) uint32 {
 // prefixTerms returns the terms that word, a query term that no tool has,
 // stands for, and whether there are any: the sorted terms it begins, when it
 // is at least minPrefixLen ASCII letters, not a frame word
-// ([isFrameTerm]), and begins no more than maxPrefixTerms of them; when it
+// ([isAlwaysFrameTerm]), and begins no more than maxPrefixTerms of them; when it
 // begins none, the term it is derived from ([Index.baseTerm]).
 func (ix *Index) prefixTerms(word []byte) (prefixRange, bool) {
-	if len(word) < minPrefixLen || !asciiLetters(word) || isFrameTerm(word) {
+	if len(word) < minPrefixLen || !asciiLetters(word) || isAlwaysFrameTerm(word) {
 		return prefixRange{}, false
 	}
 	sorted, leading := ix.sortedTerms()

@@ -29,6 +29,10 @@ type reference struct {
 	// folded are the entries of ix.named by the folded form of their
 	// name, by strings.Map.
 	folded map[string][]int32
+	// noFill leaves out the tools that the common words find when the
+	// rarer ones find fewer than the limit ([Index.fill]): the ranking of
+	// the rarer words alone.
+	noFill bool
 }
 
 func newReference(ix *Index) *reference {
@@ -261,27 +265,46 @@ func (r *reference) search(query string, limit int) []Result {
 			rare = append(rare, t)
 		}
 	}
-	var stands [][]int32 // the terms each word that no tool has stands for
+	var stands [][]weightedTerm // the terms each word that no tool has stands for
+	langs := referenceRequestLangs(query)
 	for st.scan.next() {
-		if referenceFrameWord(string(st.scan.term)) {
+		if referenceFrameWordIn(string(st.scan.term), langs) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
-			stands = append(stands, r.standsFor(string(st.scan.term)))
+			typed := strings.ToLower(st.scan.text[st.scan.start:st.scan.pos])
+			stands = append(stands, r.wordStandsFor(string(st.scan.term), typed))
 			continue
 		}
 		add(t, 1)
 	}
 	for _, terms := range stands {
-		for _, t := range terms {
-			add(t, prefixWeight)
+		for _, q := range terms {
+			add(q.term, q.weight)
 		}
 	}
 	finders, adders := rare, common
 	if len(rare) == 0 {
 		finders, adders = common, nil
 	}
+	out := r.rank(finders, adders, weight, named, limit)
+	if len(out) < limit && len(adders) > 0 && !r.noFill {
+		// The common terms find tools too; the tools ranked keep their
+		// ranks and scores.
+		for _, res := range r.rank(append(slices.Clone(finders), adders...), nil, weight, named, limit) {
+			if len(out) < limit && !slices.ContainsFunc(out, func(o Result) bool { return o.Name == res.Name }) {
+				out = append(out, res)
+			}
+		}
+	}
+	return out
+}
+
+// rank ranks every tool that finders find or the query names, scoring the
+// terms of finders and then of adders in order, and returns the best limit.
+func (r *reference) rank(finders, adders []int32, weight map[int32]float32, named map[int32]nameMatch, limit int) []Result {
+	ix := r.ix
 	scores := make([]float32, len(ix.names))
 	fields := make([]FieldSet, len(ix.names))
 	found := make([]bool, len(ix.names))
@@ -341,13 +364,13 @@ func (r *reference) search(query string, limit int) []Result {
 // otherwise. It scans every term of the index.
 func (r *reference) standsFor(word string) []int32 {
 	ix := r.ix
-	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceFrameWord(word) {
+	if len(word) < minPrefixLen || strings.Trim(word, "abcdefghijklmnopqrstuvwxyz") != "" || referenceAlwaysFrameWord(word) {
 		return nil
 	}
 	var keys []string
 	for t, p := range ix.postings {
 		key := ix.terms.keys[t]
-		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceFrameWord(key) {
+		if len(p) > 0 && strings.HasPrefix(key, word) && !referenceAlwaysFrameWord(key) {
 			keys = append(keys, key)
 		}
 	}
@@ -359,7 +382,7 @@ func (r *reference) standsFor(word string) []int32 {
 		for t, p := range ix.postings {
 			key := ix.terms.keys[t]
 			if len(p) > 0 && strings.HasPrefix(word, key) && key != word && len(key) >= minPrefixLen &&
-				len(word)-len(key) <= maxDerivedLetters && !referenceFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
+				len(word)-len(key) <= maxDerivedLetters && !referenceAlwaysFrameWord(key) && (len(keys) == 0 || len(key) > len(keys[0])) {
 				keys = []string{key}
 			}
 		}
@@ -483,4 +506,269 @@ func distinct(docs []Document, n int) []Document {
 		}
 	}
 	return out
+}
+
+// wordStandsFor returns the terms that a query word in no tool, of stem
+// term and typed as typed, stands for, with their weights: those it begins
+// ([reference.standsFor]), else the terms it is a typing error of, else
+// the parts it joins.
+func (r *reference) wordStandsFor(term, typed string) []weightedTerm {
+	var out []weightedTerm
+	if terms := r.standsFor(term); len(terms) > 0 {
+		for _, t := range terms {
+			out = append(out, weightedTerm{term: t, weight: prefixWeight})
+		}
+		return out
+	}
+	if terms := r.typo(term, typed); len(terms) > 0 {
+		for _, t := range terms {
+			out = append(out, weightedTerm{term: t, weight: typoWeight})
+		}
+		return out
+	}
+	for _, t := range r.joined(typed) {
+		out = append(out, weightedTerm{term: t, weight: joinedWeight})
+	}
+	return out
+}
+
+// joinedPart returns the term of a part of a joined word: its stem, when
+// the part has minJoinedPart letters, is no stop word and no frame word, and
+// some tool has it.
+func (r *reference) joinedPart(part string) (int32, bool) {
+	if len(part) < minJoinedPart || isStopWord([]byte(part)) {
+		return 0, false
+	}
+	s := string(referenceStem([]byte(part)))
+	if referenceAlwaysFrameWord(s) {
+		return 0, false
+	}
+	t, ok := r.ix.terms.lookupString(s)
+	return t, ok && len(r.ix.postings[t]) > 0
+}
+
+// joined returns the terms that typed, of minJoinedLen letters or more, is
+// made of when it is two or three terms of the catalog written together that some tool has all of: of the
+// splits into the fewest parts, the first whose shortest part is longest.
+// It tries every split.
+func (r *reference) joined(typed string) []int32 {
+	if len(typed) < minJoinedLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return nil
+	}
+	n := len(typed)
+	for parts := 2; parts <= maxJoinedParts; parts++ {
+		var best []int32
+		bestShort := 0
+		var try func(at int, terms []int32, short int)
+		try = func(at int, terms []int32, short int) {
+			if len(terms) == parts-1 {
+				if t, ok := r.joinedPart(typed[at:]); ok && min(short, n-at) > bestShort && r.together(append(slices.Clone(terms), t)) {
+					best, bestShort = append(slices.Clone(terms), t), min(short, n-at)
+				}
+				return
+			}
+			for end := at + 1; end < n; end++ {
+				if t, ok := r.joinedPart(typed[at:end]); ok {
+					try(end, append(terms, t), min(short, end-at))
+				}
+			}
+		}
+		try(0, nil, n)
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// typo returns the terms, in sorted order, with typed's first letter at the
+// fewest edits from term or typed, within one for a word of minTypoLen
+// letters and two for minTwoTypoLen, when at most maxTypoTerms are that
+// close. It scans every term with a full table of edit distances.
+func (r *reference) typo(term, typed string) []int32 {
+	if len(typed) < minTypoLen || strings.Trim(typed, "abcdefghijklmnopqrstuvwxyz") != "" || referenceAlwaysFrameWord(term) {
+		return nil
+	}
+	limit := 1
+	if len(typed) >= minTwoTypoLen {
+		limit = 2
+	}
+	var keys []string
+	best := limit + 1
+	for t, p := range r.ix.postings {
+		key := r.ix.terms.keys[t]
+		if len(p) == 0 || key[0] != typed[0] || referenceAlwaysFrameWord(key) {
+			continue
+		}
+		if absDiff(len(key), len(term)) > limit && absDiff(len(key), len(typed)) > limit {
+			continue // an edit changes the length by one at most
+		}
+		d := min(referenceEdits(key, term), referenceEdits(key, typed))
+		switch {
+		case d < best:
+			best, keys = d, []string{key}
+		case d == best:
+			keys = append(keys, key)
+		}
+	}
+	if best > limit || len(keys) > maxTypoTerms {
+		return nil
+	}
+	slices.Sort(keys)
+	terms := make([]int32, len(keys))
+	for i, key := range keys {
+		terms[i], _ = r.ix.terms.lookupString(key)
+	}
+	return terms
+}
+
+// referenceEdits is the optimal string alignment distance of a and b by its
+// full table.
+func referenceEdits(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// together reports whether some tool has every one of terms, by a set of
+// the tools of each.
+func (r *reference) together(terms []int32) bool {
+	count := make(map[int32]int)
+	for _, t := range terms {
+		for _, p := range r.ix.postings[t] {
+			count[p.Tool]++
+		}
+	}
+	for _, c := range count {
+		if c == len(terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceFrameWordIn reports whether term is a term of a word of
+// frameWordLists, as the reference analyzer gives it, of a list in langs
+// when it is a term of englishToo.
+func referenceFrameWordIn(term string, langs []bool) bool {
+	referenceLists.once.Do(func() {
+		referenceLists.ambiguous = make(map[string]bool)
+		for _, w := range englishToo {
+			for _, t := range referenceTerms(w) {
+				referenceLists.ambiguous[t] = true
+			}
+		}
+		for _, list := range frameWordLists {
+			terms := make(map[string]bool)
+			for _, w := range list {
+				for _, t := range referenceTerms(w) {
+					terms[t] = true
+				}
+			}
+			referenceLists.terms = append(referenceLists.terms, terms)
+		}
+	})
+	ambiguous := referenceLists.ambiguous[term]
+	for i, terms := range referenceLists.terms {
+		if ambiguous && !langs[i] {
+			continue
+		}
+		if terms[term] {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceLists are the terms of each list of frameWordLists and of
+// englishToo, by the reference analyzer.
+var referenceLists struct {
+	once      sync.Once
+	terms     []map[string]bool
+	ambiguous map[string]bool
+}
+
+// referenceRequestLangs returns, per list of frameWordLists, whether its
+// words are frame words in query: always for English and the unspaced
+// scripts; for Spanish to Italian when query holds at least minLangWords
+// of the language's words (its list and evidenceWords, lower-cased), and no
+// more English stop words than that. Words are those of the reference
+// splitter, each character pair of an unspaced run a word.
+func referenceRequestLangs(query string) []bool {
+	var words []string
+	for pos := 0; ; {
+		var term []byte
+		var run bool
+		term, pos, run = referenceWord(query, pos, nil)
+		if term == nil {
+			break
+		}
+		if run {
+			words = append(words, referencePairs(string(term))...)
+			continue
+		}
+		words = append(words, string(term))
+	}
+	langs := make([]bool, len(frameWordLists))
+	english := 0
+	for _, w := range words {
+		if isStopWord([]byte(w)) {
+			english++
+		}
+	}
+	for i := range frameWordLists {
+		if i < firstWritten || i > lastWritten {
+			langs[i] = true
+			continue
+		}
+		n := 0
+		for _, w := range words {
+			if slices.ContainsFunc(append(slices.Clone(frameWordLists[i]), evidenceWords[i]...), func(l string) bool { return strings.ToLower(l) == w }) {
+				n++
+			}
+		}
+		langs[i] = n >= minLangWords && n >= english
+	}
+	return langs
+}
+
+// referenceAlwaysFrameWord reports whether term is a frame word in every
+// request: of a list that is always, or of any list and not of englishToo.
+func referenceAlwaysFrameWord(term string) bool {
+	return referenceFrameWordIn(term, referenceAlways)
+}
+
+// referenceAlways holds the lists whose words are frame words in every
+// request.
+var referenceAlways = func() []bool {
+	langs := make([]bool, len(frameWordLists))
+	for i := range langs {
+		langs[i] = i < firstWritten || i > lastWritten
+	}
+	return langs
+}()
+
+func absDiff(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

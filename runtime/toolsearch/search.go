@@ -39,9 +39,9 @@ var ErrUnknownTool = errors.New("unknown tool")
 // with those the whole query names up to case and separators
 // ([nameMatch]);
 // the rest are ranked by score, and equal scores keep registration order.
-// Stop words find nothing; a word common in the catalog finds a tool only
-// when the query's rarer words find none (and otherwise adds to the scores
-// of the tools they find); a word that only frames a request ("please",
+// Stop words find nothing; a word common in the catalog adds to the scores
+// of the tools that the query's rarer words find, and finds tools of its
+// own, ranked after theirs, only when they find fewer than limit; a word that only frames a request ("please",
 // "help", "tell me") and a function word of another language ("de", "から")
 // count for nothing ([Searchable] tells a query of them only); a word
 // that no tool has, of four letters or more, stands at a quarter weight for
@@ -66,12 +66,41 @@ func (ix *Index) AppendSearch(dst []Result, query string, limit int) []Result {
 	floor := ix.accumulate(st, limit)
 	ix.rank(st, limit, floor)
 	top := st.sortTop()
-	dst = slices.Grow(dst, len(top))
+	dst = slices.Grow(dst, limit)
+	first := len(dst)
 	for _, c := range top {
 		_, fields, _ := ix.scoreAlone(st, c.tool)
 		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
 	}
+	if len(top) < limit && len(st.adders) > 0 {
+		dst = ix.fill(st, dst, first, limit)
+	}
 	st.clear()
+	return dst
+}
+
+// fill appends to dst, whose results from first are the query's ranking,
+// the tools that its common words find ranked after those, up to limit
+// results: when the rarer words find fewer tools than the limit, the
+// common words find tools too, as they do when a query has only common
+// words. Five tools or more have a common word, so a query with one finds
+// no fewer than five. The tools ranked keep their ranks and scores.
+func (ix *Index) fill(st *searchState, dst []Result, first, limit int) []Result {
+	st.heap = st.heap[:0]
+	st.all = append(append(st.all[:0], st.rare...), st.common...)
+	st.finders, st.adders = st.all, nil
+	floor := ix.accumulate(st, limit)
+	ix.rank(st, limit, floor)
+	for _, c := range st.sortTop() {
+		if len(dst)-first == limit {
+			break
+		}
+		if slices.ContainsFunc(dst[first:], func(r Result) bool { return r.Name == ix.names[c.tool] }) {
+			continue
+		}
+		_, fields, _ := ix.scoreAlone(st, c.tool)
+		dst = append(dst, Result{Name: ix.names[c.tool], Score: float64(c.score), Fields: fields, Exact: c.named != notNamed})
+	}
 	return dst
 }
 
@@ -157,23 +186,27 @@ func isNameRune(r rune) bool {
 // queryTerms sorts the query's terms, each distinct term once, into those
 // that find tools and those that add to the scores of the tools found. A
 // common term adds to the tools that the query's rarer terms find, and finds
-// tools itself only when there are none; a frame word ([isFrameTerm]) is
-// left out; a word that no tool has gives the terms it stands for
-// ([Index.prefixTerms]) at [prefixWeight], after the query's own terms.
+// tools itself only when there are none; a frame word of the request
+// ([requestLangs]) is left out; a word that no tool has gives the terms it stands for
+// ([Index.standsFor]), after the query's own terms.
 // Both lists keep that order, the order in which a tool's scores are summed.
 func (ix *Index) queryTerms(st *searchState, query string) {
+	// The request's languages matter only to a word of englishToo: they
+	// are read on the first.
+	langs, read := alwaysLangs, false
 	st.scan.reset(query)
 	st.rare, st.common = st.rare[:0], st.common[:0]
-	st.prefixes = st.prefixes[:0]
+	st.stands = st.stands[:0]
 	for st.scan.next() {
-		if isFrameTerm(st.scan.term) {
+		if !read && ambiguousTerms[string(st.scan.term)] {
+			langs, read = requestLangs(&st.langScan, query), true
+		}
+		if isFrameTermIn(st.scan.term, langs) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
-			if r, ok := ix.prefixTerms(st.scan.term); ok {
-				st.prefixes = append(st.prefixes, r)
-			}
+			st.stands = ix.standsFor(st, st.stands)
 			continue
 		}
 		// A term the query has weighs 1: a tool's score is the sum of its
@@ -182,10 +215,8 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.
-	for _, r := range st.prefixes {
-		for _, t := range ix.sorted[r.start : r.start+r.n] {
-			ix.addQueryTerm(st, weightedTerm{term: t, weight: prefixWeight})
-		}
+	for _, q := range st.stands {
+		ix.addQueryTerm(st, q)
 	}
 	switch {
 	case len(st.rare) > 0:
@@ -422,4 +453,38 @@ func quoteAll(names []string) string {
 		fmt.Fprintf(&b, "%q", n)
 	}
 	return b.String()
+}
+
+// standsFor appends to dst the terms that the word just scanned, which no
+// tool has, stands for: the words of the catalog it begins or derives from
+// ([Index.prefixTerms]) at [prefixWeight], else those it is a typing
+// error of ([Index.typoTerms]), else the words it joins
+// ([Index.joinedTerms]).
+func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
+	term := st.scan.term
+	if r, ok := ix.prefixTerms(term); ok {
+		for _, t := range ix.sorted[r.start : r.start+r.n] {
+			dst = append(dst, weightedTerm{term: t, weight: prefixWeight})
+		}
+		return dst
+	}
+	st.typed = appendLowerASCII(st.typed[:0], st.scan.text[st.scan.start:st.scan.pos])
+	var ok bool
+	if dst, ok = ix.typoTerms(dst, st.typed, term); ok {
+		return dst
+	}
+	dst, _ = ix.joinedTerms(dst, st.typed, &st.part)
+	return dst
+}
+
+// appendLowerASCII appends s to dst with its ASCII capitals lower-cased.
+func appendLowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c |= 0x20
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }

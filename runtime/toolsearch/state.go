@@ -36,11 +36,16 @@ type searchState struct {
 	best         []int32
 	order        []boundedTerm
 	rare, common []weightedTerm // the query's rare and common terms
-	// prefixes are the terms that the query's words that no tool has
-	// stand for ([Index.prefixTerms]).
-	prefixes []prefixRange
-	heap     []candidate
-	scan     scanner
+	all          []weightedTerm // both, when the common terms find tools too ([Index.fill])
+	// stands are the terms that the query's words that no tool has
+	// stand for ([Index.standsFor]), in query order; typed and part are
+	// the scratch of reading such a word as typed.
+	stands      []weightedTerm
+	typed, part []byte
+	heap        []candidate
+	scan        scanner
+	// langScan reads the request's languages ([requestLangs]).
+	langScan scanner
 }
 
 // weightedTerm is a query term and its weight, the factor of its scores in
