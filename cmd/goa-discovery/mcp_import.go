@@ -63,7 +63,7 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, p := range res.DeclaredAny {
-		fmt.Fprintf(stderr, "note: %v; its property is declared Any (--any)\n", p)
+		fmt.Fprintf(stderr, "note: %v\n", p)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stderr, "note: %v\n", n)

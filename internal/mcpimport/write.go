@@ -61,9 +61,8 @@ type Result struct {
 	File []byte
 	// Notes are the annotations not written.
 	Notes []Note
-	// DeclaredAny are the parts of schemas whose property is declared Any
-	// (Options.Any).
-	DeclaredAny []*Problem
+	// DeclaredAny are the properties declared Any (Options.Any).
+	DeclaredAny []*AnyProperty
 }
 
 // Write returns the design file of the tools, or Errors listing every part

@@ -63,6 +63,8 @@ func TestWriteAttributes(t *testing.T) {
 		// text.
 		want    []string
 		problem string
+		// problems, when set, is how many problems the tool has.
+		problems int
 	}{
 		{name: "primitives and validations", input: `{"type":"object","properties":{
 			"s":{"type":"string","minLength":1,"maxLength":9,"pattern":"^a","format":"email","description":"S"},
@@ -88,14 +90,47 @@ func TestWriteAttributes(t *testing.T) {
 		{name: "result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
 			want: []string{`Return(func() {`, `Attribute("n", Int)`, `Required("n")`}},
 		{name: "no arguments", input: `{"type":"object","properties":{}}`, want: []string{`Tool("edit", "Edit things", func() {})`}},
-		{name: "anyOf", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]}}}`,
-			problem: `tool "edit": inputSchema at /properties/a/anyOf: keyword "anyOf" has no DSL counterpart`},
-		{name: "anyOf declared Any", input: `{"type":"object","properties":{"a":{"description":"A","anyOf":[{"type":"string"}]}}}`, any: true,
-			want: []string{`Attribute("a", Any, "A")`}},
-		{name: "a type list", input: `{"type":"object","properties":{"a":{"type":["string","null"]}}}`,
-			problem: `inputSchema at /properties/a/type: a value of one of several types ["string","null"]`},
-		{name: "unknown format", input: `{"type":"object","properties":{"a":{"type":"string","format":"uri-reference"}}}`,
-			problem: `inputSchema at /properties/a/format: format "uri-reference" has no DSL Format here`},
+		{name: "anyOf of one branch is the branch", input: `{"type":"object","properties":{"a":{"description":"A","anyOf":[{"type":"string","maxLength":3}]}}}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `MaxLength(3)`}},
+		{name: "a union in a result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}},"additionalProperties":false}`,
+			problem: `tool "edit": outputSchema at /properties/a/anyOf: a value of one of several types (string, array of string): the DSL declares one type per attribute`},
+		{name: "a union of objects", input: `{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}`,
+			problem: `tool "edit": inputSchema at /properties/a/oneOf: a value of one of several types (object): the DSL declares one type per attribute`},
+		{name: "an object or a string argument is the object", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}}}],"description":"A"}}}`,
+			want: []string{`Attribute("a", EditArgsA, "A")`, `Attribute("x", String)`}},
+		{name: "a boolean or string argument is the boolean", input: `{"type":"object","properties":{"a":{"type":["boolean","string"],"description":"Flag"}}}`,
+			want: []string{`Attribute("a", Boolean, "Flag")`}},
+		{name: "a union declared Any keeps its branch's description and its types", any: true,
+			input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string","description":"A path"},{"type":"integer"}]}}}`,
+			want:  []string{`Attribute("a", Any, "A path (Type: string or integer)")`}},
+		{name: "a type list declared Any keeps its description and its types", any: true,
+			input: `{"type":"object","properties":{"a":{"type":["boolean","integer"],"description":"Flag"}}}`,
+			want:  []string{`Attribute("a", Any, "Flag (Type: boolean or integer)")`}},
+		{name: "a type list", input: `{"type":"object","properties":{"a":{"type":["string","integer","boolean","null"]}}}`,
+			problem: `inputSchema at /properties/a/type: a value of one of several types ["string","integer","boolean","null"]`},
+		{name: "string or null is a string argument", input: `{"type":"object","properties":{"a":{"type":["string","null"],"description":"A","maxLength":3}},"required":["a"]}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `MaxLength(3)`, `Required("a")`}},
+		{name: "anyOf of X and null is X", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description":"N","default":2}}}`,
+			want: []string{`Attribute("a", Int, "N", func() {`, `Minimum(1)`, `Default(2)`}},
+		{name: "a result property that may be null is optional", input: `{"type":"object"}`,
+			output: `{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]},"c":{"type":"string"}},"required":["a","b","c"],"additionalProperties":false}`,
+			want:   []string{`Attribute("a", String)`, `Attribute("b", Int)`, `Required("c")`}},
+		{name: "null in a result's array", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"array","items":{"type":["string","null"]}}},"additionalProperties":false}`,
+			problem: `outputSchema at /properties/a/items: a value that may be null (string or null) in a result, not as a property`},
+		{name: "propertyNames string rejects nothing", input: `{"type":"object","properties":{"a":{"type":"object","additionalProperties":{"type":"string"},"propertyNames":{"type":"string"}}}}`,
+			want: []string{`Attribute("a", MapOf(String, String))`}},
+		{name: "propertyNames with a pattern", input: `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"type":"string","pattern":"^a"}}}}`,
+			problem: `inputSchema at /properties/a/propertyNames: propertyNames {"pattern":"^a","type":"string"}: the DSL declares no rule for the names of properties`},
+		{name: "constants are an enum", input: `{"type":"object","properties":{"a":{"anyOf":[{"const":"x"},{"const":"y","description":"Y"}],"description":"A"}}}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `Enum("x", "y")`}},
+		{name: "an int64 format is an Int", input: `{"type":"object","properties":{"a":{"type":"integer","format":"int64","minimum":0}}}`,
+			want: []string{`Attribute("a", Int, func() {`, `Minimum(0)`}},
+		{name: "a string format the DSL lacks", input: `{"type":"object","properties":{"a":{"type":"string","format":"uri-reference"}}}`,
+			want: []string{`Attribute("a", String)`}},
+		{name: "a root without a type is an object", input: `{"properties":{"q":{"type":"string"}},"required":["q"]}`,
+			want: []string{`Attribute("q", String)`, `Required("q")`}},
+		{name: "every refused property at once", input: `{"type":"object","properties":{"a":{"not":{}},"b":{"type":"array","uniqueItems":true},"c":{"type":"string","if":{}}}}`,
+			problem: `inputSchema at /properties/a/not`, problems: 3},
 		{name: "a result object that admits other properties", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"string"}}}`,
 			problem: `outputSchema at /: an object that admits other properties than its own`},
 		{name: "a nested result object that admits other properties, declared Any", input: `{"type":"object"}`, any: true,
@@ -162,6 +197,9 @@ func TestWriteAttributes(t *testing.T) {
 				var problems Errors
 				if !errors.As(err, &problems) || !strings.Contains(problems[0].Error(), tc.problem) {
 					t.Fatalf("error %v, want a problem holding %q", err, tc.problem)
+				}
+				if tc.problems > 0 && len(problems) != tc.problems {
+					t.Errorf("%d problems, want %d:\n%v", len(problems), tc.problems, err)
 				}
 				return
 			}

@@ -8,6 +8,7 @@ package mcp
 // the executor validates structuredContent with the declared result codec.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,10 +171,26 @@ func RegisterToolset(ctx context.Context, rt *runtime.Runtime, s *Session, d Dec
 	for i := range specs {
 		byIdent[specs[i].Name] = &specs[i]
 	}
+	results := make(map[tools.Ident]any, len(d.Schema.Tools))
+	for _, t := range d.Schema.Tools {
+		if len(t.Result) == 0 {
+			continue
+		}
+		c, err := tools.Canonicalize(t.Result)
+		if err == nil {
+			var v any
+			if v, err = decodeNumbers(c); err == nil {
+				results[t.Name] = canonicalSchema(v)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("mcp server %q: declared tool %q: outputSchema: %w", s.server, t.Name, err)
+		}
+	}
 	return rt.RegisterToolset(runtime.ToolsetRegistration{
 		Schema:    d.Schema,
 		Specs:     specs,
-		Executor:  &declaredExecutor{session: s, catalog: cat, specs: byIdent},
+		Executor:  &declaredExecutor{session: s, catalog: cat, specs: byIdent, results: results},
 		MCPServer: s.server,
 	})
 }
@@ -183,6 +200,8 @@ type declaredExecutor struct {
 	session *Session
 	catalog *Catalog
 	specs   map[tools.Ident]*tools.ToolSpec
+	// results are the declared result schemas in canonical form.
+	results map[tools.Ident]any
 }
 
 // Execute sends an admitted call, whose arguments the runtime validated,
@@ -203,6 +222,9 @@ func (e *declaredExecutor) Execute(ctx context.Context, call *runtime.ToolInvoca
 		return content(res)
 	}
 	raw, err := structured(res)
+	if err == nil && raw != nil {
+		raw, err = e.nullsAbsent(call.Tool, raw)
+	}
 	if err == nil && raw == nil {
 		err = fmt.Errorf("the tool declares a result schema and the server sent no structuredContent")
 	}
@@ -214,4 +236,18 @@ func (e *declaredExecutor) Execute(ctx context.Context, call *runtime.ToolInvoca
 		err = fmt.Errorf("structuredContent does not match the declared result schema: %w", err)
 	}
 	return nil, &CallError{Server: e.session.server, Tool: name, Kind: CallInvalid, Detail: err.Error(), Cause: err}
+}
+
+// nullsAbsent removes the null members of a result at the optional
+// properties of the declared result schema (withoutNulls).
+func (e *declaredExecutor) nullsAbsent(id tools.Ident, raw json.RawMessage) (json.RawMessage, error) {
+	schema, ok := e.results[id]
+	if !ok || !bytes.Contains(raw, []byte("null")) {
+		return raw, nil
+	}
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(withoutNulls(v, schema))
 }
