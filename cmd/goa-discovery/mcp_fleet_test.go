@@ -17,6 +17,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,7 +119,7 @@ func TestMCPImportFleet(t *testing.T) {
 		var stderr bytes.Buffer
 		c := mcp.Command(line[0], line[1:]...)
 		c.TerminateAfter = time.Second
-		list, err := listTools(c)
+		list, err := listTools(context.Background(), s.name, c)
 		if err != nil {
 			r.err = err
 			t.Errorf("server %s did not list its tools: %v", s.name, err)

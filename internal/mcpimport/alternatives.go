@@ -112,6 +112,9 @@ func richest(branches []any) (any, bool) {
 	for _, b := range branches {
 		switch typeText(b) {
 		case "string", "integer", "number", "boolean":
+			if bm, ok := b.(map[string]any); ok && (bm["const"] != nil || bm["enum"] != nil) {
+				return nil, false // values of their own, not the value as text
+			}
 			continue
 		case "any":
 			return nil, false

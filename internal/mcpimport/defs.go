@@ -113,14 +113,14 @@ func (d *decoder) reference(m map[string]any, pointer string) *attr {
 	}
 	if def.att == nil {
 		def.decoding = true
-		def.att = d.attr(def.schema, def.pointer, gonames.UserType(def.name))
+		def.att = d.attr(def.schema, def.pointer, d.prefix+gonames.UserType(def.name))
 		def.decoding = false
 		if def.att == nil {
 			def.failed = true
 			return nil
 		}
 		if def.att.kind == kindObject {
-			def.att.typeName, def.att.goaName, def.att.canonical = gonames.UserType(def.name), def.name, def.canonical
+			def.att.typeName, def.att.goaName, def.att.canonical = d.prefix+gonames.UserType(def.name), def.name, def.canonical
 		}
 	}
 	var a *attr

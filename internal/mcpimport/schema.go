@@ -166,6 +166,8 @@ type decoder struct {
 	// output says the schema is an outputSchema: its objects must admit
 	// no other properties, as every object the DSL declares.
 	output bool
+	// prefix starts the Go name of every type (writer.prefix).
+	prefix string
 	// defs are the definitions of the schema's root, by "container/name"
 	// (defs.go).
 	defs map[string]*definition

@@ -82,10 +82,10 @@ func TestWriteAttributes(t *testing.T) {
 			"labels":{"type":"object","additionalProperties":{"type":"string","minLength":2}},
 			"opts":{"type":"object","properties":{"deep":{"type":"boolean"}}},
 			"tags":{"type":"array","items":{"type":"string","description":"A tag"},"default":["a"]}}}`,
-			want: []string{`Attribute("edits", ArrayOf(EditArgsEditsItem), func() {`, `MinLength(1)`,
-				`var EditArgsEditsItem = Type("EditArgsEditsItem", func() {`, `Required("old")`,
+			want: []string{`Attribute("edits", ArrayOf(SrvEditArgsEditsItem), func() {`, `MinLength(1)`,
+				`var SrvEditArgsEditsItem = Type("SrvEditArgsEditsItem", func() {`, `Required("old")`,
 				`Attribute("labels", MapOf(String, String, func() {`,
-				`Attribute("opts", EditArgsOpts)`, `var EditArgsOpts = Type("EditArgsOpts", func() {`,
+				`Attribute("opts", SrvEditArgsOpts)`, `var SrvEditArgsOpts = Type("SrvEditArgsOpts", func() {`,
 				`Attribute("tags", ArrayOf(String, func() {`, `Description("A tag")`, `Default([]any{"a"})`}},
 		{name: "result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
 			want: []string{`Return(func() {`, `Attribute("n", Int)`, `Required("n")`}},
@@ -97,7 +97,7 @@ func TestWriteAttributes(t *testing.T) {
 		{name: "a union of objects", input: `{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}`,
 			problem: `tool "edit": inputSchema at /properties/a/oneOf: a value of one of several types (object): the DSL declares one type per attribute`},
 		{name: "an object or a string argument is the object", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}}}],"description":"A"}}}`,
-			want: []string{`Attribute("a", EditArgsA, "A")`, `Attribute("x", String)`}},
+			want: []string{`Attribute("a", SrvEditArgsA, "A")`, `Attribute("x", String)`}},
 		{name: "a boolean or string argument is the boolean", input: `{"type":"object","properties":{"a":{"type":["boolean","string"],"description":"Flag"}}}`,
 			want: []string{`Attribute("a", Boolean, "Flag")`}},
 		{name: "a union declared Any keeps its branch's description and its types", any: true,
@@ -151,18 +151,18 @@ func TestWriteAttributes(t *testing.T) {
 			"home":{"$ref":"#/$defs/address","description":"Home"},
 			"others":{"type":"array","items":{"$ref":"#/$defs/address"}}},"additionalProperties":false,
 			"$defs":{"address":{"type":"object","description":"A postal address","properties":{"city":{"type":"string"},"geo":{"type":"object","properties":{"lat":{"type":"number"}}}},"required":["city"]}}}`,
-			want: []string{`Attribute("home", Address, "Home")`, `Attribute("others", ArrayOf(Address))`,
-				`// Address is definition "address" of a tool's schema ($defs).`, `var Address = Type("address", func() {`, `Description("A postal address")`,
-				`Attribute("geo", AddressGeo)`, `var AddressGeo = Type("AddressGeo", func() {`, `Required("city")`}},
+			want: []string{`Attribute("home", SrvAddress, "Home")`, `Attribute("others", ArrayOf(SrvAddress))`,
+				`// SrvAddress is definition "address" of a tool's schema ($defs).`, `var SrvAddress = Type("SrvAddress", func() {`, `Description("A postal address")`,
+				`Attribute("geo", SrvAddressGeo)`, `var SrvAddressGeo = Type("SrvAddressGeo", func() {`, `Required("city")`}},
 		{name: "the json-schema-2020-12 scenario's schema", input: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
 			"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
 			"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`,
-			want: []string{`Attribute("name", String)`, `Attribute("address", Address)`, `var Address = Type("address", func() {`, `Attribute("street", String)`}},
+			want: []string{`Attribute("name", String)`, `Attribute("address", SrvAddress)`, `var SrvAddress = Type("SrvAddress", func() {`, `Attribute("street", String)`}},
 		{name: "a definition reached through a definition", input: `{"type":"object","properties":{"a":{"$ref":"#/definitions/outer"}},
 			"definitions":{"outer":{"type":"object","properties":{"in":{"$ref":"#/definitions/inner"}}},"inner":{"type":"object","properties":{"n":{"type":"integer"}}}}}`,
-			want: []string{`Attribute("a", Outer)`, `var Outer = Type("outer", func() {`, `Attribute("in", Inner)`, `var Inner = Type("inner", func() {`}},
+			want: []string{`Attribute("a", SrvOuter)`, `var SrvOuter = Type("SrvOuter", func() {`, `Attribute("in", SrvInner)`, `var SrvInner = Type("SrvInner", func() {`}},
 		{name: "a name escaped in the reference", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/my~1type%20x"}},"$defs":{"my/type x":{"type":"object"}}}`,
-			want: []string{`Attribute("a", MyTypeX)`, `var MyTypeX = Type("my/type x", func() {`}},
+			want: []string{`Attribute("a", SrvMyTypeX)`, `var SrvMyTypeX = Type("SrvMyTypeX", func() {`}},
 		{name: "the root a reference", input: `{"$ref":"#/$defs/args","$defs":{"args":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}`,
 			want: []string{`Args(func() {`, `Attribute("q", String)`, `Required("q")`}},
 		{name: "a reference to no definition", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/y"}},"$defs":{"x":{"type":"string"}}}`,
@@ -178,7 +178,7 @@ func TestWriteAttributes(t *testing.T) {
 			problem: `inputSchema at /properties/a/minLength: keyword "minLength" beside $ref: the DSL states the use of a type with a description, a default and examples only`},
 		{name: "$defs not an object", input: `{"type":"object","$defs":[]}`, problem: `inputSchema at /$defs: $defs is an object of schemas, got []`},
 		{name: "two definitions of one Go name", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/address"},"b":{"$ref":"#/$defs/Address"}},"$defs":{"address":{"type":"object"},"Address":{"type":"object"}}}`,
-			problem: `two types would both be Go type Address: definition "Address" and definition "address"`},
+			problem: `two types would both be Go type SrvAddress: definition "Address" and definition "address"`},
 		{name: "another dialect", input: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`,
 			problem: `inputSchema at /$schema: dialect "http://json-schema.org/draft-04/schema#"`},
 		{name: "not an object", input: `{"type":"string"}`, problem: `inputSchema at /: the schema of a tool's arguments or result is an object here`},
@@ -283,7 +283,7 @@ func TestWriteDefinitionsAcrossTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(res.File), `= Type("address"`); n != 1 {
+	if n := strings.Count(string(res.File), `= Type("SAddress"`); n != 1 {
 		t.Errorf("the definition is declared %d times, want once:\n%s", n, res.File)
 	}
 	var notes []string
@@ -295,7 +295,7 @@ func TestWriteDefinitionsAcrossTools(t *testing.T) {
 	}
 	_, err = Write([]Tool{tool("a", same), tool("b", `{"type":"object","properties":{"city":{"type":"integer"}}}`)}, Options{Server: "s"})
 	var problems Errors
-	if !errors.As(err, &problems) || !strings.Contains(err.Error(), `two types would both be Go type Address: definition "address" and a different definition of the same name in another schema`) {
+	if !errors.As(err, &problems) || !strings.Contains(err.Error(), `two types would both be Go type SAddress: definition "address" and a different definition of the same name in another schema`) {
 		t.Errorf("two different definitions of one name: error %v", err)
 	}
 }

@@ -138,6 +138,7 @@ func narrowBranch(d, s map[string]any) {
 			}
 			trial := deepCopy(candidate).(map[string]any)
 			adoptNarrower(d, trial)
+			adoptStricter(d, trial)
 			if diffValues("", d, trial) == nil {
 				clear(s)
 				for k, v := range candidate {

@@ -174,15 +174,17 @@ var designFormats = []string{"date", "date-time", "uuid", "email", "hostname", "
 // "type": "object". The keys are canonical, annotations dropped.
 func rootObject(m map[string]any) bool {
 	for k := range m {
-		switch k {
-		case "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-			"minProperties", "maxProperties", "$schema", "$defs", "definitions", "$id":
-		default:
+		if !slices.Contains(rootObjectKeywords, k) {
 			return false
 		}
 	}
 	return true
 }
+
+// rootObjectKeywords are the keywords of a root without "type" that is
+// read as an object: object keywords, and those of any schema's root.
+var rootObjectKeywords = []string{"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+	"minProperties", "maxProperties", "$schema", "$defs", "definitions", "$id"}
 
 // mergeAlternatives writes two spellings of one schema one way: anyOf,
 // oneOf or allOf of a single branch whose keywords the schema does not

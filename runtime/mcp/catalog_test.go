@@ -1,0 +1,63 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestCatalogBadTools lists a server with a tool whose inputSchema root
+// states no type (server-gitlab 2025.4.25 lists every tool so), a tool
+// whose arguments are no object, and a good tool: the rootless schema is
+// read as an object with a warning, the bad tool is left out with its
+// refusal naming the server and the tool, and the others stay.
+func TestCatalogBadTools(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bad", Version: "1"}, nil)
+	handler := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+	}
+	// The SDK's server refuses such schemas: the list is rewritten as it
+	// goes out.
+	listed := map[string]string{
+		"rootless":      `{"properties":{"q":{"type":"string"}},"required":["q"]}`,
+		"not_an_object": `{"type":"string"}`,
+		"good":          `{"type":"object","properties":{"q":{"type":"string"}}}`,
+	}
+	for name := range listed {
+		srv.AddTool(&sdk.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, handler)
+	}
+	srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if list, ok := res.(*sdk.ListToolsResult); ok && err == nil {
+				for _, tool := range list.Tools {
+					tool.InputSchema = json.RawMessage(listed[tool.Name])
+				}
+			}
+			return res, err
+		}
+	})
+	s := connect(t, "gitlab", mcp.InMemory(srv))
+	cat, err := s.ListCatalog(context.Background(), "gl")
+	if err != nil {
+		t.Fatalf("ListCatalog: %v", err)
+	}
+	var names []string
+	for _, tool := range cat.Toolset.Tools {
+		names = append(names, tool.Name.String())
+	}
+	if got := strings.Join(names, ","); got != "gl.good,gl.rootless" && got != "gl.rootless,gl.good" {
+		t.Errorf("catalog tools %s, want gl.good and gl.rootless", got)
+	}
+	if len(cat.Refused) != 1 || cat.Refused[0].Server != "gitlab" || cat.Refused[0].Tool != "not_an_object" || !errors.Is(cat.Refused[0].Err, mcp.ErrCatalog) {
+		t.Errorf("refused %v, want tool not_an_object of server gitlab", cat.Refused)
+	}
+	if want := `mcp server "gitlab" tool "rootless": the root of its inputSchema states no type: read as an object`; len(cat.Warnings) != 1 || cat.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", cat.Warnings, want)
+	}
+}
