@@ -229,9 +229,7 @@ func mergeBranch(outer map[string]any, b any) (map[string]any, bool) {
 func branchTypes(branches []any) []string {
 	names := make([]string, 0, len(branches))
 	for _, b := range branches {
-		if n := typeText(b); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+		names = append(names, typeText(b))
 	}
 	return names
 }
@@ -309,6 +307,13 @@ func anyDescription(v any) string {
 	if len(types) == 0 {
 		return desc
 	}
+	var distinct []string
+	for _, t := range types {
+		if !slices.Contains(distinct, t) {
+			distinct = append(distinct, t)
+		}
+	}
+	types = distinct
 	typesText := "Type: " + strings.Join(types, " or ") + "."
 	if desc == "" {
 		return typesText

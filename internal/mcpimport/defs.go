@@ -55,6 +55,10 @@ func (d *decoder) takeDefs(m map[string]any) (map[string]any, bool) {
 			return nil, false
 		}
 		for _, name := range sortedKeys(defs) {
+			if name == "" {
+				d.fail("/"+escape(c)+"/", "a definition with no name: the DSL names every type")
+				return nil, false
+			}
 			raw, _ := json.Marshal(defs[name]) // decoded from JSON: it encodes
 			d.defs[c+"/"+name] = &definition{name: name, schema: defs[name], pointer: "/" + escape(c) + "/" + escape(name), canonical: string(raw)}
 		}

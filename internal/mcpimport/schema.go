@@ -305,6 +305,10 @@ func (d *decoder) attr(v any, pointer, name string) *attr {
 			d.fail(pointer+"/description", "a description is a string, got "+render(x))
 			return nil
 		}
+		if reason := unwritable(s); reason != "" {
+			d.fail(pointer+"/description", reason)
+			return nil
+		}
 		a.description = s
 	}
 	t, hasType := take("type")
@@ -429,6 +433,11 @@ func (d *decoder) object(m map[string]any, take func(string) (any, bool), a *att
 	}
 	failed := false
 	for _, k := range sortedKeys(pm) {
+		if err := gonames.CheckJSONName(k); err != nil {
+			d.fail(pointer+"/properties/"+escape(k), err.Error()+": gen refuses it")
+			failed = true
+			continue
+		}
 		p := d.property(pm[k], pointer+"/properties/"+escape(k), gonames.MemberType(name, k))
 		if p == nil {
 			failed = true

@@ -151,6 +151,18 @@ func Write(list []Tool, o Options) (*Result, error) {
 			continue
 		}
 		seen[name] = t.Name
+		if refused := refuseTool(t, o.Server); len(refused) > 0 {
+			if o.Partial {
+				om := Omitted{Tool: t.Name}
+				for _, p := range refused {
+					om.Reasons = append(om.Reasons, fmt.Sprintf("%s at %s: %s", p.Schema, pointerText(p.Pointer), p.Reason))
+				}
+				res.Omitted = append(res.Omitted, om)
+			} else {
+				problems = append(problems, refused...)
+			}
+			continue
+		}
 		call, d := w.tool(t, name, o.Any)
 		if o.Partial && len(d.problems) > 0 {
 			om := Omitted{Tool: t.Name}

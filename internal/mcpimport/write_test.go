@@ -95,7 +95,7 @@ func TestWriteAttributes(t *testing.T) {
 		{name: "a union in a result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}},"additionalProperties":false}`,
 			problem: `tool "edit": outputSchema at /properties/a/anyOf: a value of one of several types (string, array of string): the DSL declares one type per attribute`},
 		{name: "a union of objects", input: `{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}`,
-			problem: `tool "edit": inputSchema at /properties/a/oneOf: a value of one of several types (object): the DSL declares one type per attribute`},
+			problem: `tool "edit": inputSchema at /properties/a/oneOf: a value of one of several types (object, object): the DSL declares one type per attribute`},
 		{name: "an object or a string argument is the object", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}}}],"description":"A"}}}`,
 			want: []string{`Attribute("a", SrvEditArgsA, "A")`, `Attribute("x", String)`}},
 		{name: "a boolean or string argument is the boolean", input: `{"type":"object","properties":{"a":{"type":["boolean","string"],"description":"Flag"}}}`,
@@ -129,6 +129,16 @@ func TestWriteAttributes(t *testing.T) {
 			want: []string{`Attribute("a", String)`}},
 		{name: "a root without a type is an object", input: `{"properties":{"q":{"type":"string"}},"required":["q"]}`,
 			want: []string{`Attribute("q", String)`, `Required("q")`}},
+		{name: "a property named like JSON tag options", input: `{"type":"object","properties":{"n,string":{"type":"string"},"ok":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/n,string: property name "n,string" holds ',', which a JSON struct tag's name cannot hold`, problems: 1},
+		{name: "a property named -", input: `{"type":"object","properties":{"-":{"type":"string"}},"required":["-"]}`,
+			want: []string{`Attribute("-", String)`, `Required("-")`}},
+		{name: "a NUL in a description", input: `{"type":"object","properties":{"a":{"type":"string","description":"x\u0000y"}}}`,
+			problem: `inputSchema at /properties/a/description: a text holding a NUL character`},
+		{name: "a definition with no name", input: `{"type":"object","$defs":{"":{"type":"string"}}}`,
+			problem: `inputSchema at /$defs/: a definition with no name`},
+		{name: "a schema deeper than the runtime's limit", input: `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
+			problem: `inputSchema at /: mcp server "srv": tool "edit": 43 inputSchema depth exceed the limit of 32`},
 		{name: "every refused property at once", input: `{"type":"object","properties":{"a":{"not":{}},"b":{"type":"array","uniqueItems":true},"c":{"type":"string","if":{}}}}`,
 			problem: `inputSchema at /properties/a/not`, problems: 3},
 		{name: "a result object that admits other properties", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"string"}}}`,
@@ -231,6 +241,18 @@ func TestWriteOptions(t *testing.T) {
 				t.Errorf("error %v, want one about %q", err, tc.err)
 			}
 		})
+	}
+	for _, tc := range []struct {
+		name string
+		tool Tool
+		want string
+	}{
+		{"no name", Tool{InputSchema: json.RawMessage(`{"type":"object"}`)}, `tool "": name at /: a tool with no name`},
+		{"a byte order mark", Tool{Name: "t", Description: "\uFEFFReads", InputSchema: json.RawMessage(`{"type":"object"}`)}, `tool "t": description at /: a text holding a byte order mark`},
+	} {
+		if _, err := Write([]Tool{tc.tool}, Options{Server: "s"}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 	dup := []Tool{{Name: "a.b", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "a_b", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	if _, err := Write(dup, Options{Server: "s"}); err == nil || !strings.Contains(err.Error(), `the same tool name "a_b"`) {

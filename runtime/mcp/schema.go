@@ -444,3 +444,8 @@ func adoptAny(declared, served any) {
 		adoptAny(d[k], s[k])
 	}
 }
+
+// SchemaDepth is the nesting of objects and arrays in a decoded JSON
+// schema, as Limits.MaxSchemaDepth counts it: 0 for a scalar, 1 for a
+// flat object.
+func SchemaDepth(v any) int { return depth(v) }
