@@ -17,6 +17,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +43,9 @@ type fleetServer struct {
 	args     []string
 	// env holds its dummy credentials and endpoints.
 	env []string
+	// offline, when set, says why the server lists no tools offline: its
+	// failure is reported, not a failure of the test.
+	offline string
 }
 
 // closed is a loopback address where nothing listens (the discard port).
@@ -53,7 +57,8 @@ func fleet(home string) []fleetServer {
 		{name: "gitlab", dir: "modelcontextprotocol-server-gitlab", bin: "mcp-server-gitlab", env: []string{"GITLAB_PERSONAL_ACCESS_TOKEN=glpat-dummy", "GITLAB_API_URL=http://" + closed + "/api/v4"}},
 		{name: "slack", dir: "modelcontextprotocol-server-slack", bin: "mcp-server-slack", env: []string{"SLACK_BOT_TOKEN=xoxb-dummy", "SLACK_TEAM_ID=T00000000"}},
 		{name: "postgres", dir: "modelcontextprotocol-server-postgres", bin: "mcp-server-postgres", args: []string{"postgresql://dummy:dummy@" + closed + "/db"}},
-		{name: "redis", dir: "modelcontextprotocol-server-redis", bin: "mcp-server-redis", args: []string{"redis://" + closed}},
+		{name: "redis", dir: "modelcontextprotocol-server-redis", bin: "mcp-server-redis", args: []string{"redis://" + closed},
+			offline: "it exits when Redis does not answer"},
 		{name: "puppeteer", dir: "modelcontextprotocol-server-puppeteer", bin: "mcp-server-puppeteer"},
 		{name: "maps", dir: "modelcontextprotocol-server-google-maps", bin: "mcp-server-google-maps", env: []string{"GOOGLE_MAPS_API_KEY=dummy"}},
 		{name: "brave", dir: "modelcontextprotocol-server-brave-search", bin: "mcp-server-brave-search", env: []string{"BRAVE_API_KEY=dummy"}},
@@ -62,13 +67,14 @@ func fleet(home string) []fleetServer {
 		{name: "everything", dir: "modelcontextprotocol-server-everything", bin: "mcp-server-everything", args: []string{"stdio"}},
 		{name: "memory", dir: "modelcontextprotocol-server-memory", bin: "mcp-server-memory", env: []string{"MEMORY_FILE_PATH=" + filepath.Join(home, "memory.json")}},
 		{name: "notion", dir: "notionhq-notion-mcp-server", bin: "notion-mcp-server", env: []string{"NOTION_TOKEN=ntn_dummy", "BASE_URL=http://" + closed}},
-		{name: "supabase", dir: "supabase-mcp-server-supabase", bin: "mcp-server-supabase", args: []string{"--access-token=sbp_dummy", "--api-url=http://" + closed}},
+		{name: "supabase", dir: "supabase-mcp-server-supabase", bin: "mcp-server-supabase", args: []string{"--access-token=sbp_dummy", "--api-url=http://" + closed},
+			offline: "its tools/list fetches from its API"},
 		{name: "sentry", dir: "sentry-mcp-server", bin: "sentry-mcp", args: []string{"--access-token=dummy", "--host=" + closed}},
 		{name: "mongodb", dir: "mongodb-mcp-server", bin: "mongodb-mcp-server", env: []string{"MDB_MCP_CONNECTION_STRING=mongodb://" + closed, "MDB_MCP_TELEMETRY=disabled", "DO_NOT_TRACK=1"}},
 		{name: "kubernetes", dir: "mcp-server-kubernetes", bin: "mcp-server-kubernetes", env: []string{"KUBECONFIG=" + filepath.Join(home, "kubeconfig")}},
 		{name: "desktop", dir: "wonderwhy-er-desktop-commander", bin: "desktop-commander", env: []string{"DO_NOT_TRACK=1"}},
 		{name: "devtools", dir: "chrome-devtools-mcp", bin: "chrome-devtools-mcp", args: []string{"--browserUrl=http://" + closed}},
-		{name: "hubspot", dir: "hubspot-mcp-server", bin: "mcp-server", env: []string{"PRIVATE_APP_ACCESS_TOKEN=pat-dummy"}},
+		{name: "hubspot", dir: "hubspot-mcp-server", bin: "mcp-hubspot", env: []string{"PRIVATE_APP_ACCESS_TOKEN=pat-dummy"}},
 		{name: "firecrawl", dir: "firecrawl-mcp", bin: "firecrawl-mcp", env: []string{"FIRECRAWL_API_KEY=fc-dummy", "FIRECRAWL_API_URL=http://" + closed}},
 	}
 }
@@ -122,7 +128,9 @@ func TestMCPImportFleet(t *testing.T) {
 		list, err := listTools(context.Background(), s.name, c)
 		if err != nil {
 			r.err = err
-			t.Errorf("server %s did not list its tools: %v", s.name, err)
+			if s.offline == "" {
+				t.Errorf("server %s did not list its tools: %v", s.name, err)
+			}
 			continue
 		}
 		keepList(t, s.name, list)
@@ -165,7 +173,7 @@ func TestMCPImportFleet(t *testing.T) {
 	for _, s := range fleet(home) {
 		r := results[s.name]
 		if r.err != nil {
-			fmt.Fprintf(&table, "%-11s did not start: %v\n", s.name, r.err)
+			fmt.Fprintf(&table, "%-11s lists no tools offline (%s)\n", s.name, cmp.Or(s.offline, r.err.Error()))
 			continue
 		}
 		started++
@@ -175,7 +183,7 @@ func TestMCPImportFleet(t *testing.T) {
 		lost += r.lost
 		fmt.Fprintf(&table, "%-11s %5d %9d %5d\n", s.name, r.tools, r.problems, r.lost)
 	}
-	t.Logf("fleet import:\n%s%d of %d servers started; %d import without --any; --any declares %d properties Any that had a declared type", table.String(), started, len(results), clean, lost)
+	t.Logf("fleet import:\n%s%d of %d servers list their tools offline; %d import without --any; --any declares %d properties Any that had a declared type", table.String(), started, len(results), clean, lost)
 	if clean < 12 {
 		t.Errorf("%d servers import without --any, want at least 12", clean)
 	}

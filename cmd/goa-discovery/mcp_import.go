@@ -38,11 +38,11 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 	anyFlag := fs.Bool("any", false, "declare a property whose schema the DSL cannot declare as Any instead of failing")
 	partial := fs.Bool("partial", false, "leave out the tools whose schemas the DSL cannot declare, listed in a comment block, instead of failing")
 	skip := fs.String("skip-tools", "", "leave out the tools of these comma-separated MCP `NAMES`, listed in a comment block")
-	timeout := fs.Duration("timeout", defaultImportTimeout, "the longest the import may take: starting the server, its handshake and its tools/list")
+	timeout := fs.Duration("timeout", defaultImportTimeout, "the longest the import may take, a `DURATION` such as 90s: starting the server, its handshake and its tools/list")
 	pkg := fs.String("package", "design", "the Go package `NAME` of the file")
 	out := fs.String("o", "", "write the design to `FILE` (default: standard output)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery mcp import --name NAME [--toolset NAME] [--agent NAME [--deferred]] [--any] [--partial] [--skip-tools NAMES] [--timeout D] [--package NAME] [-o FILE] (--url URL | --command CMD [ARGS...])")
+		fmt.Fprintln(stderr, "usage: goa-discovery mcp import --name NAME [--toolset NAME] [--agent NAME [--deferred]] [--any] [--partial] [--skip-tools NAMES] [--timeout DURATION] [--package NAME] [-o FILE] (--url URL | --command CMD [ARGS...])")
 		fs.PrintDefaults()
 	}
 	if code := serverFlagsExit(fs, args, &sf, "mcp import", stderr); code >= 0 {
