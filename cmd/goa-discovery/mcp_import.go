@@ -85,7 +85,11 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 		for _, p := range problems {
 			fmt.Fprintf(stderr, "goa-discovery mcp import: %v\n", p)
 		}
-		fmt.Fprintf(stderr, "goa-discovery mcp import: %d problems; --any declares such a property Any, --partial leaves its tool out\n", len(problems))
+		count := fmt.Sprintf("%d problems", len(problems))
+		if len(problems) == 1 {
+			count = "1 problem"
+		}
+		fmt.Fprintf(stderr, "goa-discovery mcp import: %s; --any declares such a property Any, --partial leaves its tool out\n", count)
 		return 1
 	}
 	if err != nil {
