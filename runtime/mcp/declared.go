@@ -39,11 +39,12 @@ type DeclaredToolset struct {
 // keyword order, the spelling of types, required and enum, keywords at
 // their default, and whether a subschema is stated in place or once under
 // $defs and referred to with $ref do not count; every constraint does. A
-// declared
-// inputSchema may add "additionalProperties": false where the server's
-// allows other properties (calls are validated against the declared schema
-// before they are sent); nothing else may be stricter or looser. Tools the
-// server lists beyond the declared ones are ignored. It returns the
+// declared inputSchema may be narrower than the server's (calls are
+// validated against the declared schema before they are sent: narrower.go
+// and adoptStricter); a declared outputSchema must accept everything the
+// server's does, except that a property the server may send as null may
+// be declared optional (the executor reads the null as absent). Tools the
+// server lists beyond the declared ones are ignored (mcp diff lists them). It returns the
 // server's catalog under the declared toolset's name.
 func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Catalog, error) {
 	cat, err := s.ListCatalog(ctx, declared.Name)

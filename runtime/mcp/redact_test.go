@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
@@ -27,4 +28,23 @@ func TestCallErrorRedacts(t *testing.T) {
 			t.Errorf("ModelMessage() =\n%s\nwant\n%s", got, tc.want)
 		}
 	}
+}
+
+// FuzzRedact redacts any server text: redacting twice changes nothing,
+// and a value after "?api_key=" never survives.
+func FuzzRedact(f *testing.F) {
+	f.Add("GET https://u:p@h.example/x?api_key=abc&q=1", "s3cr3t")
+	f.Add("no url at all", "v")
+	f.Fuzz(func(t *testing.T, text, secret string) {
+		once := mcp.Redact(text)
+		if twice := mcp.Redact(once); twice != once {
+			t.Fatalf("Redact is not idempotent: %q then %q", once, twice)
+		}
+		if secret == "" || strings.ContainsAny(secret, "&;#\"'<> \t\n\r\f\v\u0085\u00a0") || secret == mcp.Redacted {
+			return
+		}
+		if got := mcp.Redact(text + "?api_key=" + secret); !strings.Contains(got, "?api_key="+mcp.Redacted) {
+			t.Fatalf("the secret survives: %q", got)
+		}
+	})
 }
