@@ -6,11 +6,13 @@ package mcp
 // kept as the SDK decoded them (re-encoded as JSON, within the limits).
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -148,7 +150,49 @@ func (s *Session) record(toolset string, t *sdk.Tool) (_ tools.ToolSchema, warni
 	if err := rec.Validate(); err != nil {
 		return rec, "", fmt.Errorf("%w: mcp server %q tool %q: %w", ErrCatalog, s.server, t.Name, err)
 	}
+	for _, side := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"inputSchema", rec.Payload}, {"outputSchema", rec.Result}} {
+		if ref := remoteRef(side.raw); ref != "" {
+			return rec, "", fmt.Errorf("%w: mcp server %q tool %q: %s: $ref %q is to another document: the runtime fetches no schema", ErrCatalog, s.server, t.Name, side.name, ref)
+		}
+	}
 	return rec, warning, nil
+}
+
+// remoteRef returns the first "$ref" of a schema that is not to a place
+// of the same document ("#..."), or "".
+func remoteRef(raw json.RawMessage) string {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"$ref"`)) {
+		return ""
+	}
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return ""
+	}
+	var walk func(any) string
+	walk = func(v any) string {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok && !strings.HasPrefix(ref, "#") {
+				return ref
+			}
+			for _, e := range x {
+				if r := walk(e); r != "" {
+					return r
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if r := walk(e); r != "" {
+					return r
+				}
+			}
+		}
+		return ""
+	}
+	return walk(v)
 }
 
 // convert converts one listed tool to its wire record, not validated.
