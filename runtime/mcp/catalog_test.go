@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -67,5 +68,29 @@ func TestCatalogBadTools(t *testing.T) {
 	}
 	if want := `mcp server "gitlab" tool "rootless": the root of its inputSchema states no type: read as an object`; len(cat.Warnings) != 1 || cat.Warnings[0] != want {
 		t.Errorf("warnings %q, want %q", cat.Warnings, want)
+	}
+}
+
+// TestCheckRefusedTool declares a tool the server lists with a schema the
+// catalog leaves out: Check names the refusal, not a missing tool.
+func TestCheckRefusedTool(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "bad", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "bad", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{}, nil
+	})
+	srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if list, ok := res.(*sdk.ListToolsResult); ok && err == nil {
+				list.Tools[0].InputSchema = json.RawMessage(`{"type":"string"}`)
+			}
+			return res, err
+		}
+	})
+	s := connect(t, "srv", mcp.InMemory(srv))
+	_, err := s.Check(context.Background(), tools.ToolsetSchema{Name: "ts", Tools: []tools.ToolSchema{tool("ts.bad", `{"type":"object"}`, "")}})
+	var me *mcp.MismatchError
+	if !errors.As(err, &me) || !me.Missing || !strings.Contains(err.Error(), `declared tool "ts.bad": the server's tool is left out of its catalog: mcp: invalid tool list: mcp server "srv" tool "bad"`) {
+		t.Errorf("Check error %v, want the refusal of the server's tool", err)
 	}
 }

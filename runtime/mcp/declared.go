@@ -58,7 +58,7 @@ func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Cat
 	for _, d := range declared.Tools {
 		got := served[d.Name]
 		if got == nil {
-			return nil, &MismatchError{Server: s.server, Tool: d.Name, Missing: true}
+			return nil, cat.missing(s.server, d.Name)
 		}
 		for _, part := range []struct {
 			name           string
@@ -135,7 +135,7 @@ func (s *Session) Differences(ctx context.Context, declared tools.ToolsetSchema)
 	for _, d := range declared.Tools {
 		got := served[d.Name]
 		if got == nil {
-			all = append(all, &MismatchError{Server: s.server, Tool: d.Name, Missing: true})
+			all = append(all, cat.missing(s.server, d.Name))
 			continue
 		}
 		if err := s.mismatches(d.Name, "inputSchema", d.Payload, got.Payload, true, collect); err != nil {
@@ -251,4 +251,16 @@ func (e *declaredExecutor) nullsAbsent(id tools.Ident, raw json.RawMessage) (jso
 		return nil, err
 	}
 	return json.Marshal(withoutNulls(v, schema))
+}
+
+// missing is the *MismatchError of a declared tool the catalog lacks,
+// with the refusal of the server's tool of that name when it was left out.
+func (c *Catalog) missing(server string, id tools.Ident) *MismatchError {
+	m := &MismatchError{Server: server, Tool: id, Missing: true}
+	for _, r := range c.Refused {
+		if ToolName(r.Tool) == id.Tool() {
+			m.Refused = r.Err.Error()
+		}
+	}
+	return m
 }

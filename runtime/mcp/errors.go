@@ -70,8 +70,11 @@ type MismatchError struct {
 	Server string
 	// Tool is the declared tool.
 	Tool tools.Ident
-	// Missing is set when the server lists no tool of that name.
+	// Missing is set when the server's catalog has no tool of that name.
 	Missing bool
+	// Refused, with Missing, says why the server's tool of that name was
+	// left out of its catalog (Catalog.Refused).
+	Refused string
 	// Schema is the schema that differs: "inputSchema" or "outputSchema".
 	Schema string
 	// Pointer locates the first difference (a JSON Pointer into the
@@ -84,6 +87,9 @@ type MismatchError struct {
 
 // Error names the tool and the first difference.
 func (e *MismatchError) Error() string {
+	if e.Missing && e.Refused != "" {
+		return fmt.Sprintf("mcp server %q: declared tool %q: the server's tool is left out of its catalog: %s", e.Server, e.Tool, e.Refused)
+	}
 	if e.Missing {
 		return fmt.Sprintf("mcp server %q: declared tool %q: the server lists no tool named %q", e.Server, e.Tool, e.Tool.Tool())
 	}
