@@ -321,3 +321,55 @@ func TestWriteDefinitionsAcrossTools(t *testing.T) {
 		t.Errorf("two different definitions of one name: error %v", err)
 	}
 }
+
+// TestWriteSideBySide writes two servers with alike tools (server-github
+// and server-gitlab's push_files) as two toolsets: the names their files
+// declare are disjoint, so both compile in one design package.
+func TestWriteSideBySide(t *testing.T) {
+	list := []Tool{{Name: "push_files", InputSchema: json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"}}}}}}`)}}
+	names := map[string]string{}
+	for _, server := range []string{"github", "gitlab"} {
+		res, err := Write(list, Options{Server: server})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Names {
+			if other, dup := names[n]; dup {
+				t.Errorf("%s and %s both declare %s", other, server, n)
+			}
+			names[n] = server
+		}
+	}
+	if names["GithubPushFilesArgsFilesItem"] != "github" || names["GitlabPushFilesArgsFilesItem"] != "gitlab" {
+		t.Errorf("declared names %v", names)
+	}
+}
+
+// TestWritePartial leaves out a tool with refused parts (Partial) and a
+// skipped tool (Skip), each listed with its reasons in a comment block.
+func TestWritePartial(t *testing.T) {
+	list := []Tool{
+		{Name: "good", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)},
+		{Name: "bad", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"not":{}},"b":{"type":"array","uniqueItems":true}}}`)},
+		{Name: "skipped", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}
+	res, err := Write(list, Options{Server: "s", Partial: true, Skip: []string{"skipped"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := string(res.File)
+	for _, want := range []string{
+		`Tool("good", "", func() {`,
+		`// Tools of MCP server "s" not declared here (mcp diff lists them as undeclared):`,
+		`//   - "bad": inputSchema at /properties/a/not: keyword "not" has no DSL counterpart` + "\n",
+		`//     inputSchema at /properties/b/uniqueItems: uniqueItems: the DSL has no word for unique elements` + "\n",
+		`//   - "skipped": --skip-tools` + "\n",
+	} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the file holds no %q:\n%s", want, file)
+		}
+	}
+	if strings.Contains(file, `Tool("bad"`) || strings.Contains(file, `Tool("skipped"`) || len(res.Omitted) != 2 {
+		t.Errorf("left-out tools declared, or omitted %v:\n%s", res.Omitted, file)
+	}
+}
