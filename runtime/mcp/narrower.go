@@ -15,7 +15,9 @@ package mcp
 //     ["null","string"]), or "integer" where it has "number";
 //   - anyOf / oneOf: the server's alternatives where the declared schema
 //     equals one of its branches, the keywords beside them merged in
-//     ("string" where it has anyOf [string, null]);
+//     ("string" where it has anyOf [string, null]); for oneOf, only a
+//     branch whose type no other branch has, which a value of it matches
+//     alone;
 //   - lower bounds (minimum, exclusiveMinimum, minLength, minItems,
 //     minProperties) no lower than the server's, upper bounds no higher;
 //   - enum: a subset of the server's, or any enum where it has none;
@@ -115,9 +117,9 @@ func narrowBranch(d, s map[string]any) {
 		if !ok {
 			continue
 		}
-		for _, b := range branches {
+		for i, b := range branches {
 			bm, ok := b.(map[string]any)
-			if !ok {
+			if !ok || key == "oneOf" && !disjointByType(branches, i) {
 				continue
 			}
 			candidate := make(map[string]any, len(s)+len(bm))
@@ -148,6 +150,36 @@ func narrowBranch(d, s map[string]any) {
 			}
 		}
 	}
+}
+
+// disjointByType reports whether branch i of a oneOf states a type no
+// other branch may have: a value of it matches that branch only, so the
+// oneOf accepts it as the branch does.
+func disjointByType(branches []any, i int) bool {
+	bm, _ := branches[i].(map[string]any)
+	t, ok := bm["type"].(string)
+	if !ok {
+		return false
+	}
+	for j, b := range branches {
+		if j == i {
+			continue
+		}
+		om, _ := b.(map[string]any)
+		switch ot := om["type"].(type) {
+		case string:
+			if ot == t || ot == "number" && t == "integer" || ot == "integer" && t == "number" {
+				return false
+			}
+		case []any:
+			if slices.Contains(ot, any(t)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // narrowBound gives s the declared bound k where it is within the
