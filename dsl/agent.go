@@ -48,11 +48,11 @@ func Use(value any, fn ...func()) {
 	case *expr.RegistryExpr:
 		u.Registry = v
 	default:
-		misuse("Use cannot use %#v (type %T): give a toolset (Toolset) or a registry (Registry)", value, value)
+		misuse("Use cannot use %s: give a toolset (the value of a Toolset) or a registry (the value of a Registry)", describe(value))
 		return
 	}
 	if u.Toolset == nil && u.Registry == nil {
-		misuse("Use of a nil %T", value)
+		misuse("Use of %s", describe(value))
 		return
 	}
 	a.Uses = append(a.Uses, u)
@@ -84,11 +84,11 @@ func Export(value any, fn ...func()) {
 	case *expr.RegistryExpr:
 		e.Registry = v
 	default:
-		misuse("Export cannot use %#v (type %T): give a toolset name or a toolset (Toolset)", value, value)
+		misuse("Export cannot use %s: give a toolset name or a toolset (the value of a Toolset)", describe(value))
 		return
 	}
 	if e.Toolset == nil && e.Registry == nil {
-		misuse("Export of a nil %T", value)
+		misuse("Export of %s", describe(value))
 		return
 	}
 	a.Exports = append(a.Exports, e)

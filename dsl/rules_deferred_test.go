@@ -117,14 +117,16 @@ func TestDeferredRules(t *testing.T) {
 			Service("svc", func() {
 				Agent("agent", "An agent.", func() {
 					Use(products, func() {
-						Deferred("serch_products") // ERR misspelled
-						Deferred("SearchProdcuts") // ERR misspelled-go-name
+						Deferred("serch_products")       // ERR misspelled
+						Deferred("SearchProdcuts")       // ERR misspelled-go-name
+						Deferred("products_get_product") // ERR model-facing
 					})
 				})
 			})
 		}, []wantErr{
 			{`unknown tool "serch_products" in Deferred("serch_products"): toolset "products" has no tool "serch_products"; did you mean "search_products"?`, "misspelled"},
 			{`unknown tool "SearchProdcuts" in Deferred("SearchProdcuts"): toolset "products" has no tool "SearchProdcuts"; did you mean "search_products"?`, "misspelled-go-name"},
+			{`unknown tool "products_get_product" in Deferred("products_get_product"): "products_get_product" is the name the model sees; did you mean "get_product"? (Deferred takes the authored tool name)`, "model-facing"},
 		}},
 		{"rule 4: judged against the complete tool list", func() {
 			planner := Toolset("planner", func() { Tool("plan", "Plan a task") })

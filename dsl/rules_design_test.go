@@ -428,6 +428,26 @@ func TestDeclarationRules(t *testing.T) {
 			{`toolset "empty": declares no tools`, "no-tools"},
 			{`Toolset cannot use 42 (type int)`, "bad-toolset-arg"},
 		}},
+		{"values named as the design reads them", func() {
+			ticket := Type("Ticket", func() { Attribute("id", String) })
+			Service("svc", func() {
+				Agent("agent", "An agent.", func() {
+					Use(ticket)    // ERR use-type
+					Use("tickets") // ERR use-string
+					Use(String)    // ERR use-primitive
+				})
+			})
+			Toolset("records", func() {
+				Tool("search", "Search records", func() {
+					Return(Service) // ERR return-func
+				})
+			})
+		}, []wantErr{
+			{`Use cannot use type "Ticket" (a Goa type): give a toolset (the value of a Toolset) or a registry (the value of a Registry)`, "use-type"},
+			{`Use cannot use the string "tickets": give a toolset`, "use-string"},
+			{`Use cannot use type string (a Goa type): give a toolset`, "use-primitive"},
+			{`Return cannot use a Go function that is not a DSL function (func()): give a Goa type or a DSL function`, "return-func"},
+		}},
 		{"tool types and tags", func() {
 			Toolset("records", func() {
 				Tags("crm", "crm") // ERR dup-tag

@@ -114,7 +114,7 @@ func toolAttribute(word string, val any, args []any) (*goaexpr.AttributeExpr, bo
 		case func():
 			fn = a
 		default:
-			misuse("%s cannot use %#v (type %T) after the type: accepted forms are %s", word, a, a, forms)
+			misuse("%s cannot use %s after the type: accepted forms are %s", word, describe(a), forms)
 			return nil, false
 		}
 	}
@@ -136,7 +136,7 @@ func toolAttribute(word string, val any, args []any) (*goaexpr.AttributeExpr, bo
 	case goaexpr.DataType:
 		att = &goaexpr.AttributeExpr{Type: v}
 	default:
-		misuse("%s cannot use %#v (type %T): give a Goa type or a DSL function", word, val, val)
+		misuse("%s cannot use %s: give a Goa type or a DSL function", word, describe(val))
 		return nil, false
 	}
 	att.Description = desc

@@ -77,7 +77,7 @@ func parseToolsetArgs(ts *expr.ToolsetExpr, args []any) bool {
 		misuse("Toolset needs arguments: %s", forms)
 		return false
 	case len(rest) > 0:
-		misuse("Toolset cannot use %#v (type %T): accepted forms are %s", rest[0], rest[0], forms)
+		misuse("Toolset cannot use %s: accepted forms are %s", describe(rest[0]), forms)
 		return false
 	case ts.Source == nil && ts.MCP == nil && ts.DSLFunc == nil:
 		misuse("local Toolset %q needs a DSL function that declares its tools", ts.Name)

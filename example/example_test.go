@@ -156,6 +156,12 @@ func TestRegister(t *testing.T) {
 	if err := escalation.Register(rt); err != nil {
 		t.Fatalf("register escalation: %v", err)
 	}
+	if err := customers.Register(rt, customerBook{}); err != nil {
+		t.Fatalf("register customers: %v", err)
+	}
+	if err := knowledge.Register(rt, &articleShelf{}); err != nil {
+		t.Fatalf("register knowledge: %v", err)
+	}
 	planner := runtime.PlannerFunc(func(context.Context, *runtime.PlanInput) (*model.Response, error) {
 		return nil, errors.New("not used")
 	})

@@ -131,6 +131,10 @@ func (u *UseExpr) validateName(p *problems, d *Deferral, name string, seen map[s
 	if u.Toolset.Tool(name) != nil {
 		return
 	}
+	if meant := u.Toolset.modelFacingTool(name); meant != "" {
+		p.add(u, d.At, "unknown tool %q in %s: %q is the name the model sees; did you mean %q? (Deferred takes the authored tool name)", name, d, name, meant)
+		return
+	}
 	if meant := u.Toolset.meantTool(name); meant != "" {
 		p.add(u, d.At, "unknown tool %q in %s: toolset %q has no tool %q; did you mean %q? (use the authored tool name exactly)", name, d, u.Toolset.Name, name, meant)
 		return
@@ -146,6 +150,19 @@ func (t *ToolsetExpr) meantTool(name string) string {
 		names[i] = tool.Name
 	}
 	return meantName(name, names)
+}
+
+// modelFacingTool returns the authored name of the tool whose model-facing
+// name is name ("tickets_search_tickets" for tool "search_tickets" of
+// toolset "tickets": the toolset and tool names joined by '_', '.' made
+// '_'), or "" when no tool's is.
+func (t *ToolsetExpr) modelFacingTool(name string) string {
+	for _, tool := range t.Tools {
+		if strings.ReplaceAll(t.Name+"_"+tool.Name, ".", "_") == name {
+			return tool.Name
+		}
+	}
+	return ""
 }
 
 // toolList renders the toolset's tool names sorted, for error messages.

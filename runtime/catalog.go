@@ -274,10 +274,29 @@ type catalogCache struct {
 	mu    sync.Mutex
 	order []string
 	byKey map[string]*catalog
+	bytes map[string]int // the schema bytes of each catalog kept
+	held  int            // their sum
 }
 
 // catalogCacheSize bounds the catalogs a runtime keeps.
 const catalogCacheSize = 32
+
+// catalogCacheBytes bounds the schema bytes (descriptions, payload and
+// result schemas of every tool) of the catalogs a runtime keeps; the
+// latest catalog stays whatever its size. A registry or MCP server whose
+// list changes at every read then holds a few catalogs, not
+// catalogCacheSize of them.
+const catalogCacheBytes = 16 << 20
+
+// schemaBytes returns the bytes of c's tool records that catalogCacheBytes
+// counts.
+func (c *catalog) schemaBytes() int {
+	n := 0
+	for _, t := range c.byIdent {
+		n += len(t.schema.Description) + len(t.schema.Payload) + len(t.schema.Result)
+	}
+	return n
+}
 
 func (cc *catalogCache) get(key string) *catalog {
 	cc.mu.Lock()
@@ -290,16 +309,23 @@ func (cc *catalogCache) put(key string, c *catalog) {
 	defer cc.mu.Unlock()
 	if cc.byKey == nil {
 		cc.byKey = make(map[string]*catalog)
+		cc.bytes = make(map[string]int)
 	}
 	if _, ok := cc.byKey[key]; ok {
 		return
 	}
-	if len(cc.order) == catalogCacheSize {
-		delete(cc.byKey, cc.order[0])
+	n := c.schemaBytes()
+	for len(cc.order) > 0 && (len(cc.order) == catalogCacheSize || cc.held+n > catalogCacheBytes) {
+		old := cc.order[0]
+		cc.held -= cc.bytes[old]
+		delete(cc.byKey, old)
+		delete(cc.bytes, old)
 		cc.order = cc.order[1:]
 	}
 	cc.order = append(cc.order, key)
 	cc.byKey[key] = c
+	cc.bytes[key] = n
+	cc.held += n
 }
 
 // versionKey joins version parts unambiguously.

@@ -113,8 +113,8 @@ func TestChildRunFailureKeepsItsDetailsFromTheModel(t *testing.T) {
 		hidden []string // what the parent's model must not read
 	}{
 		{"a catalog error naming a tool the child's policy hides", func(r *runtime.AgentRegistration) {
-			r.Immediate = append(r.Immediate, "vault.open")
-			r.Policy = runtime.Policy{DenyToolsets: []string{"vault"}}
+			r.Immediate = append(r.Immediate, "records.vault_open")
+			r.Policy = runtime.Policy{DenyTools: []tools.Ident{"records.vault_open"}}
 		}, []string{"vault"}},
 		{"a planner error naming an internal URL", func(r *runtime.AgentRegistration) {
 			r.Planner = runtime.PlannerFunc(func(context.Context, *runtime.PlanInput) (*model.Response, error) {

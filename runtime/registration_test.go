@@ -87,15 +87,28 @@ func TestRegisterAgentRefusals(t *testing.T) {
 	}
 }
 
-func TestRunFailsOnMissingToolset(t *testing.T) {
-	client := newScriptedClient(final(t, "unreached"))
+// TestRegisterAgentRefusesMissingToolset: an agent whose toolset nobody
+// registered is refused when it is registered, not at the first step of a
+// run, and the error says which registration to make.
+func TestRegisterAgentRefusesMissingToolset(t *testing.T) {
+	client := newScriptedClient(final(t, "hello"))
 	rt := runtime.New()
-	if err := rt.RegisterAgent(context.Background(), runtime.AgentRegistration{Name: "a", Immediate: []tools.Ident{"ghost.x"}, Planner: plannerFor(client)}); err != nil {
-		t.Fatal(err)
+	for _, reg := range []runtime.AgentRegistration{
+		{Name: "a", Immediate: []tools.Ident{"ghost.x"}, Planner: plannerFor(client)},
+		{Name: "a", Deferred: []tools.Ident{"ghost.x"}, Planner: plannerFor(client)},
+	} {
+		err := rt.RegisterAgent(context.Background(), reg)
+		for _, want := range []string{`agent "a" uses toolset "ghost", which is not registered`, "register it before the agent", "Register function of its generated toolset package"} {
+			if !errors.Is(err, runtime.ErrInvalidRegistration) || err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("register %v: error %v, want an invalid registration containing %q", reg.Immediate, err, want)
+			}
+		}
 	}
-	_, err := rt.Client("a").Run(context.Background(), userSays("hi"))
-	if !errors.Is(err, runtime.ErrCatalog) || !strings.Contains(err.Error(), `toolset "ghost", which is not registered`) {
-		t.Fatalf("error %v", err)
+	if _, err := rt.Client("a").Run(context.Background(), userSays("hi")); !errors.Is(err, runtime.ErrUnknownAgent) {
+		t.Errorf("the refused agent runs: %v", err)
+	}
+	if err := rt.RegisterAgent(context.Background(), runtime.AgentRegistration{Name: "a", Planner: plannerFor(client)}); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := rt.Client("nobody").Run(context.Background(), userSays("hi")); !errors.Is(err, runtime.ErrUnknownAgent) {
 		t.Errorf("unknown agent: %v", err)

@@ -12,8 +12,8 @@ import (
 	"syscall"
 )
 
-// runGen implements "goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH":
-// it evaluates and validates the design and generates its packages under DIR,
+// runGen implements "goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH",
+// flags before or after the path, as the go command takes them: it evaluates and validates the design and generates its packages under DIR,
 // printing the files it wrote or removed (-v: every generated file), relative
 // to the working directory. Design errors are printed verbatim on stderr with
 // exit status 1. An
@@ -29,13 +29,15 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: goa-discovery gen [-o DIR] [-v] [--debug] DESIGN_IMPORT_PATH")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(paths) != 1 {
+		fmt.Fprintf(stderr, "goa-discovery gen: want one design import path, got %d\n", len(paths))
 		fs.Usage()
 		return 2
 	}
@@ -46,7 +48,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := gen(ctx, fs.Arg(0), outDir, genOptions{verbose: *verbose, debug: *debug}, stdout, stderr); err != nil {
+	if err := gen(ctx, paths[0], outDir, genOptions{verbose: *verbose, debug: *debug}, stdout, stderr); err != nil {
 		if !errors.Is(err, errDesign) {
 			fmt.Fprintf(stderr, "goa-discovery gen: %v\n", err)
 		}

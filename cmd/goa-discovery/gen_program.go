@@ -128,13 +128,13 @@ func (g *generatorRun) pkgPath() string {
 // program, says so on stderr, and builds again; a vendored module is never
 // changed.
 func (g *generatorRun) build(ctx context.Context) error {
-	out, err := g.goCommand(ctx, "build", "-o", g.binary(), g.pkgPath())
+	out, err := g.compile(ctx)
 	if err != nil && !g.design.vendored && ctx.Err() == nil && missesModules(out) {
 		if out, err := g.goCommand(ctx, "get", g.pkgPath()); err != nil {
 			return fmt.Errorf("complete go.mod for the generator program: %w\n%s", err, bytes.TrimSpace(out))
 		}
 		fmt.Fprintln(g.stderr, "goa-discovery gen: added the generator program's requirements to go.mod and go.sum (go get)")
-		out, err = g.goCommand(ctx, "build", "-o", g.binary(), g.pkgPath())
+		out, err = g.compile(ctx)
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("build generator program: %w", ctxErr)
@@ -143,6 +143,17 @@ func (g *generatorRun) build(ctx context.Context) error {
 		return fmt.Errorf("build generator program: %w\n%s", err, bytes.TrimSpace(out))
 	}
 	return nil
+}
+
+// compile runs "go build -v" of the program, announcing on stderr a build
+// that compiles dependencies (see buildProgress), and returns the compiler's
+// output without the package names.
+func (g *generatorRun) compile(ctx context.Context) ([]byte, error) {
+	p := newBuildProgress(g.stderr)
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-o", g.binary(), g.pkgPath())
+	cmd.Stdout, cmd.Stderr = p, p
+	err := cmd.Run()
+	return p.finish(), err
 }
 
 // goCommand runs the go command with args in the working directory and

@@ -11,10 +11,6 @@ import (
 // guidePath is the walkthrough that TestUserModule follows in a new module.
 const guidePath = moduleRoot + "/docs/guide.md"
 
-// cloneMarker marks the guide's block of commands that make a new module use
-// a clone of this repository.
-const cloneMarker = "<!-- e2e: from a clone -->\n"
-
 // clonePath is where the guide says the clone is; TestUserModule puts this
 // checkout there.
 const clonePath = "$HOME/src/goa-discovery"
@@ -48,21 +44,6 @@ func guideFiles(t *testing.T) map[string]string {
 	return files
 }
 
-// guideCloneCommands returns the commands of the guide's block after
-// cloneMarker, with the clone's path replaced by root.
-func guideCloneCommands(t *testing.T, root string) string {
-	t.Helper()
-	_, after, ok := strings.Cut(readDoc(t, guidePath), cloneMarker+"```sh\n")
-	if !ok {
-		t.Fatalf("%s has no sh block after %q", guidePath, cloneMarker)
-	}
-	block, _, _ := strings.Cut(after, "```\n")
-	if !strings.Contains(block, clonePath) {
-		t.Fatalf("the guide's commands for a clone do not use %s:\n%s", clonePath, block)
-	}
-	return strings.ReplaceAll(block, clonePath, root)
-}
-
 // markdownSection returns the text of the section that starts with heading
 // up to the next heading of the same or a higher level.
 func markdownSection(t *testing.T, doc, heading string) string {
@@ -94,27 +75,19 @@ func fencedBlocks(text, lang string) []string {
 	}
 }
 
-// TestGuideFiles checks, without building them (TestUserModule does), that
-// the guide shows whole, gofmt'ed files: nothing left out with "// ...", and
-// the design, the program and its registry step all there.
-func TestGuideFiles(t *testing.T) {
-	files := guideFiles(t)
-	for _, want := range []string{"design/design.go", "cmd/helpdesk/main.go", "cmd/helpdesk/registry.go"} {
-		if _, ok := files[want]; !ok {
-			t.Errorf("the guide does not show %s", want)
-		}
+// checkWholeFile checks that a Go block of a walkthrough is a whole,
+// gofmt'ed file: nothing left out with "// ...".
+func checkWholeFile(t *testing.T, page string, b walkBlock) {
+	t.Helper()
+	if strings.Contains(b.source, "// ...") || strings.Contains(b.source, "/* ... */") {
+		t.Errorf("%s:%d: %s leaves code out; show the whole file", page, b.line, b.path)
 	}
-	for path, src := range files {
-		if strings.Contains(src, "// ...") || strings.Contains(src, "/* ... */") {
-			t.Errorf("%s: the guide leaves code out; show the whole file", path)
-		}
-		formatted, err := format.Source([]byte(src))
-		if err != nil {
-			t.Errorf("%s does not parse: %v", path, err)
-			continue
-		}
-		if string(formatted) != src {
-			t.Errorf("%s is not gofmt'ed", path)
-		}
+	formatted, err := format.Source([]byte(b.source))
+	if err != nil {
+		t.Errorf("%s:%d: %s does not parse: %v", page, b.line, b.path, err)
+		return
+	}
+	if string(formatted) != b.source {
+		t.Errorf("%s:%d: %s is not gofmt'ed", page, b.line, b.path)
 	}
 }

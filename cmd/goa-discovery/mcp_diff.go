@@ -88,7 +88,7 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 			differ = true
 			continue
 		}
-		fmt.Fprintf(stdout, "toolset %q: its %d declared tools match server %q\n", ts.Toolset.Name, len(ts.Toolset.Tools), name)
+		fmt.Fprintf(stdout, "toolset %q: %s server %q\n", ts.Toolset.Name, declaredToolsMatch(len(ts.Toolset.Tools)), name)
 	}
 	undeclared, err := undeclaredTools(ctx, s, toolsets)
 	if err != nil {
@@ -183,4 +183,12 @@ func serverToolsets(all []declaredMCPToolset, server string) ([]declaredMCPTools
 		}
 	}
 	return out, nil
+}
+
+// declaredToolsMatch says that n declared tools match their server.
+func declaredToolsMatch(n int) string {
+	if n == 1 {
+		return "its 1 declared tool matches"
+	}
+	return fmt.Sprintf("its %d declared tools match", n)
 }

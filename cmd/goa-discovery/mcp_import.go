@@ -96,12 +96,6 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goa-discovery mcp import: %v\n", err)
 		return 1
 	}
-	if *out != "" {
-		if err := checkDesignNames(*out, res.Names); err != nil {
-			fmt.Fprintf(stderr, "goa-discovery mcp import: %v\n", err)
-			return 1
-		}
-	}
 	for _, p := range res.DeclaredAny {
 		fmt.Fprintf(stderr, "note: %v\n", p)
 	}
@@ -113,7 +107,7 @@ func runMCPImport(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		_, err = stdout.Write(res.File)
-	} else {
+	} else if err = checkNewNames(*out, res.File); err == nil {
 		err = os.WriteFile(*out, res.File, 0o644)
 	}
 	if err != nil {

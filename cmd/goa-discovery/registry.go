@@ -231,6 +231,7 @@ func serveRegistry(ctx context.Context, f registryFlags, stdout, stderr io.Write
 				return err
 			}
 		}
+		f.redis.warnDurability(ctx, st, logger)
 		opts = append(opts, service.WithStore(st), service.WithProviderLease(f.lease))
 	}
 	authOpts, err := f.auth.options()

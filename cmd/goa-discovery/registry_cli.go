@@ -50,8 +50,28 @@ func (f *registryClientFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON instead of a table")
 }
 
-// connect returns the HTTP client and bearer token the flags ask for.
-func (f *registryClientFlags) connect() (*http.Client, string, error) {
+// connect returns the connection the flags ask for, the one construction
+// path of every operator command: registry.NewClient checks the URL and
+// refuses to send a bearer token over plain http to a host that is not
+// loopback, before any request.
+func (f *registryClientFlags) connect() (*registryOperator, error) {
+	hc, token, err := f.transport()
+	if err != nil {
+		return nil, err
+	}
+	opts := []registry.ClientOption{registry.WithHTTPClient(hc)}
+	if token != "" {
+		opts = append(opts, registry.WithBearerToken(token))
+	}
+	c, err := registry.NewClient(f.url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("--url: %w", err)
+	}
+	return &registryOperator{base: f.url, client: c, http: hc, token: token}, nil
+}
+
+// transport returns the HTTP client and bearer token the flags ask for.
+func (f *registryClientFlags) transport() (*http.Client, string, error) {
 	switch {
 	case f.url == "":
 		return nil, "", errors.New("--url is required")
@@ -106,11 +126,14 @@ func (f *registryClientFlags) connect() (*http.Client, string, error) {
 }
 
 // registryOperator is a connection to a registry for the operator
-// commands.
+// commands, made by registryClientFlags.connect only: the inspect routes
+// are read with the same HTTP client and token that client was checked
+// with.
 type registryOperator struct {
-	base  string
-	http  *http.Client
-	token string
+	base   string
+	client *registry.Client
+	http   *http.Client
+	token  string
 }
 
 // get reads path's JSON answer into out; an error answer is the
@@ -186,12 +209,11 @@ func runRegistryOperator(ctx context.Context, sub string, args []string, stdout,
 		fmt.Fprintf(stderr, "goa-discovery registry %s: want %d argument(s), got %q\n%s\n", sub, want, positional, use)
 		return 2
 	}
-	hc, token, err := f.connect()
+	op, err := f.connect()
 	if err != nil {
 		fmt.Fprintf(stderr, "goa-discovery registry %s: %v\n", sub, err)
 		return 2
 	}
-	op := &registryOperator{base: f.url, http: hc, token: token}
 	var out any
 	var table func(io.Writer) error
 	switch sub {
@@ -386,14 +408,7 @@ func (o *registryOperator) withdraw(ctx context.Context, arg string) (any, func(
 	if version == "" {
 		return nil, nil, fmt.Errorf("%q: give TOOLSET@VERSION, the version to withdraw", arg)
 	}
-	opts := []registry.ClientOption{registry.WithHTTPClient(o.http)}
-	if o.token != "" {
-		opts = append(opts, registry.WithBearerToken(o.token))
-	}
-	c, err := registry.NewClient(o.base, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
+	c := o.client
 	cat, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: name, Version: version}})
 	if err != nil {
 		return nil, nil, err

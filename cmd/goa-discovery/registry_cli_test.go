@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -213,6 +214,66 @@ func TestRegistryOperatorFlags(t *testing.T) {
 		code, out, errOut := cli(c.args...)
 		if code != c.code || !strings.Contains(out+errOut, c.want) {
 			t.Errorf("%q: exit %d, output %q; want %d and %q", c.args, code, out+errOut, c.code, c.want)
+		}
+	}
+}
+
+// roundTripRecorder answers every request with an error, recording its
+// URL and Authorization header: a request made through it reaches no
+// network.
+type roundTripRecorder struct{ sent []string }
+
+func (r *roundTripRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.sent = append(r.sent, req.URL.String()+" Authorization="+req.Header.Get("Authorization"))
+	return nil, errors.New("test: no network")
+}
+
+// TestRegistryOperatorPlainHTTPToken: every operator command refuses to
+// send its bearer token over plain http to a host that is not loopback,
+// before any request, as the library's client does; without a token, and
+// to loopback, the request goes out. http.DefaultTransport is replaced for
+// the test, so nothing is dialed.
+func TestRegistryOperatorPlainHTTPToken(t *testing.T) {
+	creds := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(creds, []byte(cliTestToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rec := &roundTripRecorder{}
+	saved := http.DefaultTransport
+	http.DefaultTransport = rec
+	defer func() { http.DefaultTransport = saved }()
+	commands := [][]string{{"ls"}, {"show", "notes"}, {"calls"}, {"calls", "--pending"}, {"withdraw", "notes@1.0.0"}}
+	for _, cmd := range commands {
+		for _, tc := range []struct {
+			url     string
+			token   bool
+			refused bool
+		}{
+			{"http://registry.example:8093", true, true},
+			{"http://10.0.0.8:8093", true, true},
+			{"http://[64:ff9b::a00:8]:8093", true, true},
+			{"http://registry.example:8093", false, false},
+			{"http://127.0.0.1:8093", true, false},
+			{"http://localhost:8093", true, false},
+			{"http://[::1]:8093", true, false},
+		} {
+			rec.sent = nil
+			args := append([]string{"registry"}, cmd...)
+			args = append(args, "--url", tc.url)
+			if tc.token {
+				args = append(args, "--credentials-file", creds)
+			}
+			code, out, errOut := cli(args...)
+			if tc.refused {
+				if code != 2 || !strings.Contains(errOut, "plain http to a host that is not loopback") || len(rec.sent) != 0 {
+					t.Errorf("%q: exit %d, output %q, requests %q; want exit 2 refusing plain http before any request", args, code, out+errOut, rec.sent)
+				}
+				continue
+			}
+			want := tc.url + "/v1/"
+			if len(rec.sent) == 0 || !strings.HasPrefix(rec.sent[0], want) || strings.Contains(rec.sent[0], "Authorization=Bearer") != tc.token {
+				t.Errorf("%q: exit %d, requests %q; want one to %s, with a token: %v", args, code, rec.sent, want, tc.token)
+			}
 		}
 	}
 }

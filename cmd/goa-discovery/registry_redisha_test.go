@@ -112,7 +112,7 @@ func TestRegistryServeRedisHA(t *testing.T) {
 			}
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			if want := `{"status":"ready","store":"reachable","claims_held":0}`; resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != want {
+			if want := `{"status":"ready","store":"reachable","claims_held":0,"store_resets":0}`; resp.StatusCode != http.StatusOK || strings.TrimSpace(string(body)) != want {
 				t.Fatalf("readyz: %d %s, want 200 %s", resp.StatusCode, body, want)
 			}
 		})

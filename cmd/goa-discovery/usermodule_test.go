@@ -2,292 +2,333 @@
 
 package main
 
-// This file is the end-to-end test of adoption: it follows docs/guide.md in
-// a new module outside this repository, writing every Go file the guide
-// shows and running its commands. It needs the Go module proxy
-// (Goa's HTTP packages) and builds Goa's CLI, so it runs only with the e2e
-// build tag, which .ci/run sets:
+// This file is the end-to-end test of adoption: it walks docs/guide.md and
+// docs/mcp-quickstart.md as a reader does, outside this repository: step by
+// step, writing only the files shown so far and running that step's
+// commands before it reads the next step, and checking the output each step
+// shows. It walks the guide a second time in the same directory, as a reader
+// who comes back to it does. It needs the Go module proxy (Goa's HTTP
+// packages, Goa's CLI) and the MCP servers of scripts/test-deps, so it runs
+// only with the e2e build tag, which .ci/run sets:
 //
-//	go test -tags e2e -run TestUserModule -v ./cmd/goa-discovery/
+//	go test -tags e2e -run '^TestUserModule$' -v ./cmd/goa-discovery/
 
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/goa-discovery/goa-discovery/internal/golden"
 )
 
-const (
-	// goaVersion is the Goa CLI the test installs: the Goa version of this
-	// module's go.mod.
-	goaVersion = "v3.25.3"
-	// userModule is the module path of the new module.
-	userModule = "example.com/helpdesk"
-	// userDesign is its design package.
-	userDesign = userModule + "/design"
-	// thisModule is this repository's module path.
-	thisModule = "github.com/goa-discovery/goa-discovery"
-	// toolPath is the package that Go's tool directive names.
-	toolPath = thisModule + "/cmd/goa-discovery"
-)
+// registryAddr is the address the pages run the registry on; the walk runs
+// it on a free loopback port instead.
+const registryAddr = "127.0.0.1:8080"
 
-// TestUserModule runs both generators in both orders in a new module, builds
-// it and runs the generated agent.
+// TestUserModule walks the guide twice in one directory, then the MCP
+// quickstart in another.
 func TestUserModule(t *testing.T) {
 	root, err := filepath.Abs(moduleRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	goa := installGoa(t)
-	orders := []struct {
-		name  string
-		first func(u *user) string
-		then  func(u *user) string
-	}{
-		{"goa-discovery gen then goa gen", (*user).discoveryGen, (*user).goaGen},
-		{"goa gen then goa-discovery gen", (*user).goaGen, (*user).discoveryGen},
-	}
-	trees := make([]map[string][]byte, len(orders))
-	for i, o := range orders {
-		t.Run(o.name, func(t *testing.T) {
-			u := newUser(t, root, goa)
-			before := u.moduleFiles()
-			o.first(u)
-			afterFirst := golden.ReadTree(t, filepath.Join(u.dir, "gen"))
-			if mod := u.moduleFiles(); mod != before {
-				t.Errorf("the first generator changed go.mod or go.sum")
-			}
-			out := o.then(u)
-			tree := golden.ReadTree(t, filepath.Join(u.dir, "gen"))
-			for name, content := range afterFirst {
-				if !bytes.Equal(tree[name], content) {
-					t.Errorf("the second generator destroyed or changed gen/%s", name)
-				}
-			}
-			checkOutputs(t, tree)
-			if i == 1 && strings.TrimSpace(out) != "" {
-				t.Errorf("goa-discovery gen after goa gen rewrote files that goa gen wrote:\n%s", out)
-			}
-			if mod := u.moduleFiles(); mod != before {
-				t.Errorf("the second generator changed go.mod or go.sum")
-			}
-			trees[i] = tree
-			u.copy("cmd")
-			u.run("go", "mod", "tidy")
-			u.run("go", "build", "./...")
-			ran := u.run("go", "run", "./cmd/helpdesk")
-			for _, want := range []string{
-				"found tickets_search_tickets\n",
-				`result: [{"id":"T-2","title":"Invoice shows the wrong amount","status":"open"}]` + "\n",
-				`called tickets.search_tickets (local toolset tickets) with {"query":"invoice"}` + "\n",
-				"answer: T-2 is the open invoice ticket.\n",
-			} {
-				if !strings.Contains(ran, want) {
-					t.Errorf("the agent's run does not print %q:\n%s", want, ran)
-				}
-			}
-		})
-	}
-	t.Run("registry", func(t *testing.T) {
-		u := newUser(t, root, goa)
-		u.discoveryGen()
-		u.copy("cmd")
-		u.run("go", "mod", "tidy")
-		url := u.serveRegistry()
-		ran := u.run("go", "run", "./cmd/helpdesk", "-registry", url)
-		for _, want := range []string{
-			"found tickets_search_tickets\n",
-			`result: [{"id":"T-2","title":"Invoice shows the wrong amount","status":"open"}]` + "\n",
-			`called tickets.search_tickets (registry toolset tickets) with {"query":"invoice"}` + "\n",
-			"answer: T-2 is the open invoice ticket.\n",
-		} {
-			if !strings.Contains(ran, want) {
-				t.Errorf("the analyst's run does not print %q:\n%s", want, ran)
-			}
+	bin := t.TempDir() // GOBIN, first on PATH: where Goa's CLI goes
+	guide := &walker{root: root, dir: t.TempDir(), bin: bin, addr: freeAddr(t)}
+	for walk := 1; walk <= 2; walk++ {
+		if !t.Run(fmt.Sprintf("guide walk %d", walk), func(t *testing.T) { guide.walk(t, guidePath, walk) }) {
+			return
 		}
+	}
+	t.Run("mcp quickstart", func(t *testing.T) {
+		servers := os.Getenv("GOA_DISCOVERY_MCP_SERVERS")
+		if servers == "" {
+			t.Skip("GOA_DISCOVERY_MCP_SERVERS is not set: run eval \"$(scripts/test-deps)\" first")
+		}
+		w := &walker{root: root, dir: t.TempDir(), bin: bin, addr: freeAddr(t), servers: servers}
+		w.walk(t, walkthroughPages[1], 1)
 	})
-	if trees[0] != nil && trees[1] != nil {
-		if diff := cmp.Diff(trees[0], trees[1]); diff != "" {
-			t.Errorf("the two orders generate different trees (-first +second):\n%s", diff)
+}
+
+// freeAddr returns a loopback address with a port that was free a moment
+// ago.
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// walker follows walkthrough pages in one working directory.
+type walker struct {
+	root    string // this checkout: the clone the pages name
+	dir     string // the working directory; "cd" in a command moves it
+	bin     string // GOBIN, first on PATH
+	addr    string // replaces registryAddr
+	servers string // GOA_DISCOVERY_MCP_SERVERS: the npm servers' node_modules/.bin
+}
+
+// ran is one command a step ran, and what it printed on stdout.
+type ran struct {
+	command string
+	stdout  string
+	matched bool
+}
+
+// walk follows the page's steps in order; walk 2 leaves out the blocks
+// marked markFirstWalk.
+func (w *walker) walk(t *testing.T, page string, walk int) {
+	var servers []*exec.Cmd
+	defer func() {
+		for _, s := range servers {
+			stopServer(t, s)
+		}
+	}()
+	for _, s := range walkSteps(t, page) {
+		var runs []*ran
+		for _, b := range s.blocks {
+			if b.mark == markFirstWalk && walk > 1 {
+				continue
+			}
+			switch b.lang {
+			case "go":
+				w.write(t, b)
+			case "sh":
+				for _, c := range shellCommands(b.body) {
+					if b.mark == markClone {
+						c = strings.ReplaceAll(c, clonePath, w.root)
+					}
+					c = strings.ReplaceAll(c, registryAddr, w.addr)
+					switch {
+					case b.mark == markUnpublished:
+						w.unpublished(t, c)
+					case b.mark == markTestDeps:
+						w.installed(t, c)
+					case strings.HasSuffix(c, inAnotherTerminal):
+						servers = append(servers, w.serve(t, c))
+					default:
+						runs = append(runs, w.run(t, s.heading, c))
+					}
+				}
+			case "text":
+				for _, e := range transcript(strings.ReplaceAll(b.body, registryAddr, w.addr)) {
+					checkTranscript(t, page, b, e, runs)
+				}
+			}
 		}
 	}
 }
 
-// checkOutputs checks that tree (the files under gen) holds the
-// goa-discovery packages and Goa's service and HTTP packages.
-func checkOutputs(t *testing.T, tree map[string][]byte) {
+// write writes a Go block's file into the module.
+func (w *walker) write(t *testing.T, b walkBlock) {
 	t.Helper()
-	for _, name := range []string{
-		"toolsets/tickets/register.go", "toolsets/tickets/provider.go", "agents/desk/agent.go",
-		"helpdesk/service.go", "http/helpdesk/server/server.go",
-	} {
-		if _, ok := tree[name]; !ok {
-			t.Errorf("gen/%s is missing", name)
-		}
+	target := filepath.Join(w.dir, filepath.FromSlash(b.path))
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte(b.source), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// installGoa installs Goa's CLI at goaVersion into a temporary GOBIN and
-// returns its path.
-func installGoa(t *testing.T) string {
-	t.Helper()
-	bin := t.TempDir()
-	cmd := exec.Command("go", "install", "goa.design/goa/v3/cmd/goa@"+goaVersion)
-	cmd.Env = append(userEnv(), "GOBIN="+bin)
-	start := time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("install Goa's CLI: %v\n%s", err, out)
-	}
-	t.Logf("go install goa.design/goa/v3/cmd/goa@%s: %.1fs", goaVersion, time.Since(start).Seconds())
-	return filepath.Join(bin, "goa")
-}
-
-// userEnv is the environment of the new user's commands: this repository's
-// workspace and module flags do not apply to their module.
-func userEnv() []string {
+// env is the environment of the reader's commands: this repository's
+// workspace and flags do not apply to their module; GOBIN is on PATH.
+func (w *walker) env() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOWORK=") && !strings.HasPrefix(kv, "GOFLAGS=") {
+		if !strings.HasPrefix(kv, "GOWORK=") && !strings.HasPrefix(kv, "GOFLAGS=") && !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "GOBIN=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "GOWORK=off", "GOFLAGS=-buildvcs=false")
+	path := w.bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	if w.servers != "" {
+		path = w.servers + string(os.PathListSeparator) + path
+	}
+	return append(env, "GOWORK=off", "GOFLAGS=-buildvcs=false", "GOBIN="+w.bin, "PATH="+path)
 }
 
-// user is a new module outside the repository.
-type user struct {
-	t     *testing.T
-	dir   string
-	root  string
-	goa   string
-	files map[string]string // the guide's files by path
-}
-
-// newUser creates the module the way docs/guide.md does from a clone: its
-// commands for a clone run with this checkout as the clone.
-func newUser(t *testing.T, root, goa string) *user {
-	u := &user{t: t, dir: t.TempDir(), root: root, goa: goa, files: guideFiles(t)}
-	u.run("go", "mod", "init", userModule)
-	u.run("bash", "-euc", guideCloneCommands(t, root))
-	mod := readDoc(t, filepath.Join(u.dir, "go.mod"))
-	for _, want := range []string{"tool " + toolPath, thisModule + " => " + root} {
-		if !strings.Contains(mod, want) {
-			t.Fatalf("after the guide's commands for a clone, go.mod has no %q:\n%s", want, mod)
+// run runs one command in bash in the working directory, follows a "cd" it
+// makes, logs it with its time and output, and fails the test when it
+// fails. A goa-discovery gen must not change go.mod or go.sum and prints
+// paths relative to the module root.
+func (w *walker) run(t *testing.T, step, command string) *ran {
+	t.Helper()
+	pwd := filepath.Join(t.TempDir(), "pwd")
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", command+"\npwd > "+pwd)
+	cmd.Dir = w.dir
+	cmd.Env = w.env()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	gen := strings.HasPrefix(command, "go tool goa-discovery gen ")
+	mod := w.moduleFiles(t)
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("%s\n$ %s (%.1fs)\n%s%s", step, command, time.Since(start).Seconds(), stdout.String(), stderr.String())
+	if err != nil {
+		t.Fatalf("%s: %s: %v\n%s", step, command, err, stderr.String())
+	}
+	if dir, err := os.ReadFile(pwd); err == nil {
+		w.dir = strings.TrimSpace(string(dir))
+	}
+	if gen {
+		if w.moduleFiles(t) != mod {
+			t.Errorf("%s: %s changed go.mod or go.sum", step, command)
+		}
+		for _, line := range strings.Fields(stdout.String()) {
+			if filepath.IsAbs(line) || !strings.HasPrefix(line, "gen/") {
+				t.Errorf("%s: %s printed %q, want paths relative to the module root", step, command, line)
+			}
 		}
 	}
-	u.copy("design")
-	u.run("go", "mod", "tidy")
-	return u
+	return &ran{command: bareCommand(command), stdout: stdout.String()}
 }
 
-// discoveryGen runs goa-discovery gen the way the guide does and checks
-// what it prints.
-func (u *user) discoveryGen() string {
-	out := u.run("go", "tool", "goa-discovery", "gen", userDesign)
-	for _, line := range strings.Fields(out) {
-		if filepath.IsAbs(line) || !strings.HasPrefix(line, "gen/") {
-			u.t.Errorf("goa-discovery gen printed %q, want paths relative to the module root", line)
+// unpublished runs a command that needs a published version of this module
+// in a scratch module, and fails the test if it succeeds: the page's note
+// that no version is published would then be wrong.
+func (w *walker) unpublished(t *testing.T, command string) {
+	t.Helper()
+	dir := t.TempDir()
+	script := "go mod init example.com/scratch\n" + command
+	cmd := exec.Command("bash", "-euc", script)
+	cmd.Dir = dir
+	cmd.Env = w.env()
+	out, err := cmd.CombinedOutput()
+	t.Logf("$ %s (needs a published version)\n%s", command, out)
+	if err == nil {
+		t.Errorf("%s succeeds: a version is published, so the page's note that none is is wrong", command)
+	}
+}
+
+// installed stands for "npm install PKG@VERSION...": it checks that
+// scripts/test-deps installed each package at that version and links the
+// module's node_modules to the installed ones.
+func (w *walker) installed(t *testing.T, command string) {
+	t.Helper()
+	if w.servers == "" {
+		t.Fatalf("%s: GOA_DISCOVERY_MCP_SERVERS is not set", command)
+	}
+	modules := filepath.Dir(w.servers) // .../node_modules
+	fields := strings.Fields(command)
+	if len(fields) < 3 || fields[0] != "npm" || fields[1] != "install" {
+		t.Fatalf("%q is not an npm install", command)
+	}
+	for _, f := range fields[2:] {
+		at := strings.LastIndexByte(f, '@')
+		if strings.HasPrefix(f, "-") || at <= 0 {
+			continue
+		}
+		pkg, version := f[:at], f[at+1:]
+		data, err := os.ReadFile(filepath.Join(modules, filepath.FromSlash(pkg), "package.json"))
+		if err != nil {
+			t.Fatalf("%s: scripts/test-deps did not install %s: %v", command, pkg, err)
+		}
+		if !strings.Contains(string(data), `"version": "`+version+`"`) {
+			t.Fatalf("%s: scripts/test-deps installed %s at another version than %s", command, pkg, version)
 		}
 	}
-	return out
+	link := filepath.Join(w.dir, "node_modules")
+	if _, err := os.Lstat(link); os.IsNotExist(err) {
+		if err := os.Symlink(modules, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("$ %s (installed by scripts/test-deps: node_modules links to %s)", command, modules)
 }
 
-// goaGen runs Goa's goa gen on the design.
-func (u *user) goaGen() string {
-	return u.run(u.goa, "gen", userDesign)
-}
-
-// serveRegistry starts "goa-discovery registry serve" on a free loopback
-// port, as the guide does, stops it when the test ends, and returns its
-// URL.
-func (u *user) serveRegistry() string {
-	u.t.Helper()
-	cmd := exec.Command("go", "tool", "goa-discovery", "registry", "serve", "--addr", "127.0.0.1:0", "--data", "registry-data", "--insecure")
-	cmd.Dir = u.dir
-	cmd.Env = userEnv()
+// serve starts a command that keeps running, waits for the first line it
+// prints (a server says where it serves), and returns it to be stopped at
+// the end of the walk.
+func (w *walker) serve(t *testing.T, command string) *exec.Cmd {
+	t.Helper()
+	command = strings.TrimSpace(strings.TrimSuffix(command, inAnotherTerminal))
+	cmd := exec.Command("bash", "-euc", "exec "+command)
+	cmd.Dir = w.dir
+	cmd.Env = w.env()
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		u.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		u.t.Fatal(err)
+		t.Fatal(err)
 	}
-	u.t.Cleanup(func() {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil {
-			u.t.Errorf("stop the registry: %v", err)
+	lines := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(stdout)
+		line, _ := r.ReadString('\n')
+		lines <- line
+		for {
+			if _, err := r.ReadString('\n'); err != nil {
+				return
+			}
 		}
-		if err := cmd.Wait(); err != nil {
-			u.t.Errorf("the registry exited with %v", err)
+	}()
+	select {
+	case line := <-lines:
+		t.Logf("$ %s &\n%s", command, line)
+		if line == "" {
+			t.Fatalf("%s exited before it printed a line", command)
 		}
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		u.t.Fatalf("registry serve printed %q: %v", line, err)
+	case <-time.After(3 * time.Minute):
+		stopServer(t, cmd)
+		t.Fatalf("%s printed nothing in 3 minutes", command)
 	}
-	u.t.Logf("$ go tool goa-discovery registry serve --addr 127.0.0.1:0 --data registry-data --insecure\n%s", line)
-	fields := strings.Fields(line)
-	if len(fields) < 3 || !strings.HasPrefix(fields[2], "http://127.0.0.1:") {
-		u.t.Fatalf("registry serve printed %q, want its URL", line)
-	}
-	return fields[2]
+	return cmd
 }
 
-// copy writes the guide's files under dir into the module.
-func (u *user) copy(dir string) {
-	n := 0
-	for path, src := range u.files {
-		if !strings.HasPrefix(path, dir+"/") {
+// stopServer interrupts a server and waits for it to exit.
+func stopServer(t *testing.T, cmd *exec.Cmd) {
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Errorf("stop %s: %v", cmd.Args, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("%s exited with %v", cmd.Args, err)
+		}
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Errorf("%s did not stop in 30s after an interrupt", cmd.Args)
+	}
+}
+
+// checkTranscript checks that a command the step ran printed what the page
+// shows for it.
+func checkTranscript(t *testing.T, page string, b walkBlock, e transcriptEntry, runs []*ran) {
+	t.Helper()
+	for _, r := range runs {
+		if r.matched || r.command != e.command {
 			continue
 		}
-		target := filepath.Join(u.dir, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			u.t.Fatal(err)
+		r.matched = true
+		got := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if r.stdout == "" {
+			got = nil
 		}
-		if err := os.WriteFile(target, []byte(src), 0o644); err != nil {
-			u.t.Fatal(err)
+		if !outputMatches(e.output, got) {
+			t.Errorf("%s:%d: %s printed\n%s\nthe page shows\n%s", page, b.line, e.command, r.stdout, strings.Join(e.output, "\n"))
 		}
-		n++
+		return
 	}
-	if n == 0 {
-		u.t.Fatalf("the guide shows no file under %s/", dir)
-	}
+	t.Errorf("%s:%d: the page shows the output of %q, which the step did not run", page, b.line, e.command)
 }
 
-// run runs a command in the module, logs it with its time, and returns its
-// stdout; it fails the test when the command fails.
-func (u *user) run(name string, args ...string) string {
-	u.t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = u.dir
-	cmd.Env = userEnv()
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	shown := filepath.Base(name) + " " + strings.Join(args, " ")
-	u.t.Logf("$ %s (%.1fs)\n%s%s", shown, time.Since(start).Seconds(), stdout.String(), stderr.String())
-	if err != nil {
-		u.t.Fatalf("%s: %v", shown, err)
-	}
-	return stdout.String()
-}
-
-// moduleFiles returns go.mod and go.sum.
-func (u *user) moduleFiles() string {
+// moduleFiles returns go.mod and go.sum of the working directory.
+func (w *walker) moduleFiles(t *testing.T) string {
 	var all string
 	for _, name := range []string{"go.mod", "go.sum"} {
-		b, err := os.ReadFile(filepath.Join(u.dir, name))
+		b, err := os.ReadFile(filepath.Join(w.dir, name))
 		if err != nil && !os.IsNotExist(err) {
-			u.t.Fatal(err)
+			t.Fatal(err)
 		}
 		all += string(b) + "\x00"
 	}

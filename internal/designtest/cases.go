@@ -2,6 +2,7 @@ package designtest
 
 import (
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -45,12 +46,21 @@ func RunCases(t *testing.T, skip int, cases []Case) {
 	}
 }
 
+// goInternals matches what a design error must not show: Go's syntax of a
+// value (%#v of an expression, a pointer) rather than the design's words.
+var goInternals = regexp.MustCompile(`0x[0-9a-f]{6,}|&expr\.|\(\*expr\.|\*expr\.[A-Z]|expr\.[A-Z][A-Za-z]*Expr\{`)
+
 // CheckErrors checks that report has one line per wanted error and that
 // each wanted message is on a line that starts with the design location of
 // its marker in file (and is that line, for an exact message).
 func CheckErrors(t *testing.T, file, report string, want []Want) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(report), "\n")
+	for _, line := range lines {
+		if goInternals.MatchString(line) {
+			t.Errorf("error %q\n  shows Go internals; name the value as the design reads it", line)
+		}
+	}
 	if len(lines) != len(want) {
 		t.Errorf("got %d errors, want %d:\n%s", len(lines), len(want), report)
 	}

@@ -99,6 +99,14 @@ func (s *Session) mismatches(id tools.Ident, which string, declared, served json
 		emit(&MismatchError{Server: s.server, Tool: id, Schema: which, Declared: render(json.RawMessage(declared)), Served: "absent"})
 		return nil
 	}
+	for _, side := range []struct {
+		raw      json.RawMessage
+		declared bool
+	}{{declared, true}, {served, false}} {
+		if err := s.checkExpansion(id.Tool(), which, side.raw, side.declared); err != nil {
+			return err
+		}
+	}
 	all, err := schemaDifferences(declared, served, input)
 	if err != nil {
 		return fmt.Errorf("mcp server %q: declared tool %q: %s: %w", s.server, id, which, err)

@@ -11,8 +11,9 @@
 // process). A session holds one connection at a time; when it fails (the
 // server exits, the connection drops, a call times out) the call gets a
 // *CallError and the next use connects again. Limits bound what the server
-// may send (tools, pages, schema size and depth, result size); exceeding one
-// is a *LimitError.
+// may send (tools, pages and bytes of a list, the bytes of each message as
+// it is read, schema size, depth and inlined size, result size); exceeding
+// one is a *LimitError.
 //
 // # Names
 //

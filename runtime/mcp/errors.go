@@ -112,7 +112,9 @@ type LimitError struct {
 	Tool string
 	// What is what was too large: "tools", "tools/list pages",
 	// "inputSchema bytes", "inputSchema depth", "outputSchema bytes",
-	// "outputSchema depth" or "result bytes".
+	// "outputSchema depth", "inputSchema nodes once references are
+	// inlined", "outputSchema nodes once references are inlined",
+	// "message bytes", "tools/list bytes" or "result bytes".
 	What string
 	// Limit is the limit; Got is what the server sent, or the count at
 	// which reading stopped.

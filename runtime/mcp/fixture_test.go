@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if spec := os.Getenv(hostileEnv); spec != "" {
+		os.Exit(serveHostileStdio(spec))
+	}
 	os.Exit(m.Run())
 }
 

@@ -23,6 +23,12 @@ package mcp
 //     other form stays;
 //   - definitions that no remaining reference reaches are dropped: they
 //     accept nothing and reject nothing.
+//
+// Each reference gets its own copy of the definition, so a document whose
+// definitions each refer twice to the next one expands to twice as many
+// values per level. Inlining counts the JSON values it writes and stops
+// once they exceed a budget (Limits.MaxSchemaNodes): expandedNodes checks a
+// schema against the budget before anything compares its expanded form.
 
 import (
 	"net/url"
@@ -49,24 +55,50 @@ type refInliner struct {
 	inlining map[string]bool
 	// recursive holds the definitions that reach themselves.
 	recursive map[string]bool
+	// nodes counts the JSON values written; past budget (when positive)
+	// inlining stops and the result is not to be used.
+	nodes, budget int
 }
+
+// over reports whether the values written exceed the budget.
+func (r *refInliner) over() bool { return r.budget > 0 && r.nodes > r.budget }
 
 // inlineRefs returns the schema v (decoded from JSON) with its references
 // to its root's definitions replaced by the definitions; v is not
 // modified.
 func inlineRefs(v any) any {
+	out, _ := inlineRefsWithin(v, 0)
+	return out
+}
+
+// expandedNodes returns the JSON values of the schema v once its
+// references are inlined, and false when they exceed limit (then the count
+// is where inlining stopped, just past limit). Its cost is bounded by
+// limit, however many times the definitions refer to one another.
+func expandedNodes(v any, limit int) (int, bool) {
+	out, r := inlineRefsWithin(v, limit)
+	if r == nil { // no definitions: nothing is copied
+		n := jsonValues(out)
+		return n, n <= limit
+	}
+	return r.nodes, !r.over()
+}
+
+// inlineRefsWithin is inlineRefs writing at most budget JSON values (0: no
+// bound); it returns the inliner, nil when v has no definitions.
+func inlineRefsWithin(v any, budget int) (any, *refInliner) {
 	root, ok := v.(map[string]any)
 	if !ok {
-		return v
+		return v, nil
 	}
-	r := &refInliner{defs: map[string]map[string]any{}, inlining: map[string]bool{}}
+	r := &refInliner{defs: map[string]map[string]any{}, inlining: map[string]bool{}, budget: budget}
 	for _, c := range defContainers {
 		if m, ok := root[c].(map[string]any); ok {
 			r.defs[c] = m
 		}
 	}
 	if len(r.defs) == 0 {
-		return v
+		return v, nil
 	}
 	if d, ok := root["$schema"].(string); ok && strings.TrimSuffix(d, "#") == draft07 {
 		r.draft07 = true
@@ -83,6 +115,7 @@ func inlineRefs(v any) any {
 			delete(r.inlining, c+"/"+n)
 		}
 		walked[c] = w
+		r.nodes++
 	}
 	body := make(map[string]any, len(root))
 	for k, x := range root {
@@ -96,14 +129,19 @@ func inlineRefs(v any) any {
 	case ok:
 	case res == true: // the root referred to a definition true
 		out = map[string]any{}
+		r.nodes++
 	default: // or to one that is no schema object: the reference stays
 		out = body
+		r.nodes += jsonValues(body)
 	}
 	for c, w := range walked {
 		out[c] = w
 	}
+	if r.over() {
+		return out, r
+	}
 	pruneDefs(out)
-	return out
+	return out, r
 }
 
 // structural keywords beside $ref mean the same beside the definition: the
@@ -112,8 +150,12 @@ var structural = []string{"$schema", "$id", "$defs", "definitions"}
 
 // schema returns the schema v with its references replaced.
 func (r *refInliner) schema(v any) any {
+	if r.over() {
+		return v
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
+		r.nodes += jsonValues(v)
 		return v
 	}
 	if ref, ok := m["$ref"].(string); ok {
@@ -121,12 +163,44 @@ func (r *refInliner) schema(v any) any {
 			return out
 		}
 	}
+	r.nodes++
 	out := make(map[string]any, len(m))
 	for k, x := range m {
 		out[k] = x
+		if !subschemaPosition(k, x) {
+			r.nodes += jsonValues(x)
+		}
 	}
 	r.subschemas(out)
 	return out
+}
+
+// subschemaPosition reports whether the member k: x of a schema holds
+// subschemas that subschemas walks (and counts).
+func subschemaPosition(k string, x any) bool {
+	switch x.(type) {
+	case map[string]any:
+		return slices.Contains(oneSubschema, k) || slices.Contains(subschemaMaps, k)
+	case []any:
+		return slices.Contains(oneSubschema, k) || slices.Contains(subschemaLists, k)
+	}
+	return false
+}
+
+// jsonValues counts the values of a decoded JSON value, itself included.
+func jsonValues(v any) int {
+	n := 1
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			n += jsonValues(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += jsonValues(x)
+		}
+	}
+	return n
 }
 
 // subschemas replaces the references in the subschemas of m, in place.
@@ -141,6 +215,7 @@ func (r *refInliner) subschemas(m map[string]any) {
 	}
 	for _, k := range subschemaMaps {
 		if x, ok := m[k].(map[string]any); ok {
+			r.nodes++
 			c := make(map[string]any, len(x))
 			for name, s := range x {
 				c[name] = r.schema(s)
@@ -156,6 +231,7 @@ func (r *refInliner) subschemas(m map[string]any) {
 }
 
 func (r *refInliner) list(x []any) []any {
+	r.nodes++
 	c := make([]any, len(x))
 	for i, s := range x {
 		c[i] = r.schema(s)
@@ -213,6 +289,7 @@ func (r *refInliner) inline(m map[string]any, ref string) (any, bool) {
 	}
 	for _, k := range append(siblings, kept...) {
 		out[k] = m[k]
+		r.nodes += jsonValues(m[k])
 	}
 	return out, true
 }

@@ -37,7 +37,7 @@ type Session struct {
 	connect   time.Duration
 
 	mu      sync.Mutex
-	current *sdk.ClientSession // nil until connected and after a failure
+	current *conn // nil until connected and after a failure
 	closed  bool
 	closing sync.WaitGroup // closes of failed connections under way
 
@@ -105,12 +105,12 @@ func (s *Session) Server() string { return s.server }
 // Close closes the connection. Uses after Close fail.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	cs := s.current
+	c := s.current
 	s.current, s.closed = nil, true
 	s.mu.Unlock()
 	var err error
-	if cs != nil {
-		err = cs.Close()
+	if c != nil {
+		err = c.cs.Close()
 	}
 	s.closing.Wait()
 	return err
@@ -119,8 +119,15 @@ func (s *Session) Close() error {
 // errClosed is returned by uses of a closed session.
 var errClosed = errors.New("session closed")
 
-// session returns the current SDK session, connecting when there is none.
-func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
+// conn is one connection: its SDK session and the cap on the size of the
+// messages it reads.
+type conn struct {
+	cs  *sdk.ClientSession
+	cap *messageCap
+}
+
+// session returns the current connection, connecting when there is none.
+func (s *Session) session(ctx context.Context) (*conn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -129,56 +136,81 @@ func (s *Session) session(ctx context.Context) (*sdk.ClientSession, error) {
 	if s.current != nil {
 		return s.current, nil
 	}
-	cs, err := s.dial(ctx)
-	if err != nil && refusal(err) == nil && ctx.Err() == nil {
+	c, err := s.dial(ctx)
+	if err != nil && refusal(err) == nil && ctx.Err() == nil && !errors.Is(err, ErrLimit) {
 		// A server that restarted closes every connection it had, the
 		// idle ones an HTTP client would reuse for the handshake
 		// included: one more handshake, on a fresh connection, tells a
 		// server that is back from one that is gone. The handshake has
 		// no effect on the server but a new MCP session.
-		cs, err = s.dial(ctx)
+		c, err = s.dial(ctx)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.current = cs
+	s.current = c
 	s.changes.Add(1)
 	// A server that exits ends the connection; the next use reconnects
 	// instead of failing on the dead one.
 	s.closing.Add(1)
 	go func() {
 		defer s.closing.Done()
-		_ = cs.Wait()
-		s.drop(cs)
+		_ = c.cs.Wait()
+		s.drop(c)
 	}()
-	return cs, nil
+	return c, nil
 }
 
 // dial makes one connection and its handshake, bounded by the connect
-// timeout.
-func (s *Session) dial(ctx context.Context) (*sdk.ClientSession, error) {
-	t, err := s.transport.NewTransport(ctx)
+// timeout. The messages of a transport of this package are capped at
+// MaxMessageBytes.
+func (s *Session) dial(ctx context.Context) (*conn, error) {
+	c := &conn{cap: &messageCap{limit: s.limits.MaxMessageBytes}}
+	var t sdk.Transport
+	var err error
+	if ct, ok := s.transport.(cappedTransport); ok {
+		t, err = ct.newCappedTransport(ctx, c.cap)
+	} else {
+		t, err = s.transport.NewTransport(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.connect)
 	defer cancel()
-	return s.client.Connect(cctx, t, nil)
+	c.cs, err = s.client.Connect(cctx, t, nil)
+	if err != nil {
+		if lerr := s.overflow(c, ""); lerr != nil {
+			return nil, lerr
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// overflow returns the *LimitError of a message of c that passed
+// MaxMessageBytes, or nil.
+func (s *Session) overflow(c *conn, tool string) *LimitError {
+	got := c.cap.got.Load()
+	if got == 0 {
+		return nil
+	}
+	return &LimitError{Server: s.server, Tool: tool, What: "message bytes", Limit: c.cap.limit, Got: int(got)}
 }
 
 // drop forgets a failed connection and closes it in the background: a
 // command's process may take seconds to exit.
-func (s *Session) drop(cs *sdk.ClientSession) {
+func (s *Session) drop(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.current != cs {
+	if s.current != c {
 		return
 	}
 	s.current = nil
 	s.closing.Add(1)
 	go func() {
 		defer s.closing.Done()
-		_ = cs.Close()
+		_ = c.cs.Close()
 	}()
 }
 
@@ -201,16 +233,16 @@ func (s *Session) ListTools(ctx context.Context) ([]*sdk.Tool, error) {
 // whether that count stays valid until a notification.
 func (s *Session) listTools(ctx context.Context) ([]*sdk.Tool, listState, error) {
 	for attempt := 0; ; attempt++ {
-		cs, err := s.session(ctx)
+		c, err := s.session(ctx)
 		if err != nil {
 			return nil, listState{}, fmt.Errorf("mcp server %q: connect: %w", s.server, err)
 		}
-		st := listState{changes: s.changes.Load(), notifies: s.listChanged(cs)}
-		list, err := s.readPages(ctx, cs)
+		st := listState{changes: s.changes.Load(), notifies: s.listChanged(c.cs)}
+		list, err := s.readPages(ctx, c)
 		if err == nil || refusal(err) != nil || errors.Is(err, ErrLimit) || attempt > 0 || ctx.Err() != nil {
 			return list, st, err
 		}
-		s.drop(cs)
+		s.drop(c)
 	}
 }
 
@@ -220,22 +252,36 @@ type listState struct {
 	notifies bool
 }
 
-func (s *Session) readPages(ctx context.Context, cs *sdk.ClientSession) ([]*sdk.Tool, error) {
+func (s *Session) readPages(ctx context.Context, c *conn) ([]*sdk.Tool, error) {
 	var all []*sdk.Tool
 	cursor := ""
+	size := 0 // the JSON bytes of the tools read
 	for page := 0; ; page++ {
 		if page == s.limits.MaxPages {
 			return nil, &LimitError{Server: s.server, What: "tools/list pages", Limit: s.limits.MaxPages, Got: page + 1}
 		}
 		pctx, cancel := context.WithTimeout(ctx, s.timeout)
-		res, err := cs.ListTools(pctx, &sdk.ListToolsParams{Cursor: cursor})
+		res, err := c.cs.ListTools(pctx, &sdk.ListToolsParams{Cursor: cursor})
 		cancel()
+		if lerr := s.overflow(c, ""); lerr != nil {
+			s.drop(c)
+			return nil, lerr
+		}
 		if err != nil {
 			return nil, fmt.Errorf("mcp server %q: tools/list: %w", s.server, err)
 		}
 		all = append(all, res.Tools...)
 		if len(all) > s.limits.MaxTools {
 			return nil, &LimitError{Server: s.server, What: "tools", Limit: s.limits.MaxTools, Got: len(all)}
+		}
+		for _, t := range res.Tools {
+			b, err := json.Marshal(t)
+			if err != nil {
+				return nil, fmt.Errorf("%w: mcp server %q tool %q: %w", ErrCatalog, s.server, t.Name, err)
+			}
+			if size += len(b); size > s.limits.MaxListBytes {
+				return nil, &LimitError{Server: s.server, What: "tools/list bytes", Limit: s.limits.MaxListBytes, Got: size}
+			}
 		}
 		if res.NextCursor == "" {
 			return all, nil
@@ -253,7 +299,7 @@ func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessa
 	fail := func(kind CallErrorKind, detail string, cause error) error {
 		return &CallError{Server: s.server, Tool: name, Kind: kind, Detail: detail, Cause: cause}
 	}
-	cs, err := s.session(ctx)
+	c, err := s.session(ctx)
 	if err != nil {
 		return nil, fail(CallUnreachable, "", err)
 	}
@@ -263,7 +309,11 @@ func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessa
 	if arguments != nil {
 		params.Arguments = arguments
 	}
-	res, err := cs.CallTool(cctx, params)
+	res, err := c.cs.CallTool(cctx, params)
+	if lerr := s.overflow(c, name); lerr != nil {
+		s.drop(c)
+		return nil, fail(CallInvalid, fmt.Sprintf("the server sent a message of more than %d bytes", lerr.Limit), lerr)
+	}
 	switch {
 	case err == nil:
 	case refusal(err) != nil:
@@ -272,10 +322,10 @@ func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessa
 		// The caller ended the call; the connection may be fine.
 		return nil, fail(CallTimeout, "before the run's context ended", err)
 	case cctx.Err() != nil:
-		s.drop(cs)
+		s.drop(c)
 		return nil, fail(CallTimeout, "within "+s.timeout.String(), err)
 	default:
-		s.drop(cs)
+		s.drop(c)
 		return nil, fail(CallConnectionLost, "", err)
 	}
 	size, err := resultSize(res)

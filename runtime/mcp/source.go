@@ -34,12 +34,15 @@ type Source struct {
 }
 
 // keptListings is how many lists a source keeps, so that a call admitted
-// under a list that changed since can still be checked against it.
+// under a list that changed since can still be checked against it. The
+// lists kept hold at most twice the session's MaxListBytes together (the
+// latest one always stays).
 const keptListings = 4
 
 // listing is one read of the server's list.
 type listing struct {
 	sum      [sha256.Size]byte // of the list as the SDK decoded it
+	bytes    int               // of the list as JSON
 	state    listState
 	catalog  *Catalog
 	resolved runtime.ResolvedToolset
@@ -149,6 +152,7 @@ func (src *Source) read(ctx context.Context) (*listing, error) {
 	}
 	l := &listing{
 		sum:      sum,
+		bytes:    len(wire),
 		state:    st,
 		catalog:  cat,
 		resolved: runtime.ResolvedToolset{Schema: cat.Toolset, Fingerprint: fp, Token: string(fp)},
@@ -166,7 +170,13 @@ func (src *Source) read(ctx context.Context) (*listing, error) {
 		src.listings = slices.Delete(src.listings, i, i+1)
 	}
 	src.listings = append(src.listings, l)
-	if len(src.listings) > keptListings {
+	held := 0
+	for _, o := range src.listings {
+		held += o.bytes
+	}
+	for len(src.listings) > keptListings || (len(src.listings) > 1 && held > 2*src.session.limits.MaxListBytes) {
+		held -= src.listings[0].bytes
+		src.listings[0] = nil
 		src.listings = src.listings[1:]
 	}
 	return l, nil

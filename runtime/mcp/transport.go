@@ -8,7 +8,6 @@ package mcp
 import (
 	"context"
 	"net/http"
-	"os/exec"
 	"slices"
 	"time"
 
@@ -45,14 +44,12 @@ func Command(path string, args ...string) *CommandTransport {
 	return &CommandTransport{Path: path, Args: slices.Clone(args)}
 }
 
-// NewTransport starts nothing yet: the SDK starts the process when the
-// session connects. The process is not bound to ctx, which is the context
-// of one call, not of the session.
-func (c *CommandTransport) NewTransport(context.Context) (sdk.Transport, error) {
-	cmd := exec.Command(c.Path, c.Args...)
-	cmd.Env = slices.Clone(c.Env)
-	cmd.Dir = c.Dir
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: c.TerminateAfter}, nil
+// NewTransport starts nothing yet: the process starts when the session
+// connects. The process is not bound to ctx, which is the context of one
+// call, not of the session. Each line the process writes is bounded by
+// DefaultLimits.MaxMessageBytes; a Session bounds it by its own Limits.
+func (c *CommandTransport) NewTransport(ctx context.Context) (sdk.Transport, error) {
+	return c.newCappedTransport(ctx, &messageCap{limit: DefaultLimits.MaxMessageBytes})
 }
 
 // DefaultStreamRetries is how many times in a row an HTTP transport resumes
@@ -90,7 +87,8 @@ func HTTP(url string, client *http.Client) *HTTPTransport {
 }
 
 // NewTransport returns a transport that opens a new MCP session at the
-// endpoint. It resumes interrupted streams of that session (the SDK
+// endpoint. A Session bounds each response body and SSE event by its
+// Limits.MaxMessageBytes. It resumes interrupted streams of that session (the SDK
 // transport's retries, bounded by StreamRetries); opening a new session
 // after a failed one is the Session's job.
 func (h *HTTPTransport) NewTransport(context.Context) (sdk.Transport, error) {

@@ -24,8 +24,12 @@ package registry
 //     zeros ("0x7f.1", "2130706433", "127.000.0.1"), an IPv4 address in an
 //     IPv6 one ("::ffff:127.0.0.1"), an IPv6 zone, a host that is not
 //     ASCII letters, digits, "-" and "." (percent-encoded or international
-//     names: write the punycode form), a host ending in ".", and any byte
-//     that a URL may not hold unescaped.
+//     names: write the punycode form), a host ending in ".", any byte
+//     that a URL may not hold unescaped, a control byte encoded in the
+//     path or query ("%00" ends a string in C, "%0D%0A" splits a header
+//     in a stack that decodes before it writes), and a dot segment with a
+//     path parameter ("..;", ".;x", "..%3B": Tomcat and servers like it
+//     drop the parameter and then climb).
 
 import (
 	"errors"
@@ -227,10 +231,32 @@ func normalizePath(p string) (string, error) {
 			}
 			out = append(out, "")
 		default:
+			if dotWithParameter(seg) {
+				return "", fmt.Errorf("segment %q is a dot segment with a parameter: servers that drop path parameters read it as %q", seg, dotBase(seg))
+			}
 			out = append(out, seg)
 		}
 	}
 	return "/" + strings.Join(out, "/"), nil
+}
+
+// dotBase returns what a segment is once a path parameter (from ";" or its
+// encoding "%3B") is dropped.
+func dotBase(seg string) string {
+	if i := strings.Index(seg, ";"); i >= 0 {
+		seg = seg[:i]
+	}
+	if i := strings.Index(seg, "%3B"); i >= 0 {
+		seg = seg[:i]
+	}
+	return seg
+}
+
+// dotWithParameter reports whether a segment is "." or ".." followed by a
+// path parameter.
+func dotWithParameter(seg string) bool {
+	b := dotBase(seg)
+	return b != seg && (b == "." || b == "..")
 }
 
 // normalizeEscapes decodes the escapes of unreserved characters and
@@ -253,6 +279,8 @@ func normalizeEscapes(s string, query bool) (string, error) {
 		}
 		v := unhex(s[i+1])<<4 | unhex(s[i+2])
 		switch {
+		case v < ' ' || v == 0x7f:
+			return "", fmt.Errorf("encoded control byte %q at offset %d is not allowed: a stack that decodes it reads the end of a string or of a header line", v, i)
 		case isUnreserved(v):
 			b.WriteByte(v)
 		case !query && (v == '/' || v == '\\'):

@@ -74,6 +74,24 @@ func TestNormalizeEndpoint(t *testing.T) {
 		{in: "http://h:+80/x", wantErr: "not a decimal number"},
 		{in: "http://h:8080:1/x", wantErr: "a host is ASCII letters"},
 		{in: "http://h/x?a b", wantErr: "byte ' '"},
+		// Path parameters after a dot segment: Tomcat and others read
+		// "..;x" as "..", so the segment climbs where a prefix test sees
+		// none.
+		{in: "http://h/tools/..;/admin", wantErr: `dot segment with a parameter`},
+		{in: "http://h/tools/..;x=1/admin", wantErr: `dot segment with a parameter`},
+		{in: "http://h/tools/.;/admin", wantErr: `dot segment with a parameter`},
+		{in: "http://h/tools/%2e%2e;/admin", wantErr: `dot segment with a parameter`},
+		{in: "http://h/tools/..%3b/admin", wantErr: `dot segment with a parameter`},
+		{in: "http://h/tools/a;b/c", want: "http://h/tools/a;b/c"},
+		// Control bytes, raw or encoded, end a string or split a header
+		// in some stack on the way.
+		{in: "http://h/tools/x%00.json", wantErr: "encoded control byte"},
+		{in: "http://h/tools/x%0d%0aHost:%20evil", wantErr: "encoded control byte"},
+		{in: "http://h/tools/x%0A", wantErr: "encoded control byte"},
+		{in: "http://h/tools/x%7f", wantErr: "encoded control byte"},
+		{in: "http://h/tools/x?q=%00", wantErr: "encoded control byte"},
+		{in: "http://h/tools/x\r\nHost: evil", wantErr: `byte '\r'`},
+		{in: "http://h/tools/x\n", wantErr: `byte '\n'`},
 	}
 	for _, c := range cases {
 		got, err := NormalizeEndpoint(c.in)

@@ -26,6 +26,9 @@ const (
 	CodeFingerprintMismatch Code = "fingerprint_mismatch"
 	// CodeBodyTooLarge: the request body exceeds the service's limit.
 	CodeBodyTooLarge Code = "body_too_large"
+	// CodeBodyTimeout: the request body did not arrive whole within the
+	// time the service allows a body (its body read timeout).
+	CodeBodyTimeout Code = "body_timeout"
 	// CodeRecordTooLarge: a toolset or a call result would encode to more
 	// than MaxAnswerRecordBytes, more than an answer may carry.
 	CodeRecordTooLarge Code = "record_too_large"
@@ -97,6 +100,8 @@ func (c Code) Status() int {
 		return http.StatusBadRequest
 	case CodeBodyTooLarge, CodeRecordTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case CodeBodyTimeout:
+		return http.StatusRequestTimeout
 	case CodeSchemaLimit:
 		return http.StatusUnprocessableEntity
 	case CodeUnsupportedMediaType:

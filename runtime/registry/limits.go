@@ -62,7 +62,8 @@ func (l SchemaLimits) Validate() error {
 // Check measures the toolset's schemas against the limits. A toolset over
 // one is an *Error with CodeSchemaLimit naming the tool, the schema, the
 // measure and the limit; a schema that is not JSON is left to the compiler
-// to report.
+// to report. OutlinePublish measures a publish body the same way before
+// it is decoded.
 func (l SchemaLimits) Check(ts *tools.ToolsetSchema) error {
 	work := 0
 	for i := range ts.Tools {
@@ -75,20 +76,36 @@ func (l SchemaLimits) Check(ts *tools.ToolsetSchema) error {
 			if len(s.raw) == 0 {
 				continue
 			}
-			if len(s.raw) > l.MaxBytes {
-				return Errorf(CodeSchemaLimit, "toolset %q: tool %q: %s schema is %d bytes, over the limit of %d bytes per schema (MaxBytes)", ts.Name, t.Name, s.which, len(s.raw), l.MaxBytes)
+			if over := l.checkSchema(string(t.Name), s.which, s.raw, &work); over != nil {
+				return over(ts.Name)
 			}
-			values, depth, err := measure(s.raw, l.MaxDepth, l.MaxWork-work)
-			switch {
-			case err != nil:
-				continue // not JSON: the compiler says why
-			case depth > l.MaxDepth:
-				return Errorf(CodeSchemaLimit, "toolset %q: tool %q: %s schema nests deeper than %d levels, the limit per schema (MaxDepth)", ts.Name, t.Name, s.which, l.MaxDepth)
-			}
-			work += values
-			if work > l.MaxWork {
-				return Errorf(CodeSchemaLimit, "toolset %q: schemas up to tool %q hold more than %d JSON values, keys and tools, the compile work limit per toolset (MaxWork)", ts.Name, t.Name, l.MaxWork)
-			}
+		}
+	}
+	return nil
+}
+
+// checkSchema measures one schema of a tool, adding its values to work;
+// over a limit, it returns the function that words the error once the
+// toolset's name is known.
+func (l SchemaLimits) checkSchema(tool, which string, raw []byte, work *int) func(toolset string) error {
+	if len(raw) > l.MaxBytes {
+		return func(toolset string) error {
+			return Errorf(CodeSchemaLimit, "toolset %q: tool %q: %s schema is %d bytes, over the limit of %d bytes per schema (MaxBytes)", toolset, tool, which, len(raw), l.MaxBytes)
+		}
+	}
+	values, depth, err := measure(raw, l.MaxDepth, l.MaxWork-*work)
+	switch {
+	case err != nil:
+		return nil // not JSON: the compiler says why
+	case depth > l.MaxDepth:
+		return func(toolset string) error {
+			return Errorf(CodeSchemaLimit, "toolset %q: tool %q: %s schema nests deeper than %d levels, the limit per schema (MaxDepth)", toolset, tool, which, l.MaxDepth)
+		}
+	}
+	*work += values
+	if *work > l.MaxWork {
+		return func(toolset string) error {
+			return Errorf(CodeSchemaLimit, "toolset %q: schemas up to tool %q hold more than %d JSON values, keys and tools, the compile work limit per toolset (MaxWork)", toolset, tool, l.MaxWork)
 		}
 	}
 	return nil

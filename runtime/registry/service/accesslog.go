@@ -37,6 +37,15 @@ import (
 // registry makes. The answer carries it back, and the access log records it.
 const RequestIDHeader = "X-Request-Id"
 
+// The outcome of a request whose client went away before its answer, and
+// the status the access log, metrics and span give it (nginx's "client
+// closed request"): logged at INFO, as nothing failed; the call it asked
+// for goes on, and a retry finds its result.
+const (
+	OutcomeClientGone = "client_gone"
+	StatusClientGone  = 499
+)
+
 // Routes of the access log and metrics: the operation a request asks for.
 var routes = map[string]string{
 	http.MethodPost + " " + registry.PathToolsets: "publish",
@@ -206,6 +215,11 @@ func (s *Service) observeRequests(next http.Handler) http.Handler {
 		}
 		elapsed := time.Since(start)
 		outcome := rw.outcome()
+		if rw.status >= 500 && r.Context().Err() != nil {
+			// The client went away before its answer (a call it
+			// abandoned): nothing failed, and nobody reads this answer.
+			outcome, rw.status = OutcomeClientGone, StatusClientGone
+		}
 		attrs := metric.WithAttributes(attribute.String("route", route), attribute.String("outcome", outcome))
 		t.requests.Add(ctx, 1, attrs)
 		t.latency.Record(ctx, elapsed.Seconds(), attrs)
@@ -218,6 +232,7 @@ func (s *Service) observeRequests(next http.Handler) http.Handler {
 		}
 		level := slog.LevelInfo
 		switch {
+		case outcome == OutcomeClientGone:
 		case rw.status >= 500:
 			level = slog.LevelError
 		case rw.status >= 400:
@@ -227,7 +242,10 @@ func (s *Service) observeRequests(next http.Handler) http.Handler {
 			return
 		}
 		msg := "registry " + route
-		if rw.status >= 400 {
+		switch {
+		case outcome == OutcomeClientGone:
+			msg += " abandoned by its client"
+		case rw.status >= 400:
 			msg += " refused"
 		}
 		logAttrs := make([]slog.Attr, 0, 10)

@@ -17,6 +17,15 @@ package service
 //     WithLoopbackEndpoints (which WithInsecure and --insecure imply);
 //   - any other address: public, accepted.
 //
+// An IPv6 address that carries an IPv4 address by a translation or
+// tunnelling convention reaches that IPv4 address through a gateway, so it
+// is classed by what it carries: NAT64 (64:ff9b::/96, and the local-use
+// 64:ff9b:1::/48 in every layout of RFC 6052, private at least), 6to4
+// (2002::/16), IPv4-compatible (::a.b.c.d), IPv4-translated
+// (::ffff:0:a.b.c.d) and Teredo (2001::/32, its server and its client). One
+// that carries a loopback address is never forwarded to: it reaches the
+// gateway's loopback, not this host's.
+//
 // An IP literal is checked at publish. A host name is resolved when a call
 // is forwarded; every address it resolves to is checked before any is
 // dialed, and the connection goes to a checked address, never to a name
@@ -58,6 +67,30 @@ var (
 // it is.
 func classify(a netip.Addr) (addrClass, string) {
 	a = a.Unmap()
+	if form, carried, localUse := embeddedIPv4(a); form != "" {
+		class, what := addrPublic, ""
+		if localUse {
+			class, what = addrPrivate, "a local-use NAT64 address (64:ff9b:1::/48)"
+		}
+		for _, e := range carried {
+			if localUse && thisNetwork.Contains(e) {
+				continue // a layout this address does not use: its bytes there are zero
+			}
+			c, w := classify4(e)
+			if c == addrLoopback {
+				c = addrRefused
+			}
+			if c > class {
+				class, what = c, fmt.Sprintf("a %s address carrying %s, %s", form, e, w)
+			}
+		}
+		return class, what
+	}
+	return classify4(a)
+}
+
+// classify4 classes an address that carries no other.
+func classify4(a netip.Addr) (addrClass, string) {
 	for _, m := range metadataAddrs {
 		if a == m {
 			return addrRefused, "a cloud metadata address"
@@ -78,6 +111,45 @@ func classify(a netip.Addr) (addrClass, string) {
 	return addrPublic, ""
 }
 
+var (
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local    = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour     = netip.MustParsePrefix("2002::/16")
+	teredo        = netip.MustParsePrefix("2001::/32")
+	ipv4Compat    = netip.MustParsePrefix("::/96")
+	ipv4Translate = netip.MustParsePrefix("::ffff:0:0:0/96")
+)
+
+// embeddedIPv4 returns the convention by which an IPv6 address carries
+// IPv4 addresses, and the addresses it carries ("" when it carries none);
+// localUse is true for the local-use NAT64 prefix, whose layout depends on
+// a prefix length chosen by its network, so every layout is read.
+func embeddedIPv4(a netip.Addr) (form string, carried []netip.Addr, localUse bool) {
+	if !a.Is6() {
+		return "", nil, false
+	}
+	b := a.As16()
+	v4 := func(p, q, r, s int) netip.Addr { return netip.AddrFrom4([4]byte{b[p], b[q], b[r], b[s]}) }
+	switch {
+	case nat64.Contains(a):
+		return "NAT64", []netip.Addr{v4(12, 13, 14, 15)}, false
+	case nat64Local.Contains(a):
+		// RFC 6052, section 2.2: prefix lengths 48, 56, 64 and 96 (bits
+		// 64-71 are zero in every layout).
+		return "NAT64", []netip.Addr{v4(6, 7, 9, 10), v4(7, 9, 10, 11), v4(9, 10, 11, 12), v4(12, 13, 14, 15)}, true
+	case sixToFour.Contains(a):
+		return "6to4", []netip.Addr{v4(2, 3, 4, 5)}, false
+	case teredo.Contains(a):
+		client := netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+		return "Teredo", []netip.Addr{v4(4, 5, 6, 7), client}, false
+	case ipv4Translate.Contains(a):
+		return "IPv4-translated", []netip.Addr{v4(12, 13, 14, 15)}, false
+	case ipv4Compat.Contains(a) && !a.IsUnspecified() && !a.IsLoopback():
+		return "IPv4-compatible", []netip.Addr{v4(12, 13, 14, 15)}, false
+	}
+	return "", nil, false
+}
+
 // loopbackName reports whether a host name is loopback by definition
 // (RFC 6761).
 func loopbackName(host string) bool {
@@ -95,7 +167,7 @@ func (r *endpointRules) addressAllowed(a netip.Addr) error {
 	class, what := classify(a)
 	switch {
 	case class == addrRefused:
-		return fmt.Errorf("%s is %s; the registry never forwards calls to unspecified, link-local, metadata, multicast or broadcast addresses", a.Unmap(), what)
+		return fmt.Errorf("%s is %s; the registry never forwards calls to unspecified, link-local, metadata, multicast or broadcast addresses, nor to an IPv6 form of a loopback address", a.Unmap(), what)
 	case class == addrPrivate && r.allow == nil:
 		return fmt.Errorf("%s is %s; name the provider in an endpoint allowlist (--allow-endpoint, service.WithEndpointAllowlist) to allow it", a.Unmap(), what)
 	case class == addrLoopback && r.allow == nil && !r.loopback:

@@ -115,6 +115,31 @@ func TestAddressRulesAtPublish(t *testing.T) {
 		{"http://tools.localhost:9000/x", loopback, "", ""},
 		{"https://93.184.216.34/x", "", "", ""},
 		{"https://tools.example/x", "", "", ""},
+		// IPv6 forms that carry an IPv4 address (translation and
+		// tunnelling) are classed by the address they carry; one that
+		// carries loopback is never forwarded to (it is no loopback of
+		// this host).
+		{"http://[64:ff9b::a9fe:a9fe]/", never, never, never},                // NAT64 of 169.254.169.254
+		{"http://[64:ff9b::7f00:1]/x", never, never, never},                  // NAT64 of 127.0.0.1
+		{"http://[64:ff9b::a00:5]/x", allowlist, allowlist, ""},              // NAT64 of 10.0.0.5
+		{"https://[64:ff9b::5db8:d822]/x", "", "", ""},                       // NAT64 of 93.184.216.34
+		{"http://[64:ff9b:1:a9fe:a9:fe00::]/x", never, never, never},         // local-use NAT64, /48 layout, of 169.254.169.254
+		{"http://[64:ff9b:1::a9fe:a9fe]/x", never, never, never},             // local-use NAT64, /96 layout
+		{"http://[64:ff9b:1::5db8:d822]/x", allowlist, allowlist, ""},        // local-use: private at least
+		{"http://[2002:a9fe:a9fe::1]/x", never, never, never},                // 6to4 of 169.254.169.254
+		{"http://[2002:7f00:1::1]/x", never, never, never},                   // 6to4 of 127.0.0.1
+		{"http://[2002:c0a8:101::1]/x", allowlist, allowlist, ""},            // 6to4 of 192.168.1.1
+		{"https://[2002:5db8:d822::1]/x", "", "", ""},                        // 6to4 of 93.184.216.34
+		{"http://[::a9fe:a9fe]/x", never, never, never},                      // IPv4-compatible 169.254.169.254
+		{"http://[::7f00:1]/x", never, never, never},                         // IPv4-compatible 127.0.0.1
+		{"http://[::a00:5]/x", allowlist, allowlist, ""},                     // IPv4-compatible 10.0.0.5
+		{"http://[::ffff:0:a9fe:a9fe]/x", never, never, never},               // IPv4-translated 169.254.169.254
+		{"http://[2001:0:5db8:d822::5601:5601]/x", never, never, never},      // Teredo, client 169.254.169.254
+		{"http://[2001:0:a9fe:a9fe::a247:29dd]/x", never, never, never},      // Teredo, server 169.254.169.254
+		{"http://[2001:0:5db8:d822::80ff:fffe]/x", never, never, never},      // Teredo, client 127.0.0.1
+		{"http://[2001:0:5db8:d822::f5ff:fffa]/x", allowlist, allowlist, ""}, // Teredo, client 10.0.0.5
+		{"https://[2001:0:5db8:d822::a247:29dd]/x", "", "", ""},              // Teredo, client 93.184.216.34
+		{"https://[2001:db8::1]/x", "", "", ""},                              // documentation prefix, not Teredo
 	}
 	for _, tc := range cases {
 		for _, mode := range []struct {

@@ -55,6 +55,9 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 		return res, err
 	}
 	for {
+		if err := retrying(ctx, fmt.Sprintf("call %q", req.CallID)); err != nil {
+			return nil, err
+		}
 		a, res, err := s.admit(ctx, req, digest)
 		if err != nil || res != nil {
 			return res, err

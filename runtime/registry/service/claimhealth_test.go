@@ -120,7 +120,7 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 				return json.RawMessage(`{"name":"record 7"}`), nil
 			})
 			reg := publish(t, n.svc, p, "1.0.0", "r1")
-			if status, body := n.readyz(t); status != http.StatusOK || body != `{"status":"ready","store":"reachable","claims_held":0}` {
+			if status, body := n.readyz(t); status != http.StatusOK || body != `{"status":"ready","store":"reachable","claims_held":0,"store_resets":0}` {
 				t.Fatalf("readyz before the call: %d %s", status, body)
 			}
 			go func() { _, _ = n.svc.CallResolvedTool(context.Background(), lookup("c", reg.Token, "7")) }()
@@ -128,7 +128,7 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 				held, renewals := n.claimMetrics(t)
 				return held == 1 && renewals["ok"] > 0
 			})
-			if status, body := n.readyz(t); status != http.StatusOK || body != `{"status":"ready","store":"reachable","claims_held":1}` {
+			if status, body := n.readyz(t); status != http.StatusOK || body != `{"status":"ready","store":"reachable","claims_held":1,"store_resets":0}` {
 				t.Fatalf("readyz while the call is forwarded: %d %s", status, body)
 			}
 			tc.trouble(n.m)
@@ -150,7 +150,7 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 			tc.recover(n.m)
 			waitFor(t, "the node to be ready again", func() bool {
 				status, body := n.readyz(t)
-				return status == http.StatusOK && body == `{"status":"ready","store":"reachable","claims_held":1}`
+				return status == http.StatusOK && body == `{"status":"ready","store":"reachable","claims_held":1,"store_resets":0}`
 			})
 		})
 	}

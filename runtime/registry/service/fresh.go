@@ -11,7 +11,8 @@ import (
 // old (its Generation may be a cached one, such as the Redis store's
 // generation watch); a refusal (a toolset not registered, a token or
 // version not current, a publish found unchanged) is decided on a fresh
-// read instead, so that no node refuses what another node acknowledged.
+// read instead, so that no node refuses what another node acknowledged
+// and the store still holds (a store that lost changes: shared.go).
 func (s *Service) recheck(ctx context.Context) error {
 	if _, ok := s.store.(SharedStore); !ok {
 		return nil

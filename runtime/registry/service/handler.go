@@ -7,6 +7,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // Handler serves the registry protocol (see the registry.Path* routes).
@@ -15,8 +16,8 @@ import (
 // admitted before their bodies are read (share.go: the route's action
 // against the principal's scopes, the principal's share of requests in
 // flight, a deadline for the body), then request bodies are JSON of at most the service's body limit, decoded
-// strictly (registry.DecodeRequest), then authorized against the toolset
-// they name: publishing and withdrawing need the toolset's publish scope,
+// strictly (registry.DecodeRequest; a publish body is outlined first, see
+// handlePublish), then authorized against the toolset they name: publishing and withdrawing need the toolset's publish scope,
 // listing and resolving the consume scope, calling the toolset's call
 // scope; the operator routes (PathRegistrations, GET registry.PathCalls)
 // the inspect scope. Every failure is an error body with a precise
@@ -59,18 +60,36 @@ func methodNotAllowed(allow string) http.HandlerFunc {
 // decode reads a request body into v; it reports false after writing the
 // error response.
 func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	data, ok := s.readBody(w, r)
+	return ok && s.decodeBody(w, r, data, v)
+}
+
+// readBody reads a request's JSON body whole, within the service's body
+// limit; it reports false after writing the error response.
+func (s *Service) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
 			registry.WriteError(w, registry.Errorf(registry.CodeUnsupportedMediaType, "content type %q, want application/json", ct))
-			return false
+			return nil, false
 		}
 	}
 	if r.ContentLength > s.opts.maxBody {
 		registry.WriteError(w, registry.Errorf(registry.CodeBodyTooLarge, "request body of %d bytes exceeds %d bytes", r.ContentLength, s.opts.maxBody))
-		return false
+		return nil, false
 	}
-	if err := registry.DecodeRequest(r.Body, s.opts.maxBody, v); err != nil {
+	data, err := registry.ReadRequestBody(r.Body, s.opts.maxBody)
+	if err != nil {
+		registry.WriteError(w, err)
+		return nil, false
+	}
+	return data, true
+}
+
+// decodeBody decodes a body read whole into v; it reports false after
+// writing the error response.
+func (s *Service) decodeBody(w http.ResponseWriter, r *http.Request, data []byte, v any) bool {
+	if err := registry.DecodeRequestBody(data, v); err != nil {
 		registry.WriteError(w, err)
 		return false
 	}
@@ -78,9 +97,29 @@ func (s *Service) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
+// handlePublish outlines the body before it decodes it
+// (registry.OutlinePublish): a principal that may not publish the toolset
+// the body names, and a schema over the service's limits, are refused
+// from one pass over the bytes, never decoded.
 func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request) {
+	data, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	if out, err := registry.OutlinePublish(data, s.opts.schemaLimits); err == nil {
+		if tools.ValidateName(out.Toolset) == nil {
+			noteRequest(r.Context()).toolset = out.Toolset
+		}
+		if !s.authorize(w, r, access.Publish, out.Toolset) {
+			return
+		}
+		if out.Limit != nil {
+			registry.WriteError(w, out.Limit)
+			return
+		}
+	}
 	var req registry.PublishRequest
-	if !s.decode(w, r, &req) || !s.authorize(w, r, access.Publish, req.Toolset.Name) {
+	if !s.decodeBody(w, r, data, &req) || !s.authorize(w, r, access.Publish, req.Toolset.Name) {
 		return
 	}
 	res, err := s.Publish(r.Context(), &req)
@@ -114,7 +153,7 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 	}
 	body := c.first
 	if text := r.URL.Query().Get("cursor"); text != "" {
-		start, err := s.parseCursor(text, "", c.generation)
+		start, err := s.parseCursor(text, "", c.instance, c.generation)
 		if err == nil && start >= len(c.records) {
 			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the catalog", text)
 		}
@@ -122,7 +161,7 @@ func (s *Service) handleList(w http.ResponseWriter, r *http.Request) {
 			registry.WriteError(w, err)
 			return
 		}
-		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
+		body = pageBody(c.generation, c.records, start, pageEnd(c.records, start, s.opts.maxPage), cursor{instance: c.instance, generation: c.generation})
 	} else if r.Header.Get("If-None-Match") == c.etag {
 		w.Header().Set("ETag", c.etag)
 		w.WriteHeader(http.StatusNotModified)
@@ -150,10 +189,10 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 		registry.WriteError(w, s.internal("encode resolution", err))
 		return
 	}
-	refs := refsDigest(req.Toolsets)
+	refs, instance := refsDigest(req.Toolsets), s.catalogInstance()
 	start := 0
 	if req.Cursor != "" {
-		if start, err = s.parseCursor(req.Cursor, refs, cat.Generation); err == nil && start >= len(records) {
+		if start, err = s.parseCursor(req.Cursor, refs, instance, cat.Generation); err == nil && start >= len(records) {
 			err = registry.Errorf(registry.CodeInvalidRequest, "cursor %q is past the resolution", req.Cursor)
 		}
 		if err != nil {
@@ -163,7 +202,7 @@ func (s *Service) handleResolve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: s.instance, generation: cat.Generation, refs: refs}))
+	_, _ = w.Write(pageBody(cat.Generation, records, start, pageEnd(records, start, s.opts.maxPage), cursor{instance: instance, generation: cat.Generation, refs: refs}))
 }
 
 func (s *Service) handleWithdraw(w http.ResponseWriter, r *http.Request) {
@@ -187,8 +226,9 @@ func (s *Service) handleCall(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var e *registry.Error
 		if !errors.As(err, &e) {
-			// The caller went away while the call ran; the call goes on
-			// and a retry finds its result.
+			// The caller went away while the call ran (the access log
+			// says client_gone); the call goes on and a retry finds its
+			// result.
 			e = registry.Errorf(registry.CodeOverloaded, "%v", err)
 		}
 		registry.WriteError(w, e)

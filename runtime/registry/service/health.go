@@ -18,21 +18,30 @@ const (
 	// PathHealthz answers 200 while the service answers requests.
 	PathHealthz = "/healthz"
 	// PathReadyz answers 200 when the service can serve the registry (see
-	// Ready), with, on a shared store, how many claims it holds; 503 with
-	// the NotReadyError's reason otherwise.
+	// Ready), with, on a shared store, how many claims it holds and how
+	// many times it dropped its registrations for a store that had lost
+	// changes (store_resets); 503 with the NotReadyError's reason
+	// otherwise.
 	PathReadyz = "/readyz"
 )
 
-// ReadyTimeout bounds the store read of a readiness check.
+// ReadyTimeout bounds the store read of a readiness check: the check
+// answers within it whatever the store does (readyprobe.go).
 const ReadyTimeout = 2 * time.Second
 
 // ReasonStoreUnreachable: a shared store did not answer a read of its
 // generation within ReadyTimeout.
 const ReasonStoreUnreachable = "store_unreachable"
 
+// ReasonStoreReset: a shared store lost changes it had acknowledged since
+// the service read its registrations (SharedStore's Epoch), and the
+// service could not read them again within ReadyTimeout. It serves none of
+// the registrations it held: every request reads the store again first.
+const ReasonStoreReset = "store_reset"
+
 // NotReadyError is why a service cannot serve the registry now. Reason is
-// what PathReadyz answers: ReasonStoreUnreachable, ReasonClaimsNotRenewed
-// or ReasonClaimsLost.
+// what PathReadyz answers: ReasonStoreUnreachable, ReasonStoreReset,
+// ReasonClaimsNotRenewed or ReasonClaimsLost.
 type NotReadyError struct {
 	Reason string
 	Err    error
@@ -47,10 +56,11 @@ func (e *NotReadyError) Unwrap() error { return e.Err }
 
 // Ready reports why the service cannot serve the registry now, as a
 // *NotReadyError, or nil. A shared store (SharedStore) must answer a read
-// of its generation, and the renewals of the claims the service holds on
-// the calls it forwards must not have failed or found a claim lapsed
-// since the last that succeeded (claims.go); the embedded store is in the
-// process and always answers.
+// of its generation; when the store lost changes since the service read
+// its registrations, the service reads them again first; and the renewals
+// of the claims the service holds on the calls it forwards must not have
+// failed or found a claim lapsed since the last that succeeded
+// (claims.go). The embedded store is in the process and always answers.
 func (s *Service) Ready(ctx context.Context) error {
 	_, err := s.readiness(ctx)
 	return err
@@ -66,13 +76,19 @@ func (s *Service) readiness(ctx context.Context) (string, error) {
 	if reason != "" {
 		return "", &NotReadyError{Reason: reason, Err: cause}
 	}
-	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
-	defer cancel()
-	if _, err := st.Generation(ctx); err != nil {
+	if err := s.readyProbe.read(ctx, st, ReadyTimeout); err != nil {
 		s.countStoreError(err)
 		return "", &NotReadyError{Reason: ReasonStoreUnreachable, Err: err}
 	}
-	return fmt.Sprintf(`{"status":"ready","store":"reachable","claims_held":%d}`, held), nil
+	s.mu.RLock()
+	reset := st.Epoch() != s.storeEpoch
+	s.mu.RUnlock()
+	if reset {
+		if err := s.refresh(ctx, nil); err != nil {
+			return "", &NotReadyError{Reason: ReasonStoreReset, Err: err}
+		}
+	}
+	return fmt.Sprintf(`{"status":"ready","store":"reachable","claims_held":%d,"store_resets":%d}`, held, s.resets.Load()), nil
 }
 
 // serveHealth answers the health routes and passes every other request to
@@ -101,6 +117,7 @@ func healthAnswer(w http.ResponseWriter, r *http.Request, status int, body strin
 		w.Header().Set("Allow", "GET, HEAD")
 		status, body = http.StatusMethodNotAllowed, `{"status":"method_not_allowed"}`
 	}
+	w.Header().Set(RequestIDHeader, requestID(r))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

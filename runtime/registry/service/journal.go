@@ -72,13 +72,27 @@ type frame struct {
 	value []byte // empty: forget key
 }
 
+// journalMode is the journal's file mode: it holds registration tokens and
+// call results, so it is its owner's alone, as the toolset files are.
+const journalMode = 0o600
+
 // openJournal opens (creating when missing) the journal at path and
-// returns it with the value of every live key.
+// returns it with the value of every live key. A journal that allowed more
+// than its owner (journalMode) is restricted to its owner.
 func openJournal(path string) (*journal, map[string][]byte, error) {
 	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, journalMode)
 	if err != nil {
 		return nil, nil, storageError("open journal", err)
+	}
+	if info, err := f.Stat(); err != nil || info.Mode().Perm() != journalMode {
+		if err == nil {
+			err = f.Chmod(journalMode)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, storageError("restrict journal to its owner", err)
+		}
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		// A new journal's directory entry must be as durable as its frames.
@@ -333,7 +347,7 @@ func (j *journal) compact() {
 
 // writeSynced creates path with data, synced, and returns it open.
 func writeSynced(path string, data []byte) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, journalMode)
 	if err != nil {
 		return nil, err
 	}

@@ -234,3 +234,59 @@ func TestJournalRecordsMustBeCallRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestJournalFileMode: the journal holds registration tokens and call
+// results, so it is its owner's alone (0600), as the toolset files are:
+// when created, when compacted into a new file, and when an existing file
+// allowed more.
+func TestJournalFileMode(t *testing.T) {
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, path string)
+		compact bool
+	}{
+		{name: "created"},
+		{name: "compacted", compact: true},
+		{name: "existing 0644", prepare: func(t *testing.T, path string) {
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), callsJournal)
+			if tc.prepare != nil {
+				tc.prepare(t, path)
+			}
+			j, _, err := openJournal(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.compact {
+				j.compactMin = 1024
+			}
+			for i := range 100 {
+				if err := j.commit(frame{key: fmt.Sprint(i % 2), value: bytes.Repeat([]byte("x"), 100)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := j.close(); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.compact && info.Size() > 2048 {
+				t.Fatalf("journal of %d bytes was not compacted", info.Size())
+			}
+			if perm := info.Mode().Perm(); perm != 0o600 {
+				t.Errorf("journal mode %v, want 0600", perm)
+			}
+		})
+	}
+}

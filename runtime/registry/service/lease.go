@@ -115,6 +115,9 @@ func (s *Service) Renew(ctx context.Context, req *registry.RenewRequest) (*regis
 		return nil, err
 	}
 	for rechecked := false; ; {
+		if err := retrying(ctx, fmt.Sprintf("renew the lease of toolset %q", req.Toolset)); err != nil {
+			return nil, err
+		}
 		e := s.registration(req.Toolset)
 		if (e == nil || e.reg.Token != req.Token) && !rechecked {
 			if err := s.recheck(ctx); err != nil {

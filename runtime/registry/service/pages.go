@@ -37,8 +37,9 @@ func (c cursor) String() string {
 }
 
 // parseCursor reads a cursor of this service for a read of refs (""
-// for a list) at generation; it is an *registry.Error otherwise.
-func (s *Service) parseCursor(text, refs string, generation uint64) (int, error) {
+// for a list) of the catalog of instance (catalogInstance) at generation;
+// it is an *registry.Error otherwise.
+func (s *Service) parseCursor(text, refs, instance string, generation uint64) (int, error) {
 	parts := strings.Split(text, ".")
 	if len(parts) != 4 {
 		return 0, registry.Errorf(registry.CodeInvalidRequest, "cursor %q is not a page cursor of this registry", text)
@@ -48,7 +49,7 @@ func (s *Service) parseCursor(text, refs string, generation uint64) (int, error)
 	switch {
 	case err1 != nil || err2 != nil || index <= 0:
 		return 0, registry.Errorf(registry.CodeInvalidRequest, "cursor %q is not a page cursor of this registry", text)
-	case parts[0] != s.instance || gen != generation:
+	case parts[0] != instance || gen != generation:
 		return 0, registry.Errorf(registry.CodeCatalogChanged, "the registry changed since the first page of this read; read it again from the first page")
 	case parts[3] != refs:
 		return 0, registry.Errorf(registry.CodeInvalidRequest, "cursor %q belongs to a read of other toolsets", text)

@@ -18,7 +18,7 @@ func FuzzParseCursor(f *testing.F) {
 	f.Add("x.1.2.", "", uint64(1))
 	f.Add("....", "", uint64(0))
 	f.Fuzz(func(t *testing.T, text, refs string, generation uint64) {
-		index, err := s.parseCursor(text, refs, generation)
+		index, err := s.parseCursor(text, refs, s.instance, generation)
 		if err != nil {
 			var e *registry.Error
 			if !errors.As(err, &e) || e.Code.Status() < 400 || e.Code.Status() >= 500 {
@@ -30,7 +30,7 @@ func FuzzParseCursor(f *testing.F) {
 			t.Fatalf("accepted cursor %q of page index %d", text, index)
 		}
 		again := cursor{instance: s.instance, generation: generation, index: index, refs: refs}.String()
-		if i, err := s.parseCursor(again, refs, generation); err != nil || i != index {
+		if i, err := s.parseCursor(again, refs, s.instance, generation); err != nil || i != index {
 			t.Fatalf("cursor %q of the accepted %q does not parse back: %d, %v", again, text, i, err)
 		}
 	})

@@ -37,7 +37,11 @@ type Service struct {
 	mu         sync.RWMutex
 	loaded     bool
 	generation uint64
+	storeEpoch uint64 // the SharedStore's Epoch the registrations were read in
 	toolsets   map[string]*entry
+	// resets counts the times the service dropped its registrations for a
+	// store that lost changes (shared.go); written with mu held.
+	resets atomic.Uint64
 
 	// callMu guards the calls this service is forwarding now, and the
 	// results that ran but could not be recorded (unrecorded.go).
@@ -55,6 +59,8 @@ type Service struct {
 	leases leaseCache
 	claims claimSet // the claims of the calls this service forwards
 
+	readyProbe generationProbe // the store reads of readiness checks (readyprobe.go)
+
 	telemetry *telemetry
 	log       *slog.Logger // the access log; discards without WithLogger
 }
@@ -63,6 +69,7 @@ type Service struct {
 // HTTP API answers it: each record encoded, and the first page's body.
 type encodedCatalog struct {
 	generation uint64
+	instance   string // catalogInstance when encoded
 	etag       string
 	records    [][]byte
 	first      []byte
@@ -137,16 +144,17 @@ func (s *Service) restore() error {
 }
 
 // refresh reads the registrations from the store and installs them when
-// they are newer than the installed ones, reusing compiled tools: those
-// already installed, and fresh (nil, or just compiled by a publish). Other
-// records are checked and compiled, outside the lock.
+// they are newer than the installed ones, or of a later epoch of a shared
+// store (shared.go), reusing compiled tools: those already installed, and
+// fresh (nil, or just compiled by a publish). Other records are checked
+// and compiled, outside the lock.
 func (s *Service) refresh(ctx context.Context, fresh *entry) error {
-	gen, regs, err := s.store.Registrations(ctx)
+	gen, regs, epoch, err := s.readRegistrations(ctx)
 	if err != nil {
-		return s.storeError("read the registrations", err)
+		return err
 	}
 	s.mu.RLock()
-	cur, stale := s.toolsets, !s.loaded || gen > s.generation
+	cur, stale := s.toolsets, !s.loaded || epoch > s.storeEpoch || gen > s.generation && epoch == s.storeEpoch
 	s.mu.RUnlock()
 	if !stale {
 		return nil
@@ -169,10 +177,41 @@ func (s *Service) refresh(ctx context.Context, fresh *entry) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.loaded || gen > s.generation {
-		s.loaded, s.generation, s.toolsets = true, gen, next
+	switch {
+	case s.loaded && epoch > s.storeEpoch:
+		s.resets.Add(1)
+		if s.opts.logger != nil {
+			s.opts.logger.Warn("registry: the store lost changes it had acknowledged; the node dropped its registrations and read the store again",
+				"generation_held", s.generation, "generation_read", gen, "toolsets_held", len(s.toolsets), "toolsets_read", len(next), "store_resets", s.resets.Load())
+		}
+		fallthrough
+	case !s.loaded || epoch == s.storeEpoch && gen > s.generation:
+		s.loaded, s.generation, s.storeEpoch, s.toolsets = true, gen, epoch, next
 	}
 	return nil
+}
+
+// readRegistrations reads the store's registrations, with the epoch of a
+// shared store they belong to: a read during which the store found it had
+// lost changes may have begun before the loss, and is made again.
+func (s *Service) readRegistrations(ctx context.Context) (uint64, []registry.Registration, uint64, error) {
+	st, shared := s.store.(SharedStore)
+	for {
+		var before uint64
+		if shared {
+			before = st.Epoch()
+		}
+		gen, regs, err := s.store.Registrations(ctx)
+		if err != nil {
+			return 0, nil, 0, s.storeError("read the registrations", err)
+		}
+		if !shared || st.Epoch() == before {
+			return gen, regs, before, nil
+		}
+		if err := retrying(ctx, "read the registrations"); err != nil {
+			return 0, nil, 0, err
+		}
+	}
 }
 
 func sameRegistration(a, b *registry.Registration) bool {
@@ -266,6 +305,9 @@ func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*r
 		return nil, err
 	}
 	for rechecked := false; ; {
+		if err := retrying(ctx, fmt.Sprintf("publish toolset %q", ts.Name)); err != nil {
+			return nil, err
+		}
 		cur := s.registration(ts.Name)
 		status, prev := registry.Published, registry.Token("")
 		if cur != nil {
@@ -337,6 +379,9 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 		return err
 	}
 	for rechecked := false; ; {
+		if err := retrying(ctx, fmt.Sprintf("withdraw toolset %q", req.Toolset)); err != nil {
+			return err
+		}
 		cur := s.registration(req.Toolset)
 		if (cur == nil || cur.reg.Token != req.Token) && !rechecked {
 			if err := s.recheck(ctx); err != nil {
@@ -432,7 +477,7 @@ func (s *Service) catalogLocked() *registry.Catalog {
 func (s *Service) catalogJSON() (*encodedCatalog, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if c := s.listJSON.Load(); c != nil && c.generation == s.generation {
+	if c := s.listJSON.Load(); c != nil && c.generation == s.generation && c.instance == s.catalogInstance() {
 		return c, nil
 	}
 	records, err := encodeRecords(s.catalogLocked().Toolsets)
@@ -441,10 +486,11 @@ func (s *Service) catalogJSON() (*encodedCatalog, error) {
 	}
 	c := &encodedCatalog{
 		generation: s.generation,
-		etag:       fmt.Sprintf(`"%s-%d"`, s.instance, s.generation),
+		instance:   s.catalogInstance(),
+		etag:       fmt.Sprintf(`"%s-%d"`, s.catalogInstance(), s.generation),
 		records:    records,
 	}
-	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0, s.opts.maxPage), cursor{instance: s.instance, generation: c.generation})
+	c.first = pageBody(c.generation, records, 0, pageEnd(records, 0, s.opts.maxPage), cursor{instance: c.instance, generation: c.generation})
 	s.listJSON.Store(c)
 	return c, nil
 }

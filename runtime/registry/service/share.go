@@ -8,7 +8,8 @@ package service
 //   - authorizes the action of the route (publish, call, consume) against
 //     the principal's scopes: a principal with no scope for that action on
 //     any toolset is refused 403 at once; the toolset the body names is
-//     checked once it is decoded;
+//     checked once it is read (a publish body's outline, before it is
+//     decoded: handlePublish) or decoded;
 //   - bounds the requests each principal has in flight (its share,
 //     WithMaxRequestsPerPrincipal), so that no principal can hold every
 //     connection slot: a request beyond its principal's share is refused
@@ -118,6 +119,9 @@ func (s *Service) admitRequest(next http.Handler) http.Handler {
 				return
 			}
 			key = "principal " + p.Name
+			// The principal holds a slot from here: a request cut
+			// before its body is decoded still names it.
+			noteRequest(r.Context()).principal = p.Name
 		} else {
 			host, _, err := net.SplitHostPort(r.RemoteAddr)
 			if err != nil {

@@ -10,12 +10,19 @@ package service
 //     serves a catalog older than the store's staleness bound (zero, or
 //     the bounded generation watch of the Redis store); a refusal is
 //     decided on a fresh read whatever the bound (fresh.go);
+//   - its epoch: how many times it found that it had lost changes it
+//     acknowledged (a Redis restarted without them, a failover to a
+//     replica that lacked them). Generations then go back, or are made
+//     again with other content, so a service whose registrations are of an
+//     earlier epoch drops them and reads the store again, whatever the
+//     generations, and says so (PathReadyz, the log);
 //   - who forwards a pending call now, and whether it was sent to its
 //     provider (AttemptStore, attempts.go).
 
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
@@ -31,6 +38,11 @@ type SharedStore interface {
 	// Generation returns the current generation, or one that every change
 	// acknowledged more than the store's staleness bound ago has reached.
 	Generation(ctx context.Context) (uint64, error)
+	// Epoch returns how many times the store found that it had lost
+	// changes it acknowledged. It only grows, and only during a read
+	// (Generation, Registrations) that found it; what that read returns
+	// is the store's state after the loss.
+	Epoch() uint64
 }
 
 // current installs the store's registrations when another service changed
@@ -45,13 +57,34 @@ func (s *Service) current(ctx context.Context) error {
 	if err != nil {
 		return s.storeError("read the generation", err)
 	}
+	epoch := st.Epoch()
 	s.mu.RLock()
-	fresh := s.loaded && gen <= s.generation
+	fresh := s.loaded && epoch == s.storeEpoch && gen <= s.generation
 	s.mu.RUnlock()
 	if fresh {
 		return nil
 	}
 	return s.refresh(ctx, nil)
+}
+
+// retrying returns the error that ends a loop retrying what, once ctx is
+// done: a request abandoned by its client stops, whatever the store says.
+func retrying(ctx context.Context, what string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// catalogInstance names the catalogs this service answers in entity tags
+// and page cursors: its instance, and how many times it dropped its
+// registrations for a store that lost changes, after which generations
+// may be made again with other content.
+func (s *Service) catalogInstance() string {
+	if n := s.resets.Load(); n > 0 {
+		return fmt.Sprintf("%s-%d", s.instance, n)
+	}
+	return s.instance
 }
 
 // unavailableError is the registry error of a store that cannot be reached:

@@ -89,6 +89,11 @@ func (s *Service) newTelemetry() {
 	handle(err)
 	t.storeErrors, err = m.Int64Counter(MetricStoreErrors, metric.WithUnit("{operation}"), metric.WithDescription("Store operations that failed, by kind"))
 	handle(err)
+	for _, kind := range storeErrorKinds {
+		// A series of each kind from the start, at zero, so that an
+		// alert on its rate has a series before the first failure.
+		t.storeErrors.Add(context.Background(), 0, metric.WithAttributes(attribute.String("kind", kind)))
+	}
 	t.claimRenewals, err = m.Int64Counter(MetricClaimRenewals, metric.WithUnit("{renewal}"), metric.WithDescription("Renewals of this service's claims on the calls it forwards, by outcome"))
 	handle(err)
 	_, err = m.Int64ObservableGauge(MetricClaimsHeld, metric.WithUnit("{claim}"), metric.WithDescription("Claims this service holds on the calls it forwards through a shared store"),
@@ -113,6 +118,9 @@ func (s *Service) newTelemetry() {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 }
+
+// storeErrorKinds are the kinds of MetricStoreErrors.
+var storeErrorKinds = [...]string{"unavailable", "read_only", "full", "internal"}
 
 // countStoreError counts a failed store operation by its kind.
 func (s *Service) countStoreError(err error) {

@@ -29,7 +29,8 @@
 // its one hash slot.
 //
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash
-// slot): gen (the generation), regs and tokens (hashes from toolset to
+// slot): gen (the generation), id (the registry's identity, by which a
+// node finds that Redis lost acknowledged changes: identity.go), regs and tokens (hashes from toolset to
 // registration and token), leases (hash from toolset to a provider's lease),
 // call:ID (a hash of call ID's record, result, claim and hand-over: the
 // claim holds the fence, the node and the deadline, on Redis's clock, it
@@ -40,6 +41,8 @@
 // earlier versions (the sorted set calls) is refused with ErrOldLayout
 // (layout.go). Nothing that matters is kept in a node.
 //
-// Instrument times every Redis command of the store (MetricStoreDuration);
+// Instrument times every Redis command of the store (MetricStoreDuration)
+// and exports whether Redis's settings keep acknowledged changes across a
+// restart (MetricStoreDurable, CheckDurability);
 // Logger sends go-redis's own log messages to a slog.Logger.
 package redisstore

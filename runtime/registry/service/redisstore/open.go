@@ -3,7 +3,11 @@ package redisstore
 // Opening a store from the URL an operator gives: one Redis, a primary
 // that Redis Sentinel names, or a Redis Cluster, each in go-redis's URL
 // form, whose query sets the client's options (dial_timeout, max_retries,
-// pool_size, ...; an unknown one is an error).
+// pool_size, ...; an unknown one is an error). The client always respects
+// its callers' deadlines (ContextTimeoutEnabled), so that a readiness
+// check (service.ReadyTimeout) or a request's deadline bounds a command
+// to a Redis that stopped answering, not go-redis's read timeout and
+// retries.
 
 import (
 	"context"
@@ -21,6 +25,7 @@ func Open(ctx context.Context, url, name string, opts ...Option) (*Store, error)
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: URL: %w", err)
 	}
+	opt.ContextTimeoutEnabled = true
 	return open(ctx, redis.NewClient(opt), opt.Addr, name, opts)
 }
 
@@ -39,6 +44,7 @@ func OpenFailover(ctx context.Context, url, name string, opts ...Option) (*Store
 	if opt.MasterName == "" {
 		return nil, fmt.Errorf("registry store redis: Sentinel URL names no primary: add ?master_name=NAME")
 	}
+	opt.ContextTimeoutEnabled = true
 	where := fmt.Sprintf("primary %q of sentinels %s", opt.MasterName, strings.Join(opt.SentinelAddrs, ","))
 	return open(ctx, redis.NewFailoverClient(opt), where, name, opts)
 }
@@ -52,6 +58,7 @@ func OpenCluster(ctx context.Context, url, name string, opts ...Option) (*Store,
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: Cluster URL: %w", err)
 	}
+	opt.ContextTimeoutEnabled = true
 	return open(ctx, redis.NewClusterClient(opt), "cluster "+strings.Join(opt.Addrs, ","), name, opts)
 }
 

@@ -106,6 +106,14 @@ func (p *proc) run() {
 	}
 }
 
+// signal sends sig to the process.
+func (p *proc) signal(sig syscall.Signal) {
+	p.t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		p.t.Fatalf("signal %s: %v", p.name, err)
+	}
+}
+
 // kill sends SIGKILL and waits for the process to end.
 func (p *proc) kill() {
 	if p.cmd == nil || p.cmd.ProcessState != nil {
@@ -120,6 +128,13 @@ func (p *proc) kill() {
 // runs one, and returns it and its URL.
 func startRedis(t testing.TB) (*proc, string) {
 	t.Helper()
+	return startRedisWith(t, "--appendonly", "yes", "--appendfsync", "always")
+}
+
+// startRedisWith runs a redis-server as startRedis does, with args for
+// its persistence instead; it keeps no snapshot.
+func startRedisWith(t testing.TB, args ...string) (*proc, string) {
+	t.Helper()
 	bin := redisServer(t)
 	dir := t.TempDir()
 	addr := freeAddr(t)
@@ -129,9 +144,8 @@ func startRedis(t testing.TB) (*proc, string) {
 	ping := redis.NewClient(opt)
 	t.Cleanup(func() { _ = ping.Close() })
 	p := &proc{t: t, name: "redis-server", start: func() *exec.Cmd {
-		return exec.Command(bin, "--bind", host, "--port", port, "--dir", dir,
-			"--appendonly", "yes", "--appendfsync", "always", "--save", "",
-			"--logfile", filepath.Join(dir, "redis.log"))
+		return exec.Command(bin, append([]string{"--bind", host, "--port", port, "--dir", dir,
+			"--save", "", "--logfile", filepath.Join(dir, "redis.log")}, args...)...)
 	}, ready: func() error {
 		return ping.Ping(context.Background()).Err()
 	}}

@@ -38,11 +38,12 @@ redis.call(ARGV[3], KEYS[5], gen)
 return {1, gen}
 `)
 
-// registrationsScript: KEYS gen, regs. Returns {generation or false,
-// {toolset, JSON, ...}}: one consistent read, which a pipeline can follow
-// with the replicas' barrier.
+// registrationsScript: KEYS gen, regs, id. Returns {generation or false,
+// {toolset, JSON, ...}, identity} (no identity when the key is absent):
+// one consistent read, which a pipeline can follow with the replicas'
+// barrier.
 var registrationsScript = redis.NewScript(`
-return {redis.call('GET', KEYS[1]), redis.call('HGETALL', KEYS[2])}
+return {redis.call('GET', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('GET', KEYS[3])}
 `)
 
 // A call's hash (KEYS call) holds its fields: rec (the admission's record

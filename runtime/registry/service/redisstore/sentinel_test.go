@@ -3,12 +3,14 @@
 package redisstore_test
 
 // The Sentinel suite (build tag redisha, run by .ci/steps/redis-sentinel):
-// one primary, one replica and three sentinels from Debian's redis-server
-// and redis-sentinel on loopback ports, three registry nodes on failover
-// clients with WithReplicas(1): the primary is killed mid-storm, the
-// sentinels promote the replica, the killed primary is started again and
-// rejoins as a replica, and the storm goes on. Nothing acknowledged is
-// lost, and no call runs twice.
+// a primary, replicas and three sentinels from Debian's redis-server and
+// redis-sentinel on loopback ports, and registry nodes on failover
+// clients. With two replicas and WithReplicas(1), the primary is killed
+// mid-storm, the sentinels promote a replica, writes go on with the other
+// replica, the killed primary is started again and rejoins as a replica:
+// nothing acknowledged is lost, and no call runs twice. Without
+// WithReplicas, a failover to a replica that lacks the last changes loses
+// them, and the nodes notice.
 
 import (
 	"context"
@@ -20,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -74,30 +77,70 @@ func sentinelProc(t *testing.T, addr, dir, primary string) *proc {
 	return p
 }
 
-func TestSentinelFailoverMidStorm(t *testing.T) {
+// sentinelGroup starts a primary, n replicas of it and three sentinels
+// monitoring it as "reg", waits for the replicas to sync, and returns the
+// primary, the replicas and the sentinels' addresses.
+func sentinelGroup(t *testing.T, n int) (primary *proc, primaryAddr string, replicas []*proc, replicaAddrs, sentinels []string) {
+	t.Helper()
 	dir := t.TempDir()
-	primaryAddr, replicaAddr := freeAddr(t), freeAddr(t)
-	primary := redisProc(t, primaryAddr, filepath.Join(dir, "primary"))
+	primaryAddr = freeAddr(t)
+	primary = redisProc(t, primaryAddr, filepath.Join(dir, "primary"))
 	rh, rp, _ := net.SplitHostPort(primaryAddr)
-	redisProc(t, replicaAddr, filepath.Join(dir, "replica"), "--replicaof", rh, rp)
-	var sentinels []string
+	for i := range n {
+		a := freeAddr(t)
+		replicas = append(replicas, redisProc(t, a, filepath.Join(dir, fmt.Sprintf("replica%d", i)), "--replicaof", rh, rp))
+		replicaAddrs = append(replicaAddrs, a)
+	}
 	for i := range 3 {
 		a := freeAddr(t)
 		sentinelProc(t, a, filepath.Join(dir, fmt.Sprintf("sentinel%d", i)), primaryAddr)
 		sentinels = append(sentinels, a)
 	}
-	waitFor(t, "the replica to sync", func() bool {
-		info, _ := redis.NewClient(&redis.Options{Addr: primaryAddr}).Info(context.Background(), "replication").Result()
-		return containsAll(info, "connected_slaves:1", "state=online")
+	info := redis.NewClient(&redis.Options{Addr: primaryAddr})
+	defer info.Close()
+	waitFor(t, "the replicas to sync", func() bool {
+		text, _ := info.Info(context.Background(), "replication").Result()
+		return contains(text, fmt.Sprintf("connected_slaves:%d", n)) && strings.Count(text, "state=online") == n
 	})
+	return primary, primaryAddr, replicas, replicaAddrs, sentinels
+}
 
+// sentinelURL is the URL "registry serve --redis-sentinel" takes for the
+// sentinels, failing fast while no primary answers.
+func sentinelURL(sentinels []string) string {
+	return "redis://" + sentinels[0] + "/0?master_name=reg&addr=" + sentinels[1] + "&addr=" + sentinels[2] +
+		"&max_retries=-1&dial_timeout=200ms&read_timeout=3s"
+}
+
+// waitPromoted waits until the sentinels name a primary other than old,
+// and returns its address.
+func waitPromoted(t *testing.T, sentinels []string, old string) string {
+	t.Helper()
+	sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
+	defer sc.Close()
+	var promoted string
+	waitFor(t, "the sentinels to promote a replica", func() bool {
+		addr, err := sc.GetMasterAddrByName(context.Background(), "reg").Result()
+		if err != nil {
+			return false
+		}
+		promoted = net.JoinHostPort(addr[0], addr[1])
+		return promoted != old
+	})
+	return promoted
+}
+
+// The primary killed mid-storm with two replicas and WithReplicas(1): the
+// sentinels promote one replica, the other follows it, and writes go on
+// without waiting for the killed primary, which is started again only
+// once calls were acknowledged after the promotion, and rejoins as a
+// replica.
+func TestSentinelFailoverMidStorm(t *testing.T) {
+	primary, primaryAddr, _, _, sentinels := sentinelGroup(t, 2)
 	name := uniqueName(t)
 	var urls []string
 	for range stormNodes {
-		// The URL "registry serve --redis-sentinel" takes.
-		url := "redis://" + sentinels[0] + "/0?master_name=reg&addr=" + sentinels[1] + "&addr=" + sentinels[2] +
-			"&max_retries=-1&dial_timeout=200ms&read_timeout=3s"
-		st, err := redisstore.OpenFailover(context.Background(), url, name, redisstore.WithReplicas(1, 2*time.Second))
+		st, err := redisstore.OpenFailover(context.Background(), sentinelURL(sentinels), name, redisstore.WithReplicas(1, 2*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,19 +160,25 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 
 	s.waitOps(stormWorkers*stormOps/8, done)
 	primary.kill()
+	killed := time.Now()
 	killedAt := s.ops.Load()
-	sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
-	defer sc.Close()
-	waitFor(t, "the sentinels to promote the replica", func() bool {
-		addr, err := sc.GetMasterAddrByName(context.Background(), "reg").Result()
-		return err == nil && net.JoinHostPort(addr[0], addr[1]) == replicaAddr
-	})
+	waitPromoted(t, sentinels, primaryAddr)
+	promoted := time.Now()
 	failedOverAt := s.ops.Load()
-	// The old primary comes back as the new one's replica: WAIT 1 is
-	// answered again.
+	s.mu.Lock()
+	acked := len(s.results)
+	s.mu.Unlock()
+	waitFor(t, "a call acknowledged after the promotion", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.results) > acked
+	})
+	resumed := time.Now()
+	// The old primary comes back as the new one's replica.
 	primary.run()
 	<-done
 	t.Logf("%d operations, primary killed after %d, replica promoted after %d; %d calls acknowledged", s.ops.Load(), killedAt, failedOverAt, len(s.results))
+	t.Logf("promotion %v after the kill; first call acknowledged %v after the promotion", promoted.Sub(killed).Round(time.Millisecond), resumed.Sub(promoted).Round(time.Millisecond))
 	if failedOverAt >= s.ops.Load() {
 		t.Fatal("the storm ended before the failover; nothing was tested")
 	}
@@ -146,6 +195,48 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 	}
 	t.Logf("%d calls have an unknown outcome (sent, result not recorded before the failover); %d errors in all", unknown, len(s.errs))
 	s.verify()
+}
+
+// A failover without WithReplicas to a replica that lacks the last
+// changes (it is stopped and cut off while they are made, then the
+// primary is killed):
+// the nodes find that Redis lost changes it acknowledged, drop their
+// caches and serve what the promoted replica holds; publishes and calls
+// succeed again and none runs without end (see forget_test.go).
+func TestSentinelFailoverToAReplicaThatLacksChanges(t *testing.T) {
+	primary, primaryAddr, replicas, _, sentinels := sentinelGroup(t, 1)
+	name := uniqueName(t)
+	nodes, busy := forgetNodes(t, 2, func() (*redisstore.Store, error) {
+		return redisstore.OpenFailover(context.Background(), sentinelURL(sentinels), name)
+	})
+	s := newForgetStorm(t, nodes, busy, newProvider(t))
+	done := s.run(4)
+	s.waitOps(40, done)
+	forgotten(t, "redis://"+primaryAddr, func() {
+		// The replica stops, and the primary drops its link, so that it
+		// gets nothing more until it is promoted.
+		replicas[0].signal(syscall.SIGSTOP)
+		rdb := redis.NewClient(&redis.Options{Addr: primaryAddr})
+		defer rdb.Close()
+		if err := rdb.ClientKillByFilter(context.Background(), "TYPE", "replica").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}, func() string {
+		n := s.ops.Load()
+		s.waitOps(n+40, done) // changes the replica does not get
+		primary.kill()
+		replicas[0].signal(syscall.SIGCONT)
+		return "redis://" + waitPromoted(t, sentinels, primaryAddr)
+	})
+	s.markLost(6 * time.Second)
+	<-done
+	t.Logf("%d operations; %d requests failed; the replica promoted at %v", s.ops.Load(), len(s.errs), s.lostAt())
+	check, err := redisstore.OpenFailover(context.Background(), sentinelURL(sentinels), name, redisstore.WithMaxStaleness(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	s.verify(check)
 }
 
 func containsAll(s string, subs ...string) bool {

@@ -30,6 +30,8 @@ type Store struct {
 	watch   *watch // nil: every read asks Redis
 
 	layoutChecked atomic.Bool // Redis holds no calls in the earlier layout (layout.go)
+	ident         identity    // the Redis read, and whether it lost changes (identity.go)
+	durable       durable     // MetricStoreDurable (durability.go)
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes
@@ -78,7 +80,7 @@ func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error)
 		s.publish = "SPUBLISH" // on the primary of the registry's slot
 	}
 	if cfg.maxStale > 0 {
-		s.watch = startWatch(rdb, s.key("changes"), s.key("gen"), cfg.maxStale, cluster)
+		s.watch = startWatch(rdb, s.key("changes"), func(ctx context.Context) (uint64, error) { return s.readGeneration(ctx, rdb) }, cfg.maxStale, cluster)
 	}
 	return s, nil
 }
@@ -100,31 +102,25 @@ func (s *Store) key(k string) string { return s.prefix + k }
 
 // Generation implements service.SharedStore: from the generation watch
 // without a round trip while it is fresh (see WithMaxStaleness), from
-// Redis otherwise.
+// Redis otherwise, with the registry's identity (identity.go).
 func (s *Store) Generation(ctx context.Context) (uint64, error) {
 	if s.watch != nil {
 		if g, ok := s.watch.fresh(); ok {
 			return g, nil
 		}
 	}
-	gen, err := s.rdb.Get(ctx, s.key("gen")).Uint64()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, wrap("read the generation", err)
-	}
-	return gen, nil
+	return s.readGeneration(ctx, s.rdb)
 }
 
 // Registrations implements service.Store: the generation and the
 // registrations are read in one script.
 func (s *Store) Registrations(ctx context.Context) (uint64, []registry.Registration, error) {
-	res, err := s.eval(ctx, registrationsScript, []string{s.key("gen"), s.key("regs")}).Slice()
+	m := s.mark()
+	res, err := s.eval(ctx, registrationsScript, []string{s.key("gen"), s.key("regs"), s.key("id")}).Slice()
 	if err != nil {
 		return 0, nil, wrap("read the registrations", err)
 	}
-	if len(res) != 2 {
+	if len(res) != 2 && len(res) != 3 {
 		return 0, nil, fmt.Errorf("registry store redis: read the registrations: script answered %v", res)
 	}
 	var g uint64
@@ -146,6 +142,13 @@ func (s *Store) Registrations(ctx context.Context) (uint64, []registry.Registrat
 	}
 	out, err := s.decode(raw)
 	if err != nil {
+		return 0, nil, err
+	}
+	var id any // a Lua table ends at its first nil: no third element is no identity
+	if len(res) == 3 {
+		id = res[2]
+	}
+	if err := s.observe(ctx, m, id, g); err != nil {
 		return 0, nil, err
 	}
 	return g, out, nil
@@ -183,28 +186,31 @@ func (s *Store) PutRegistration(ctx context.Context, reg *registry.Registration,
 		return 0, fmt.Errorf("registry store redis: encode registration: %w", err)
 	}
 	name := reg.Toolset.Name
+	m := s.mark()
 	res, err := s.eval(ctx, putScript, s.regKeys(), name, string(prev), string(reg.Token), data, s.publish).Slice()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("publish toolset %q", name), err)
 	}
-	return changed(res, name, prev)
+	return s.changed(m, res, name, prev)
 }
 
 // DeleteRegistration implements service.Store.
 func (s *Store) DeleteRegistration(ctx context.Context, toolset string, token registry.Token) (uint64, error) {
+	m := s.mark()
 	res, err := s.eval(ctx, deleteScript, s.regKeys(), toolset, string(token), s.publish).Slice()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("withdraw toolset %q", toolset), err)
 	}
-	return changed(res, toolset, token)
+	return s.changed(m, res, toolset, token)
 }
 
 func (s *Store) regKeys() []string {
 	return []string{s.key("tokens"), s.key("regs"), s.key("gen"), s.key("leases"), s.key("changes")}
 }
 
-// changed reads the answer of putScript or deleteScript.
-func changed(res []any, toolset string, want registry.Token) (uint64, error) {
+// changed reads the answer of putScript or deleteScript, to a change
+// begun at m.
+func (s *Store) changed(m mark, res []any, toolset string, want registry.Token) (uint64, error) {
 	if len(res) != 2 {
 		return 0, fmt.Errorf("registry store redis: script answered %v", res)
 	}
@@ -215,6 +221,7 @@ func changed(res []any, toolset string, want registry.Token) (uint64, error) {
 	if !ok || gen <= 0 {
 		return 0, fmt.Errorf("registry store redis: script answered generation %v", res[1])
 	}
+	s.noteChange(m, uint64(gen))
 	return uint64(gen), nil
 }
 

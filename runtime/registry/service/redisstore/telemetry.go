@@ -23,8 +23,13 @@ import (
 const MetricStoreDuration = "goa_discovery.registry.store.duration"
 
 // Instrument records the latency of the store's commands with mp.
+// It also exports MetricStoreDurable (durability.go).
 func (s *Store) Instrument(mp metric.MeterProvider) error {
-	h, err := mp.Meter("github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore").Float64Histogram(MetricStoreDuration,
+	m := mp.Meter("github.com/goa-discovery/goa-discovery/runtime/registry/service/redisstore")
+	if err := s.instrumentDurability(m); err != nil {
+		return fmt.Errorf("registry store redis: %w", err)
+	}
+	h, err := m.Float64Histogram(MetricStoreDuration,
 		metric.WithUnit("s"), metric.WithDescription("Time of a Redis command of the registry store, by command and outcome"),
 		metric.WithExplicitBucketBoundaries(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1))
 	if err != nil {

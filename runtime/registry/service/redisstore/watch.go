@@ -19,7 +19,8 @@ package redisstore
 // meanwhile; the watch subscribes again. Each subscription starts an epoch: the generation is read from Redis once
 // the subscription is confirmed, and only PINGs sent after that read count
 // for the epoch. The highest generation heard starts again from that read,
-// so a generation lost in a failover is not remembered.
+// so a generation lost in a failover is not remembered; that read also
+// finds whether Redis lost changes (identity.go).
 
 import (
 	"context"
@@ -33,7 +34,7 @@ import (
 type watch struct {
 	rdb      redis.UniversalClient
 	channel  string
-	genKey   string
+	read     func(context.Context) (uint64, error) // the generation, from Redis
 	maxStale time.Duration
 	sharded  bool
 	now      func() time.Time
@@ -56,9 +57,9 @@ type pingSent struct {
 	synced bool
 }
 
-func startWatch(rdb redis.UniversalClient, channel, genKey string, maxStale time.Duration, sharded bool) *watch {
+func startWatch(rdb redis.UniversalClient, channel string, read func(context.Context) (uint64, error), maxStale time.Duration, sharded bool) *watch {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watch{rdb: rdb, channel: channel, genKey: genKey, maxStale: maxStale, sharded: sharded,
+	w := &watch{rdb: rdb, channel: channel, read: read, maxStale: maxStale, sharded: sharded,
 		now: time.Now, cancel: cancel, done: make(chan struct{}), pings: make(map[string]pingSent)}
 	go w.receive(ctx)
 	go w.ping(ctx)
@@ -153,8 +154,8 @@ func (w *watch) newEpoch() uint64 {
 
 // sync reads the generation once the subscription of epoch is confirmed.
 func (w *watch) sync(ctx context.Context, epoch uint64) {
-	g, err := w.rdb.Get(ctx, w.genKey).Uint64()
-	if err != nil && err != redis.Nil {
+	g, err := w.read(ctx)
+	if err != nil {
 		return // the next PING or message failing starts a new epoch
 	}
 	w.mu.Lock()
