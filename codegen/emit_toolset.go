@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // toolsetFiles returns the files of a toolset package.
@@ -205,10 +207,8 @@ func structDecl(nt *namedType, ts *toolsetIR) jen.Code {
 				comment += " It defaults to " + fld.defaultJSON + " when omitted."
 			}
 			g.Add(doc(comment))
-			tag := fld.jsonName
-			if !fld.required {
-				tag += ",omitzero"
-			}
+			// Validation refused the names a tag cannot carry.
+			tag, _ := gonames.JSONTag(fld.jsonName, fld.required)
 			g.Id(fld.goName).Add(fieldCode(fld)).Tag(map[string]string{"json": tag})
 		}
 	})

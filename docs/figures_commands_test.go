@@ -20,6 +20,7 @@ var notRunHere = []struct{ marker, why string }{
 	{".ci/run", "the clean clone's run is what CI itself runs"},
 	{"go test ./...", "the whole suite is scripts/test, a step of .ci/run"},
 	{"PORT", "the embedding server is started by the hybrid tests (internal/embedserver), its model installed by scripts/test-deps"},
+	{".ci/steps/mcp-import-fleet", "it is a CI step of its own, which installs the npm servers it imports"},
 }
 
 // shrink makes a figure's command cheap without changing what it runs:

@@ -373,6 +373,9 @@ func TestToolShapeRules(t *testing.T) {
 				Tool("tag", "Tag things", func() {
 					Args(func() { Attribute("extra", Any, func() { Default("none") }) }) // ERR any-default
 				})
+				Tool("options", "A property named like JSON tag options", func() {
+					Args(func() { Attribute("n,string", String) }) // ERR tag-options
+				})
 			})
 		}, []wantErr{
 			{`tool "find" of toolset "shapes": Args attribute "key": OneOf (union) types have no tool schema form yet`, "union"},
@@ -381,6 +384,7 @@ func TestToolShapeRules(t *testing.T) {
 			{`tool "flags" of toolset "shapes": Return: map keys must be strings or integers to be JSON object keys, got boolean`, "map-key"},
 			{`tool "get" of toolset "shapes": Args: Args - required field "missing" does not exist`, "goa-validation"},
 			{`tool "tag" of toolset "shapes": Args attribute "extra": a default of an Any attribute cannot be told apart from an explicit null`, "any-default"},
+			{`tool "options" of toolset "shapes": Args attribute "n,string": property name "n,string" holds ',', which a JSON struct tag's name cannot hold`, "tag-options"},
 		}},
 	})
 }

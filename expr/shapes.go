@@ -9,6 +9,8 @@ import (
 	"fmt"
 
 	goaexpr "goa.design/goa/v3/expr"
+
+	"github.com/goa-discovery/goa-discovery/internal/gonames"
 )
 
 // schemaFormats maps the Goa formats that have a JSON Schema 2020-12
@@ -91,6 +93,9 @@ func (c *shapeCheck) walk(att *goaexpr.AttributeExpr, owner string) {
 				c.fail(owner, "%s", clash)
 			}
 			member := fmt.Sprintf("%s attribute %q", owner, nat.Name)
+			if err := gonames.CheckJSONName(nat.Name); err != nil {
+				c.fail(member, "%v; rename the attribute", err)
+			}
 			switch {
 			case !att.IsRequired(nat.Name) && isAny(nat.Attribute.Type) && DefaultOf(nat.Attribute) != nil:
 				c.fail(member, "a default of an Any attribute cannot be told apart from an explicit null once decoded; give the attribute a type")

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 )
@@ -49,6 +48,8 @@ type serverFlags struct {
 	command []string
 	// args are the arguments that are no flags, in order.
 	args []string
+	// stdio is the server run by transport over stdio.
+	stdio *stdioServer
 }
 
 // splitCommand returns the arguments before --command and the command
@@ -122,7 +123,18 @@ func (sf *serverFlags) transport() (mcp.Transport, string) {
 	if sf.url != "" {
 		return mcp.HTTP(sf.url, nil), "streamable HTTP"
 	}
-	c := mcp.Command(sf.command[0], sf.command[1:]...)
-	c.TerminateAfter = time.Second
-	return c, "stdio"
+	sf.stdio = &stdioServer{command: sf.command}
+	return sf.stdio, "stdio"
+}
+
+// failure is the text of a failure to reach or list the server: the
+// error, and the last lines of a stdio server's standard error.
+func (sf *serverFlags) failure(err error) string {
+	if sf.stdio == nil {
+		return err.Error()
+	}
+	if tail := sf.stdio.stderr.lastLines(10); tail != "" {
+		return err.Error() + "\nthe server's standard error ended with:\n" + tail
+	}
+	return err.Error() + " (the server wrote nothing to its standard error)"
 }

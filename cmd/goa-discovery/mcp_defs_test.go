@@ -68,8 +68,8 @@ func TestMCPImportDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`var Address = Type("address", func() {`, `var Place = Type("place", func() {`,
-		`Attribute("from", Place, "Where from")`, `Attribute("via", ArrayOf(Place))`, `Attribute("at", Place)`} {
+	for _, want := range []string{`var PlacesAddress = Type("PlacesAddress", func() {`, `var PlacesPlace = Type("PlacesPlace", func() {`,
+		`Attribute("from", PlacesPlace, "Where from")`, `Attribute("via", ArrayOf(PlacesPlace))`, `Attribute("at", PlacesPlace)`} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the design holds no %q:\n%s", want, src)
 		}

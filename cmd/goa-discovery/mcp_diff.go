@@ -40,8 +40,9 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var sf serverFlags
 	server := fs.String("server", "", "compare the toolsets of the server the design names `NAME` (default: the design's one server)")
+	failUndeclared := fs.Bool("fail-undeclared", false, "exit 1 when the server lists tools that no declared toolset of it declares (listed either way)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery mcp diff [--server NAME] DESIGN_IMPORT_PATH (--url URL | --command CMD [ARGS...])")
+		fmt.Fprintln(stderr, "usage: goa-discovery mcp diff [--server NAME] [--fail-undeclared] DESIGN_IMPORT_PATH (--url URL | --command CMD [ARGS...])")
 		fs.PrintDefaults()
 	}
 	if code := serverFlagsExit(fs, args, &sf, "mcp diff", stderr); code >= 0 {
@@ -69,7 +70,7 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 	t, how := sf.transport()
 	s, err := mcp.Connect(ctx, name, t)
 	if err != nil {
-		fmt.Fprintf(stderr, "goa-discovery mcp diff: server %q over %s: %v\n", name, how, err)
+		fmt.Fprintf(stderr, "goa-discovery mcp diff: server %q over %s: %s\n", name, how, sf.failure(err))
 		return 2
 	}
 	defer s.Close()
@@ -89,10 +90,44 @@ func runMCPDiff(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "toolset %q: %s server %q\n", ts.Toolset.Name, declaredToolsMatch(len(ts.Toolset.Tools)), name)
 	}
-	if differ {
+	undeclared, err := undeclaredTools(ctx, s, toolsets)
+	if err != nil {
+		fmt.Fprintf(stderr, "goa-discovery mcp diff: server %q: %v\n", name, err)
+		return 2
+	}
+	for _, tool := range undeclared {
+		fmt.Fprintf(stdout, "server %q lists tool %q, which no declared toolset declares\n", name, tool)
+	}
+	if len(undeclared) > 0 && !*failUndeclared {
+		fmt.Fprintf(stdout, "server %q lists %d tools the design does not declare (--fail-undeclared fails on them)\n", name, len(undeclared))
+	}
+	if differ || len(undeclared) > 0 && *failUndeclared {
 		return 1
 	}
 	return 0
+}
+
+// undeclaredTools returns the MCP names of the tools the server lists
+// that none of its declared toolsets declares, in the server's order.
+func undeclaredTools(ctx context.Context, s *mcp.Session, toolsets []declaredMCPToolset) ([]string, error) {
+	cat, err := s.ListCatalog(ctx, toolsets[0].Toolset.Name)
+	if err != nil {
+		return nil, err
+	}
+	declared := map[string]bool{}
+	for _, ts := range toolsets {
+		for _, t := range ts.Toolset.Tools {
+			declared[t.Name.Tool()] = true
+		}
+	}
+	var out []string
+	for _, t := range cat.Toolset.Tools {
+		if !declared[t.Name.Tool()] {
+			mcpName, _ := cat.MCPName(t.Name)
+			out = append(out, mcpName)
+		}
+	}
+	return out, nil
 }
 
 // declaredMCPToolsets runs the design's generator program with

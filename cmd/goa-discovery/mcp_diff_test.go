@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -82,5 +83,66 @@ func TestMCPDiff(t *testing.T) {
 	}
 	if code, _, errs := diff("--server", "other", design, "--url", url); code != 2 || !strings.Contains(errs, `the design declares no MCP toolset of server "other"; it declares toolsets of records`) {
 		t.Errorf("diff of an unknown server: exit %d:\n%s", code, errs)
+	}
+}
+
+// TestMCPDiffUndeclared imports a server without one of its tools
+// (--skip-tools), which the file lists in a comment block; mcp diff then
+// lists the tool as undeclared, exit 0, or exit 1 with --fail-undeclared.
+// A second import whose names the package already declares is refused
+// before it is written.
+func TestMCPDiffUndeclared(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator program")
+	}
+	var changed atomic.Bool
+	url := driftingServer(t, &changed)
+	mod := newImportModule(t)
+	file := filepath.Join(mod, "design", "records.go")
+	var stdout, stderr bytes.Buffer
+	if code := runMCP([]string{"import", "--name", "records", "--skip-tools", "count", "-o", file, "--url", url}, &stdout, &stderr); code != 0 {
+		t.Fatalf("import: exit %d:\n%s", code, stderr.String())
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "//   - \"count\": --skip-tools\n"; !strings.Contains(string(src), want) || strings.Contains(string(src), `Tool("count"`) {
+		t.Errorf("the file does not list the skipped tool as %q, or declares it:\n%s", want, src)
+	}
+	for _, tc := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"a skipped tool the server does not list", `--skip-tools names tools the server does not list: absent`,
+			[]string{"--skip-tools", "absent", "-o", filepath.Join(mod, "design", "other.go")}},
+		{"a toolset named like a variable of the package", `would declare Records, which`,
+			[]string{"-o", filepath.Join(mod, "design", "again.go")}},
+	} {
+		stderr.Reset()
+		args := append(append([]string{"import", "--name", "records"}, tc.args...), "--url", url)
+		if code := runMCP(args, new(bytes.Buffer), &stderr); code != 1 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%s: exit %d, want 1 and %q:\n%s", tc.name, code, tc.want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(mod, "design", "again.go")); err == nil {
+		t.Error("the refused import wrote its file")
+	}
+	t.Chdir(mod)
+	for _, kv := range importModuleEnv() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	const design = "example.com/imported/design"
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{{nil, 0}, {[]string{"--fail-undeclared"}, 1}} {
+		stdout.Reset()
+		stderr.Reset()
+		code := runMCP(append(append([]string{"diff"}, tc.args...), design, "--url", url), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String(), `server "records" lists tool "count", which no declared toolset declares`+"\n") {
+			t.Errorf("diff %v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.args, code, tc.code, stdout.String(), stderr.String())
+		}
 	}
 }

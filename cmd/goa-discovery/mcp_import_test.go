@@ -59,7 +59,7 @@ func TestMCPImportRoundTrip(t *testing.T) {
 	var stderr bytes.Buffer
 	fsArgs := []string{"import", "--name", "filesystem", "--toolset", "files", "-o", filepath.Join(mod, "design", "files.go"), "--command", filesystem, root}
 	if code := runMCP(fsArgs, new(bytes.Buffer), &stderr); code != 1 ||
-		!strings.Contains(stderr.String(), `tool "read_media_file": outputSchema at /properties/content/items/anyOf: keyword "anyOf" has no DSL counterpart`) {
+		!strings.Contains(stderr.String(), `tool "read_media_file": outputSchema at /properties/content/items/anyOf: a value of one of several types (object, object): the DSL declares one type per attribute`) {
 		t.Fatalf("import without --any: exit %d, stderr:\n%s", code, stderr.String())
 	}
 	for _, args := range [][]string{
@@ -168,3 +168,41 @@ func writeRegisterCheck(t *testing.T, tmpl *template.Template, mod string, cases
 
 // repoModule is this repository's module path.
 const repoModule = "github.com/goa-discovery/goa-discovery"
+
+// TestMCPImportServerFails runs servers that do not start or never
+// answer: the error names the server by --name and shows the last lines
+// of its standard error, and --timeout bounds the whole import.
+func TestMCPImportServerFails(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	exits := script("exits", "echo 'starting' >&2\necho 'Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set' >&2\nexit 3")
+	hangs := script("hangs", "exec sleep 60")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"a server that exits", []string{"--name", "github", "--command", exits},
+			[]string{`goa-discovery mcp import: server "github" over stdio:`, "the server's standard error ended with:\n  | starting\n  | Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set"}},
+		{"a server that never answers", []string{"--name", "slow", "--timeout", "2s", "--command", hangs},
+			[]string{`goa-discovery mcp import: server "slow" over stdio:`, "(--timeout 2s)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			if code := runMCP(append([]string{"import"}, tc.args...), new(bytes.Buffer), &stderr); code != 1 {
+				t.Fatalf("exit %d, want 1:\n%s", code, stderr.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr holds no %q:\n%s", w, stderr.String())
+				}
+			}
+		})
+	}
+}

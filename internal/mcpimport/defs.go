@@ -55,6 +55,10 @@ func (d *decoder) takeDefs(m map[string]any) (map[string]any, bool) {
 			return nil, false
 		}
 		for _, name := range sortedKeys(defs) {
+			if name == "" {
+				d.fail("/"+escape(c)+"/", "a definition with no name: the DSL names every type")
+				return nil, false
+			}
 			raw, _ := json.Marshal(defs[name]) // decoded from JSON: it encodes
 			d.defs[c+"/"+name] = &definition{name: name, schema: defs[name], pointer: "/" + escape(c) + "/" + escape(name), canonical: string(raw)}
 		}
@@ -113,14 +117,14 @@ func (d *decoder) reference(m map[string]any, pointer string) *attr {
 	}
 	if def.att == nil {
 		def.decoding = true
-		def.att = d.attr(def.schema, def.pointer, gonames.UserType(def.name))
+		def.att = d.attr(def.schema, def.pointer, d.prefix+gonames.UserType(def.name))
 		def.decoding = false
 		if def.att == nil {
 			def.failed = true
 			return nil
 		}
 		if def.att.kind == kindObject {
-			def.att.typeName, def.att.goaName, def.att.canonical = gonames.UserType(def.name), def.name, def.canonical
+			def.att.typeName, def.att.goaName, def.att.canonical = d.prefix+gonames.UserType(def.name), def.name, def.canonical
 		}
 	}
 	var a *attr

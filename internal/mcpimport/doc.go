@@ -8,17 +8,23 @@
 // Schemas are outside input. Decode reads one into the attributes the DSL
 // can declare (objects, arrays, maps, primitives, enums, formats, ranges,
 // lengths, patterns, required properties, defaults, descriptions,
-// examples) and reports every part it cannot declare as a *Problem at its
-// tool and JSON Pointer; with Options.Any the property that holds such a
-// part is declared Any instead, which runtime/mcp's comparison reads as
-// "whatever the server states here". Annotations the DSL has no word for
-// (title, $comment, deprecated, readOnly, writeOnly) never change which
-// values a schema accepts; they are not written, and each is returned as a
-// Note. Nested objects become Goa types named after their path
-// (EditFileArgsEditsItem: the items of property "edits" of the arguments
-// of tool "edit_file"), the names gen gives their Go structs. A reference
-// ("$ref": "#/$defs/address") to an object definition of the schema is the
-// Goa type named as the definition ("address", Go type Address), declared
+// examples), reduces alternatives to what it can declare (alternatives.go:
+// "X or null", single branches, constant branches, a narrower argument),
+// and reports every part it cannot declare as a *Problem at its tool and
+// JSON Pointer, every one at once; with Options.Any the property that
+// holds such a part is declared Any instead (an AnyProperty), which
+// runtime/mcp's comparison reads as "whatever the server states here", and
+// with Options.Partial its tool is left out. What gen or the runtime
+// refuses later is refused here first (refuse.go). Annotations the DSL has
+// no word for (title, $comment, deprecated, readOnly, writeOnly) never
+// change which values a schema accepts; they are not written, and each is
+// returned as a Note. Nested objects become Goa types named after the
+// toolset and their path (FilesEditFileArgsEditsItem: the items of
+// property "edits" of the arguments of tool "edit_file" of toolset
+// "files"), the names gen gives their Go structs, so that imports never
+// collide in one design package. A reference ("$ref": "#/$defs/address")
+// to an object definition of the schema is the Goa type named after the
+// toolset and the definition (FilesAddress), declared
 // once for every reference and every schema that defines it alike, which
 // gen writes under $defs again where a schema uses it more than once; a
 // reference to any other definition is declared in place (defs.go). A

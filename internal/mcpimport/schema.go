@@ -58,6 +58,8 @@ type attr struct {
 	def                            any
 	hasDefault                     bool
 	examples                       []any
+	// nullable says the server's schema admits null too.
+	nullable bool
 }
 
 // prop is a named property of an object.
@@ -82,12 +84,37 @@ func (p *Problem) Error() string {
 	return fmt.Sprintf("tool %q: %s at %s: %s", p.Tool, p.Schema, pointerText(p.Pointer), p.Reason)
 }
 
+// AnyProperty is a property Options.Any declares Any because its schema
+// holds Problems.
+type AnyProperty struct {
+	// Tool, Schema and Pointer place the property.
+	Tool, Schema, Pointer string
+	// Typed says the server's schema states a type for it, which the
+	// design does not.
+	Typed bool
+	// Problems are what the DSL cannot declare in its schema.
+	Problems []*Problem
+}
+
+func (p *AnyProperty) String() string {
+	reasons := make([]string, len(p.Problems))
+	for i, x := range p.Problems {
+		reasons[i] = fmt.Sprintf("at %s: %s", pointerText(x.Pointer), x.Reason)
+	}
+	return fmt.Sprintf("tool %q: %s at %s is declared Any (--any): %s", p.Tool, p.Schema, pointerText(p.Pointer), strings.Join(reasons, "; "))
+}
+
 // Note is an annotation of a schema that the design does not write.
 type Note struct {
 	Tool, Schema, Pointer, Keyword string
+	// Why, when set, says what the design states instead.
+	Why string
 }
 
 func (n Note) String() string {
+	if n.Why != "" {
+		return fmt.Sprintf("tool %q: %s at %s: %s", n.Tool, n.Schema, pointerText(n.Pointer), n.Why)
+	}
 	return fmt.Sprintf("tool %q: %s at %s: %q not written (an annotation the DSL has no word for, or a value it cannot state)", n.Tool, n.Schema, pointerText(n.Pointer), n.Keyword)
 }
 
@@ -131,11 +158,16 @@ type decoder struct {
 	any      bool
 	problems Errors
 	notes    []Note
-	// declaredAny are the problems of the properties declared Any.
-	declaredAny []*Problem
+	// declaredAny are the properties declared Any.
+	declaredAny []*AnyProperty
+	// atProperty says the schema decoded next is an object's property,
+	// where a result may be null (an optional property).
+	atProperty bool
 	// output says the schema is an outputSchema: its objects must admit
 	// no other properties, as every object the DSL declares.
 	output bool
+	// prefix starts the Go name of every type (writer.prefix).
+	prefix string
 	// defs are the definitions of the schema's root, by "container/name"
 	// (defs.go).
 	defs map[string]*definition
@@ -175,6 +207,13 @@ func (d *decoder) root(m map[string]any, name string) *attr {
 	if !ok {
 		return nil
 	}
+	if _, typed := m["type"]; !typed && rootObject(m) {
+		// MCP's tool schemas are objects: a root that states no type (and
+		// nothing but object keywords) is read as one (runtime/mcp reads
+		// it so too), with a note.
+		m = withKey(m, "type", "object")
+		d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Keyword: "type", Why: `the root states no type: read as an object ("type": "object")`})
+	}
 	a := d.attr(m, "", name)
 	if a != nil {
 		d.noteUnused()
@@ -196,6 +235,21 @@ func (d *decoder) root(m map[string]any, name string) *attr {
 	return a
 }
 
+// rootObject reports whether a root without "type" states nothing but
+// object keywords and annotations: it is read as an object.
+func rootObject(m map[string]any) bool {
+	for k := range m {
+		switch k {
+		case "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties", "description":
+		default:
+			if !slices.Contains(annotationOnly, k) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // fail records a problem at pointer.
 func (d *decoder) fail(pointer, reason string) {
 	d.problems = append(d.problems, &Problem{Tool: d.tool, Schema: d.schema, Pointer: pointer, Reason: reason})
@@ -204,6 +258,8 @@ func (d *decoder) fail(pointer, reason string) {
 // attr decodes the schema v at pointer; name is the Go type name an object
 // there gets. It returns nil after recording a problem.
 func (d *decoder) attr(v any, pointer, name string) *attr {
+	atProperty := d.atProperty
+	d.atProperty = false
 	if v == true {
 		return &attr{kind: kindAny}
 	}
@@ -212,10 +268,29 @@ func (d *decoder) attr(v any, pointer, name string) *attr {
 		d.fail(pointer, "a schema is a JSON object or true, got "+render(v))
 		return nil
 	}
-	if _, has := m["$ref"]; has {
-		return d.reference(m, pointer)
+	m, nullable, ok := d.alternatives(m, pointer)
+	if !ok {
+		return nil
 	}
-	a := &attr{}
+	if nullable && d.output && !atProperty {
+		d.fail(pointer, "a value that may be null ("+typeText(m)+" or null) in a result, not as a property: the DSL declares no null, and a declared result accepts every value the server sends")
+		return nil
+	}
+	if nullable && d.output {
+		d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer, Keyword: "null", Why: "a property that may be null (" + typeText(m) + " or null) is declared optional: a result's null member reads as absent"})
+	} else if nullable {
+		d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer, Keyword: "null", Why: "null is one of the server's values: the arguments declare " + typeText(m) + " only, which the server accepts"})
+	}
+	if _, has := m["$ref"]; has {
+		a := d.reference(m, pointer)
+		if a != nil && nullable {
+			c := *a
+			c.nullable = true
+			a = &c
+		}
+		return a
+	}
+	a := &attr{nullable: nullable}
 	used := map[string]bool{}
 	take := func(k string) (any, bool) {
 		x, ok := m[k]
@@ -228,6 +303,10 @@ func (d *decoder) attr(v any, pointer, name string) *attr {
 		s, isString := x.(string)
 		if !isString {
 			d.fail(pointer+"/description", "a description is a string, got "+render(x))
+			return nil
+		}
+		if reason := unwritable(s); reason != "" {
+			d.fail(pointer+"/description", reason)
 			return nil
 		}
 		a.description = s
@@ -277,11 +356,23 @@ func (d *decoder) attr(v any, pointer, name string) *attr {
 			d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer, Keyword: k})
 		}
 	}
+	if pn, has := take("propertyNames"); has {
+		if pm, isMap := pn.(map[string]any); !isMap || len(pm) != 1 || pm["type"] != "string" {
+			d.fail(pointer+"/propertyNames", "propertyNames "+render(pn)+": the DSL declares no rule for the names of properties")
+			return nil
+		}
+		// Every property name is a string: the keyword rejects nothing.
+		d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer, Keyword: "propertyNames", Why: `"propertyNames": {"type": "string"} rejects nothing: not written`})
+	}
+	failed := false
 	for _, k := range sortedKeys(m) {
 		if !used[k] {
 			d.fail(pointer+"/"+escape(k), "keyword "+strconv.Quote(k)+" has no DSL counterpart")
-			return nil
+			failed = true
 		}
+	}
+	if failed {
+		return nil
 	}
 	return a
 }
@@ -340,12 +431,22 @@ func (d *decoder) object(m map[string]any, take func(string) (any, bool), a *att
 		}
 		return d.lengths(take, a, pointer, "minProperties", "maxProperties")
 	}
+	failed := false
 	for _, k := range sortedKeys(pm) {
+		if err := gonames.CheckJSONName(k); err != nil {
+			d.fail(pointer+"/properties/"+escape(k), err.Error()+": gen refuses it")
+			failed = true
+			continue
+		}
 		p := d.property(pm[k], pointer+"/properties/"+escape(k), gonames.MemberType(name, k))
 		if p == nil {
-			return false
+			failed = true
+			continue
 		}
 		a.props = append(a.props, prop{name: k, att: p})
+	}
+	if failed {
+		return false
 	}
 	if req, has := take("required"); has {
 		list, isList := req.([]any)
@@ -358,6 +459,9 @@ func (d *decoder) object(m map[string]any, take func(string) (any, bool), a *att
 			if !isString || pm[s] == nil && !slices.ContainsFunc(a.props, func(p prop) bool { return p.name == s }) {
 				d.fail(fmt.Sprintf("%s/required/%d", pointer, i), "required "+render(r)+" is no property of the object: the DSL requires declared attributes only")
 				return false
+			}
+			if d.output && slices.ContainsFunc(a.props, func(p prop) bool { return p.name == s && p.att.nullable }) {
+				continue // null reads as absent: optional
 			}
 			if !slices.Contains(a.required, s) {
 				a.required = append(a.required, s)
@@ -375,20 +479,19 @@ func (d *decoder) object(m map[string]any, take func(string) (any, bool), a *att
 func (d *decoder) property(v any, pointer, name string) *attr {
 	before := len(d.problems)
 	notes := len(d.notes)
+	d.atProperty = true
 	a := d.attr(v, pointer, name)
+	d.atProperty = false
 	if a != nil || !d.any {
 		return a
 	}
 	d.notes = d.notes[:notes]
-	d.declaredAny = append(d.declaredAny, d.problems[before:]...)
+	d.declaredAny = append(d.declaredAny, &AnyProperty{
+		Tool: d.tool, Schema: d.schema, Pointer: pointer,
+		Typed: declaresType(v), Problems: slices.Clone(d.problems[before:]),
+	})
 	d.problems = d.problems[:before]
-	anyAttr := &attr{kind: kindAny}
-	if m, ok := v.(map[string]any); ok {
-		if s, ok := m["description"].(string); ok {
-			anyAttr.description = s
-		}
-	}
-	return anyAttr
+	return &attr{kind: kindAny, description: anyDescription(v)}
 }
 
 // validations decodes the validation keywords and default of a.
@@ -408,13 +511,19 @@ func (d *decoder) validations(take func(string) (any, bool), a *attr, pointer st
 		a.enum = list
 	}
 	if f, has := take("format"); has {
-		s, _ := f.(string)
+		s, isString := f.(string)
 		goa, known := formats[s]
-		if !known || a.kind != kindString {
-			d.fail(pointer+"/format", "format "+render(f)+" has no DSL Format here")
+		switch {
+		case !isString:
+			d.fail(pointer+"/format", "format "+render(f)+" is not a name")
 			return false
+		case known && a.kind == kindString:
+			a.format = goa
+		default:
+			// A format the DSL has no Format for (int32, int64, json,
+			// uri-reference): the nearest type, the format a note.
+			d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer, Keyword: "format", Why: "format " + render(f) + " has no DSL Format: declared as the nearest type without it"})
 		}
-		a.format = goa
 	}
 	if p, has := take("pattern"); has {
 		s, isString := p.(string)

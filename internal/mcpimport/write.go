@@ -11,7 +11,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"go/token"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -53,6 +57,20 @@ type Options struct {
 	Any bool
 	// Source says where the list was read, for the file's comment.
 	Source string
+	// Skip names tools of the server (their MCP names) not to import.
+	Skip []string
+	// Partial leaves out the tools whose schemas hold problems instead of
+	// failing; with Skip, each left-out tool is listed in a comment block
+	// of the file with its reasons.
+	Partial bool
+}
+
+// Omitted is a tool of the server the file does not declare.
+type Omitted struct {
+	// Tool is the server's name of the tool.
+	Tool string
+	// Reasons say why: "--skip-tools", or its problems.
+	Reasons []string
 }
 
 // Result is a written design file.
@@ -61,14 +79,18 @@ type Result struct {
 	File []byte
 	// Notes are the annotations not written.
 	Notes []Note
-	// DeclaredAny are the parts of schemas whose property is declared Any
-	// (Options.Any).
-	DeclaredAny []*Problem
+	// DeclaredAny are the properties declared Any (Options.Any).
+	DeclaredAny []*AnyProperty
+	// Omitted are the tools left out (Options.Skip and Options.Partial),
+	// in the server's order.
+	Omitted []Omitted
+	// Names are the Go identifiers the file declares at package level.
+	Names []string
 }
 
-// Write returns the design file of the tools, or Errors listing every part
-// of their schemas the DSL cannot declare.
-func Write(list []Tool, o Options) (*Result, error) {
+// CheckOptions checks the names of o and fills in its defaults (Package
+// "design", Toolset the server's name), before any server is reached.
+func CheckOptions(o *Options) error {
 	if o.Package == "" {
 		o.Package = "design"
 	}
@@ -77,29 +99,79 @@ func Write(list []Tool, o Options) (*Result, error) {
 	}
 	for _, n := range []struct{ what, name string }{{"server", o.Server}, {"toolset", o.Toolset}} {
 		if err := tools.ValidateName(n.name); err != nil {
-			return nil, fmt.Errorf("%s name: %w", n.what, err)
+			return fmt.Errorf("%s name: %w", n.what, err)
 		}
+	}
+	if !token.IsIdentifier(o.Package) {
+		return fmt.Errorf("package name %q is not a Go identifier", o.Package)
 	}
 	if o.Agent != "" {
 		if err := tools.ValidateName(o.Agent); err != nil {
-			return nil, fmt.Errorf("agent name: %w", err)
+			return fmt.Errorf("agent name: %w", err)
 		}
 	} else if o.Deferred {
-		return nil, fmt.Errorf("deferred tools are a choice of an agent's Use: name the agent")
+		return fmt.Errorf("deferred tools are a choice of an agent's Use: name the agent")
 	}
-	w := &writer{types: map[string]*attr{}, declared: map[*attr]bool{}}
+	return nil
+}
+
+// Write returns the design file of the tools, or Errors listing every part
+// of their schemas the DSL cannot declare.
+func Write(list []Tool, o Options) (*Result, error) {
+	if err := CheckOptions(&o); err != nil {
+		return nil, err
+	}
+	w := &writer{types: map[string]*attr{}, declared: map[*attr]bool{}, prefix: gonames.Exported(o.Toolset)}
 	res := &Result{}
 	var problems Errors
 	var toolCalls []jen.Code
 	seen := map[string]string{}
+	skip := map[string]bool{}
+	for _, n := range o.Skip {
+		skip[n] = true
+	}
 	for _, t := range list {
+		delete(skip, t.Name)
+	}
+	if len(skip) > 0 {
+		names := slices.Sorted(maps.Keys(skip))
+		return nil, fmt.Errorf("--skip-tools names tools the server does not list: %s", strings.Join(names, ", "))
+	}
+	for _, n := range o.Skip {
+		skip[n] = true
+	}
+	for _, t := range list {
+		if skip[t.Name] {
+			res.Omitted = append(res.Omitted, Omitted{Tool: t.Name, Reasons: []string{"--skip-tools"}})
+			continue
+		}
 		name := mcp.ToolName(t.Name)
 		if other, dup := seen[name]; dup {
 			problems = append(problems, &Problem{Tool: t.Name, Schema: "name", Reason: fmt.Sprintf("tool %q of the server has the same tool name %q", other, name)})
 			continue
 		}
 		seen[name] = t.Name
+		if refused := refuseTool(t, o.Server); len(refused) > 0 {
+			if o.Partial {
+				om := Omitted{Tool: t.Name}
+				for _, p := range refused {
+					om.Reasons = append(om.Reasons, fmt.Sprintf("%s at %s: %s", p.Schema, pointerText(p.Pointer), p.Reason))
+				}
+				res.Omitted = append(res.Omitted, om)
+			} else {
+				problems = append(problems, refused...)
+			}
+			continue
+		}
 		call, d := w.tool(t, name, o.Any)
+		if o.Partial && len(d.problems) > 0 {
+			om := Omitted{Tool: t.Name}
+			for _, p := range d.problems {
+				om.Reasons = append(om.Reasons, fmt.Sprintf("%s at %s: %s", p.Schema, pointerText(p.Pointer), p.Reason))
+			}
+			res.Omitted = append(res.Omitted, om)
+			continue
+		}
 		problems = append(problems, d.problems...)
 		res.Notes = append(res.Notes, d.notes...)
 		res.DeclaredAny = append(res.DeclaredAny, d.declaredAny...)
@@ -121,11 +193,26 @@ func Write(list []Tool, o Options) (*Result, error) {
 		jen.Qual(ourDSL, "FromExternalMCP").Call(jen.Lit(o.Server), jen.Lit(o.Toolset)),
 		jen.Func().Params().Block(toolCalls...),
 	)
+	res.Names = append(res.Names, tsVar)
+	if len(res.Omitted) > 0 {
+		f.Line()
+		f.Commentf("Tools of MCP server %q not declared here (mcp diff lists them as undeclared):", o.Server)
+		for _, om := range res.Omitted {
+			for i, r := range om.Reasons {
+				if i == 0 {
+					f.Commentf("  - %q: %s", om.Tool, oneLine(r))
+				} else {
+					f.Commentf("    %s", oneLine(r))
+				}
+			}
+		}
+	}
 	for _, t := range w.order {
+		res.Names = append(res.Names, goIdent(t.name, "Type"))
 		f.Line()
 		if t.goaName != "" {
 			f.Commentf("%s is definition %q of a tool's schema ($defs).", goIdent(t.name, "Type"), t.goaName)
-			f.Var().Id(goIdent(t.name, "Type")).Op("=").Qual(goaDSL, "Type").Call(jen.Lit(t.goaName), jen.Func().Params().Block(t.body...))
+			f.Var().Id(goIdent(t.name, "Type")).Op("=").Qual(goaDSL, "Type").Call(jen.Lit(t.name), jen.Func().Params().Block(t.body...))
 			continue
 		}
 		f.Commentf("%s is a nested object of a tool's schema.", goIdent(t.name, "Type"))
@@ -153,6 +240,11 @@ func Write(list []Tool, o Options) (*Result, error) {
 	return res, nil
 }
 
+// oneLine writes s on one line, for a comment.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
 // goIdent returns name, or name+suffix when the DSL packages the file
 // dot-imports export name (a toolset "files" would hide Goa's Files).
 func goIdent(name, suffix string) string {
@@ -177,11 +269,14 @@ type writer struct {
 	declared map[*attr]bool
 	order    []namedType
 	clashes  Errors
+	// prefix starts the name of every type: the toolset's, so that the
+	// types of two imports into one design package never collide.
+	prefix string
 }
 
 // tool returns the Tool call of t, or nil with the decoder's problems.
 func (w *writer) tool(t Tool, name string, anyOK bool) (jen.Code, *decoder) {
-	d := &decoder{tool: t.Name, any: anyOK}
+	d := &decoder{tool: t.Name, any: anyOK, prefix: w.prefix}
 	var body []jen.Code
 	if t.Title != "" {
 		body = append(body, jen.Qual(goaDSL, "Title").Call(jen.Lit(t.Title)))
@@ -190,8 +285,8 @@ func (w *writer) tool(t Tool, name string, anyOK bool) (jen.Code, *decoder) {
 		schema, word, typeName string
 		raw                    json.RawMessage
 	}{
-		{"inputSchema", "Args", gonames.ArgsType(name), t.InputSchema},
-		{"outputSchema", "Return", gonames.ResultType(name), t.OutputSchema},
+		{"inputSchema", "Args", w.prefix + gonames.ArgsType(name), t.InputSchema},
+		{"outputSchema", "Return", w.prefix + gonames.ResultType(name), t.OutputSchema},
 	} {
 		if len(side.raw) == 0 || string(side.raw) == "null" {
 			if side.word == "Args" {

@@ -63,6 +63,8 @@ func TestWriteAttributes(t *testing.T) {
 		// text.
 		want    []string
 		problem string
+		// problems, when set, is how many problems the tool has.
+		problems int
 	}{
 		{name: "primitives and validations", input: `{"type":"object","properties":{
 			"s":{"type":"string","minLength":1,"maxLength":9,"pattern":"^a","format":"email","description":"S"},
@@ -80,22 +82,69 @@ func TestWriteAttributes(t *testing.T) {
 			"labels":{"type":"object","additionalProperties":{"type":"string","minLength":2}},
 			"opts":{"type":"object","properties":{"deep":{"type":"boolean"}}},
 			"tags":{"type":"array","items":{"type":"string","description":"A tag"},"default":["a"]}}}`,
-			want: []string{`Attribute("edits", ArrayOf(EditArgsEditsItem), func() {`, `MinLength(1)`,
-				`var EditArgsEditsItem = Type("EditArgsEditsItem", func() {`, `Required("old")`,
+			want: []string{`Attribute("edits", ArrayOf(SrvEditArgsEditsItem), func() {`, `MinLength(1)`,
+				`var SrvEditArgsEditsItem = Type("SrvEditArgsEditsItem", func() {`, `Required("old")`,
 				`Attribute("labels", MapOf(String, String, func() {`,
-				`Attribute("opts", EditArgsOpts)`, `var EditArgsOpts = Type("EditArgsOpts", func() {`,
+				`Attribute("opts", SrvEditArgsOpts)`, `var SrvEditArgsOpts = Type("SrvEditArgsOpts", func() {`,
 				`Attribute("tags", ArrayOf(String, func() {`, `Description("A tag")`, `Default([]any{"a"})`}},
 		{name: "result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
 			want: []string{`Return(func() {`, `Attribute("n", Int)`, `Required("n")`}},
 		{name: "no arguments", input: `{"type":"object","properties":{}}`, want: []string{`Tool("edit", "Edit things", func() {})`}},
-		{name: "anyOf", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]}}}`,
-			problem: `tool "edit": inputSchema at /properties/a/anyOf: keyword "anyOf" has no DSL counterpart`},
-		{name: "anyOf declared Any", input: `{"type":"object","properties":{"a":{"description":"A","anyOf":[{"type":"string"}]}}}`, any: true,
-			want: []string{`Attribute("a", Any, "A")`}},
-		{name: "a type list", input: `{"type":"object","properties":{"a":{"type":["string","null"]}}}`,
-			problem: `inputSchema at /properties/a/type: a value of one of several types ["string","null"]`},
-		{name: "unknown format", input: `{"type":"object","properties":{"a":{"type":"string","format":"uri-reference"}}}`,
-			problem: `inputSchema at /properties/a/format: format "uri-reference" has no DSL Format here`},
+		{name: "anyOf of one branch is the branch", input: `{"type":"object","properties":{"a":{"description":"A","anyOf":[{"type":"string","maxLength":3}]}}}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `MaxLength(3)`}},
+		{name: "a union in a result", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}},"additionalProperties":false}`,
+			problem: `tool "edit": outputSchema at /properties/a/anyOf: a value of one of several types (string, array of string): the DSL declares one type per attribute`},
+		{name: "a union of objects", input: `{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"object","properties":{"y":{"type":"string"}}}]}}}`,
+			problem: `tool "edit": inputSchema at /properties/a/oneOf: a value of one of several types (object, object): the DSL declares one type per attribute`},
+		{name: "an object or a string argument is the object", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}}}],"description":"A"}}}`,
+			want: []string{`Attribute("a", SrvEditArgsA, "A")`, `Attribute("x", String)`}},
+		{name: "a boolean or string argument is the boolean", input: `{"type":"object","properties":{"a":{"type":["boolean","string"],"description":"Flag"}}}`,
+			want: []string{`Attribute("a", Boolean, "Flag")`}},
+		{name: "a union declared Any keeps its branch's description and its types", any: true,
+			input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string","description":"A path"},{"type":"integer"}]}}}`,
+			want:  []string{`Attribute("a", Any, "A path (Type: string or integer)")`}},
+		{name: "a type list declared Any keeps its description and its types", any: true,
+			input: `{"type":"object","properties":{"a":{"type":["boolean","integer"],"description":"Flag"}}}`,
+			want:  []string{`Attribute("a", Any, "Flag (Type: boolean or integer)")`}},
+		{name: "a type list", input: `{"type":"object","properties":{"a":{"type":["string","integer","boolean","null"]}}}`,
+			problem: `inputSchema at /properties/a/type: a value of one of several types ["string","integer","boolean","null"]`},
+		{name: "string or null is a string argument", input: `{"type":"object","properties":{"a":{"type":["string","null"],"description":"A","maxLength":3}},"required":["a"]}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `MaxLength(3)`, `Required("a")`}},
+		{name: "anyOf of X and null is X", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}],"description":"N","default":2}}}`,
+			want: []string{`Attribute("a", Int, "N", func() {`, `Minimum(1)`, `Default(2)`}},
+		{name: "a result property that may be null is optional", input: `{"type":"object"}`,
+			output: `{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]},"c":{"type":"string"}},"required":["a","b","c"],"additionalProperties":false}`,
+			want:   []string{`Attribute("a", String)`, `Attribute("b", Int)`, `Required("c")`}},
+		{name: "null in a result's array", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"array","items":{"type":["string","null"]}}},"additionalProperties":false}`,
+			problem: `outputSchema at /properties/a/items: a value that may be null (string or null) in a result, not as a property`},
+		{name: "propertyNames string rejects nothing", input: `{"type":"object","properties":{"a":{"type":"object","additionalProperties":{"type":"string"},"propertyNames":{"type":"string"}}}}`,
+			want: []string{`Attribute("a", MapOf(String, String))`}},
+		{name: "propertyNames with a pattern", input: `{"type":"object","properties":{"a":{"type":"object","propertyNames":{"type":"string","pattern":"^a"}}}}`,
+			problem: `inputSchema at /properties/a/propertyNames: propertyNames {"pattern":"^a","type":"string"}: the DSL declares no rule for the names of properties`},
+		{name: "constants are an enum", input: `{"type":"object","properties":{"a":{"anyOf":[{"const":"x"},{"const":"y","description":"Y"}],"description":"A"}}}`,
+			want: []string{`Attribute("a", String, "A", func() {`, `Enum("x", "y")`}},
+		{name: "an int64 format is an Int", input: `{"type":"object","properties":{"a":{"type":"integer","format":"int64","minimum":0}}}`,
+			want: []string{`Attribute("a", Int, func() {`, `Minimum(0)`}},
+		{name: "a string format the DSL lacks", input: `{"type":"object","properties":{"a":{"type":"string","format":"uri-reference"}}}`,
+			want: []string{`Attribute("a", String)`}},
+		{name: "a root without a type is an object", input: `{"properties":{"q":{"type":"string"}},"required":["q"]}`,
+			want: []string{`Attribute("q", String)`, `Required("q")`}},
+		{name: "a property named like JSON tag options", input: `{"type":"object","properties":{"n,string":{"type":"string"},"ok":{"type":"string"}}}`,
+			problem: `inputSchema at /properties/n,string: property name "n,string" holds ',', which a JSON struct tag's name cannot hold`, problems: 1},
+		{name: "a property named -", input: `{"type":"object","properties":{"-":{"type":"string"}},"required":["-"]}`,
+			want: []string{`Attribute("-", String)`, `Required("-")`}},
+		{name: "a NUL in a description", input: `{"type":"object","properties":{"a":{"type":"string","description":"x\u0000y"}}}`,
+			problem: `inputSchema at /properties/a/description: a text holding a NUL character`},
+		{name: "a definition with no name", input: `{"type":"object","$defs":{"":{"type":"string"}}}`,
+			problem: `inputSchema at /$defs/: a definition with no name`},
+		{name: "a schema deeper than the runtime's limit", input: `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"array","items":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
+			problem: `inputSchema at /: mcp server "srv": tool "edit": 43 inputSchema depth exceed the limit of 32`},
+		{name: "a definition named like the toolset", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/srv"}},"$defs":{"srv":{"type":"object","properties":{"x":{"type":"string"}}}}}`,
+			want: []string{`Attribute("a", SrvSrv)`, `var SrvSrv = Type("SrvSrv", func() {`, `var Srv = Toolset(`}},
+		{name: "a definition named with a non-ASCII digit first", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/٣x"}},"$defs":{"٣x":{"type":"object","properties":{"x":{"type":"string"}}}}}`,
+			want: []string{`Attribute("a", Srv`}},
+		{name: "every refused property at once", input: `{"type":"object","properties":{"a":{"not":{}},"b":{"type":"array","uniqueItems":true},"c":{"type":"string","if":{}}}}`,
+			problem: `inputSchema at /properties/a/not`, problems: 3},
 		{name: "a result object that admits other properties", input: `{"type":"object"}`, output: `{"type":"object","properties":{"a":{"type":"string"}}}`,
 			problem: `outputSchema at /: an object that admits other properties than its own`},
 		{name: "a nested result object that admits other properties, declared Any", input: `{"type":"object"}`, any: true,
@@ -116,18 +165,18 @@ func TestWriteAttributes(t *testing.T) {
 			"home":{"$ref":"#/$defs/address","description":"Home"},
 			"others":{"type":"array","items":{"$ref":"#/$defs/address"}}},"additionalProperties":false,
 			"$defs":{"address":{"type":"object","description":"A postal address","properties":{"city":{"type":"string"},"geo":{"type":"object","properties":{"lat":{"type":"number"}}}},"required":["city"]}}}`,
-			want: []string{`Attribute("home", Address, "Home")`, `Attribute("others", ArrayOf(Address))`,
-				`// Address is definition "address" of a tool's schema ($defs).`, `var Address = Type("address", func() {`, `Description("A postal address")`,
-				`Attribute("geo", AddressGeo)`, `var AddressGeo = Type("AddressGeo", func() {`, `Required("city")`}},
+			want: []string{`Attribute("home", SrvAddress, "Home")`, `Attribute("others", ArrayOf(SrvAddress))`,
+				`// SrvAddress is definition "address" of a tool's schema ($defs).`, `var SrvAddress = Type("SrvAddress", func() {`, `Description("A postal address")`,
+				`Attribute("geo", SrvAddressGeo)`, `var SrvAddressGeo = Type("SrvAddressGeo", func() {`, `Required("city")`}},
 		{name: "the json-schema-2020-12 scenario's schema", input: `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
 			"$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},
 			"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`,
-			want: []string{`Attribute("name", String)`, `Attribute("address", Address)`, `var Address = Type("address", func() {`, `Attribute("street", String)`}},
+			want: []string{`Attribute("name", String)`, `Attribute("address", SrvAddress)`, `var SrvAddress = Type("SrvAddress", func() {`, `Attribute("street", String)`}},
 		{name: "a definition reached through a definition", input: `{"type":"object","properties":{"a":{"$ref":"#/definitions/outer"}},
 			"definitions":{"outer":{"type":"object","properties":{"in":{"$ref":"#/definitions/inner"}}},"inner":{"type":"object","properties":{"n":{"type":"integer"}}}}}`,
-			want: []string{`Attribute("a", Outer)`, `var Outer = Type("outer", func() {`, `Attribute("in", Inner)`, `var Inner = Type("inner", func() {`}},
+			want: []string{`Attribute("a", SrvOuter)`, `var SrvOuter = Type("SrvOuter", func() {`, `Attribute("in", SrvInner)`, `var SrvInner = Type("SrvInner", func() {`}},
 		{name: "a name escaped in the reference", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/my~1type%20x"}},"$defs":{"my/type x":{"type":"object"}}}`,
-			want: []string{`Attribute("a", MyTypeX)`, `var MyTypeX = Type("my/type x", func() {`}},
+			want: []string{`Attribute("a", SrvMyTypeX)`, `var SrvMyTypeX = Type("SrvMyTypeX", func() {`}},
 		{name: "the root a reference", input: `{"$ref":"#/$defs/args","$defs":{"args":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}}}`,
 			want: []string{`Args(func() {`, `Attribute("q", String)`, `Required("q")`}},
 		{name: "a reference to no definition", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/y"}},"$defs":{"x":{"type":"string"}}}`,
@@ -143,7 +192,7 @@ func TestWriteAttributes(t *testing.T) {
 			problem: `inputSchema at /properties/a/minLength: keyword "minLength" beside $ref: the DSL states the use of a type with a description, a default and examples only`},
 		{name: "$defs not an object", input: `{"type":"object","$defs":[]}`, problem: `inputSchema at /$defs: $defs is an object of schemas, got []`},
 		{name: "two definitions of one Go name", input: `{"type":"object","properties":{"a":{"$ref":"#/$defs/address"},"b":{"$ref":"#/$defs/Address"}},"$defs":{"address":{"type":"object"},"Address":{"type":"object"}}}`,
-			problem: `two types would both be Go type Address: definition "Address" and definition "address"`},
+			problem: `two types would both be Go type SrvAddress: definition "Address" and definition "address"`},
 		{name: "another dialect", input: `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object"}`,
 			problem: `inputSchema at /$schema: dialect "http://json-schema.org/draft-04/schema#"`},
 		{name: "not an object", input: `{"type":"string"}`, problem: `inputSchema at /: the schema of a tool's arguments or result is an object here`},
@@ -162,6 +211,9 @@ func TestWriteAttributes(t *testing.T) {
 				var problems Errors
 				if !errors.As(err, &problems) || !strings.Contains(problems[0].Error(), tc.problem) {
 					t.Fatalf("error %v, want a problem holding %q", err, tc.problem)
+				}
+				if tc.problems > 0 && len(problems) != tc.problems {
+					t.Errorf("%d problems, want %d:\n%v", len(problems), tc.problems, err)
 				}
 				return
 			}
@@ -193,6 +245,18 @@ func TestWriteOptions(t *testing.T) {
 				t.Errorf("error %v, want one about %q", err, tc.err)
 			}
 		})
+	}
+	for _, tc := range []struct {
+		name string
+		tool Tool
+		want string
+	}{
+		{"no name", Tool{InputSchema: json.RawMessage(`{"type":"object"}`)}, `tool "": name at /: a tool with no name`},
+		{"a byte order mark", Tool{Name: "t", Description: "\uFEFFReads", InputSchema: json.RawMessage(`{"type":"object"}`)}, `tool "t": description at /: a text holding a byte order mark`},
+	} {
+		if _, err := Write([]Tool{tc.tool}, Options{Server: "s"}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 	dup := []Tool{{Name: "a.b", InputSchema: json.RawMessage(`{"type":"object"}`)}, {Name: "a_b", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 	if _, err := Write(dup, Options{Server: "s"}); err == nil || !strings.Contains(err.Error(), `the same tool name "a_b"`) {
@@ -245,7 +309,7 @@ func TestWriteDefinitionsAcrossTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(res.File), `= Type("address"`); n != 1 {
+	if n := strings.Count(string(res.File), `= Type("SAddress"`); n != 1 {
 		t.Errorf("the definition is declared %d times, want once:\n%s", n, res.File)
 	}
 	var notes []string
@@ -257,7 +321,59 @@ func TestWriteDefinitionsAcrossTools(t *testing.T) {
 	}
 	_, err = Write([]Tool{tool("a", same), tool("b", `{"type":"object","properties":{"city":{"type":"integer"}}}`)}, Options{Server: "s"})
 	var problems Errors
-	if !errors.As(err, &problems) || !strings.Contains(err.Error(), `two types would both be Go type Address: definition "address" and a different definition of the same name in another schema`) {
+	if !errors.As(err, &problems) || !strings.Contains(err.Error(), `two types would both be Go type SAddress: definition "address" and a different definition of the same name in another schema`) {
 		t.Errorf("two different definitions of one name: error %v", err)
+	}
+}
+
+// TestWriteSideBySide writes two servers with alike tools (server-github
+// and server-gitlab's push_files) as two toolsets: the names their files
+// declare are disjoint, so both compile in one design package.
+func TestWriteSideBySide(t *testing.T) {
+	list := []Tool{{Name: "push_files", InputSchema: json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"}}}}}}`)}}
+	names := map[string]string{}
+	for _, server := range []string{"github", "gitlab"} {
+		res, err := Write(list, Options{Server: server})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Names {
+			if other, dup := names[n]; dup {
+				t.Errorf("%s and %s both declare %s", other, server, n)
+			}
+			names[n] = server
+		}
+	}
+	if names["GithubPushFilesArgsFilesItem"] != "github" || names["GitlabPushFilesArgsFilesItem"] != "gitlab" {
+		t.Errorf("declared names %v", names)
+	}
+}
+
+// TestWritePartial leaves out a tool with refused parts (Partial) and a
+// skipped tool (Skip), each listed with its reasons in a comment block.
+func TestWritePartial(t *testing.T) {
+	list := []Tool{
+		{Name: "good", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)},
+		{Name: "bad", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"not":{}},"b":{"type":"array","uniqueItems":true}}}`)},
+		{Name: "skipped", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}
+	res, err := Write(list, Options{Server: "s", Partial: true, Skip: []string{"skipped"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := string(res.File)
+	for _, want := range []string{
+		`Tool("good", "", func() {`,
+		`// Tools of MCP server "s" not declared here (mcp diff lists them as undeclared):`,
+		`//   - "bad": inputSchema at /properties/a/not: keyword "not" has no DSL counterpart` + "\n",
+		`//     inputSchema at /properties/b/uniqueItems: uniqueItems: the DSL has no word for unique elements` + "\n",
+		`//   - "skipped": --skip-tools` + "\n",
+	} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the file holds no %q:\n%s", want, file)
+		}
+	}
+	if strings.Contains(file, `Tool("bad"`) || strings.Contains(file, `Tool("skipped"`) || len(res.Omitted) != 2 {
+		t.Errorf("left-out tools declared, or omitted %v:\n%s", res.Omitted, file)
 	}
 }

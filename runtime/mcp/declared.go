@@ -8,6 +8,7 @@ package mcp
 // the executor validates structuredContent with the declared result codec.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,11 +39,12 @@ type DeclaredToolset struct {
 // keyword order, the spelling of types, required and enum, keywords at
 // their default, and whether a subschema is stated in place or once under
 // $defs and referred to with $ref do not count; every constraint does. A
-// declared
-// inputSchema may add "additionalProperties": false where the server's
-// allows other properties (calls are validated against the declared schema
-// before they are sent); nothing else may be stricter or looser. Tools the
-// server lists beyond the declared ones are ignored. It returns the
+// declared inputSchema may be narrower than the server's (calls are
+// validated against the declared schema before they are sent: narrower.go
+// and adoptStricter); a declared outputSchema must accept everything the
+// server's does, except that a property the server may send as null may
+// be declared optional (the executor reads the null as absent). Tools the
+// server lists beyond the declared ones are ignored (mcp diff lists them). It returns the
 // server's catalog under the declared toolset's name.
 func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Catalog, error) {
 	cat, err := s.ListCatalog(ctx, declared.Name)
@@ -56,7 +58,7 @@ func (s *Session) Check(ctx context.Context, declared tools.ToolsetSchema) (*Cat
 	for _, d := range declared.Tools {
 		got := served[d.Name]
 		if got == nil {
-			return nil, &MismatchError{Server: s.server, Tool: d.Name, Missing: true}
+			return nil, cat.missing(s.server, d.Name)
 		}
 		for _, part := range []struct {
 			name           string
@@ -141,7 +143,7 @@ func (s *Session) Differences(ctx context.Context, declared tools.ToolsetSchema)
 	for _, d := range declared.Tools {
 		got := served[d.Name]
 		if got == nil {
-			all = append(all, &MismatchError{Server: s.server, Tool: d.Name, Missing: true})
+			all = append(all, cat.missing(s.server, d.Name))
 			continue
 		}
 		if err := s.mismatches(d.Name, "inputSchema", d.Payload, got.Payload, true, collect); err != nil {
@@ -178,10 +180,26 @@ func RegisterToolset(ctx context.Context, rt *runtime.Runtime, s *Session, d Dec
 	for i := range specs {
 		byIdent[specs[i].Name] = &specs[i]
 	}
+	results := make(map[tools.Ident]any, len(d.Schema.Tools))
+	for _, t := range d.Schema.Tools {
+		if len(t.Result) == 0 {
+			continue
+		}
+		c, err := tools.Canonicalize(t.Result)
+		if err == nil {
+			var v any
+			if v, err = decodeNumbers(c); err == nil {
+				results[t.Name] = canonicalSchema(v)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("mcp server %q: declared tool %q: outputSchema: %w", s.server, t.Name, err)
+		}
+	}
 	return rt.RegisterToolset(runtime.ToolsetRegistration{
 		Schema:    d.Schema,
 		Specs:     specs,
-		Executor:  &declaredExecutor{session: s, catalog: cat, specs: byIdent},
+		Executor:  &declaredExecutor{session: s, catalog: cat, specs: byIdent, results: results},
 		MCPServer: s.server,
 	})
 }
@@ -191,6 +209,8 @@ type declaredExecutor struct {
 	session *Session
 	catalog *Catalog
 	specs   map[tools.Ident]*tools.ToolSpec
+	// results are the declared result schemas in canonical form.
+	results map[tools.Ident]any
 }
 
 // Execute sends an admitted call, whose arguments the runtime validated,
@@ -211,6 +231,9 @@ func (e *declaredExecutor) Execute(ctx context.Context, call *runtime.ToolInvoca
 		return content(res)
 	}
 	raw, err := structured(res)
+	if err == nil && raw != nil {
+		raw, err = e.nullsAbsent(call.Tool, raw)
+	}
 	if err == nil && raw == nil {
 		err = fmt.Errorf("the tool declares a result schema and the server sent no structuredContent")
 	}
@@ -222,4 +245,30 @@ func (e *declaredExecutor) Execute(ctx context.Context, call *runtime.ToolInvoca
 		err = fmt.Errorf("structuredContent does not match the declared result schema: %w", err)
 	}
 	return nil, &CallError{Server: e.session.server, Tool: name, Kind: CallInvalid, Detail: err.Error(), Cause: err}
+}
+
+// nullsAbsent removes the null members of a result at the optional
+// properties of the declared result schema (withoutNulls).
+func (e *declaredExecutor) nullsAbsent(id tools.Ident, raw json.RawMessage) (json.RawMessage, error) {
+	schema, ok := e.results[id]
+	if !ok || !bytes.Contains(raw, []byte("null")) {
+		return raw, nil
+	}
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(withoutNulls(v, schema))
+}
+
+// missing is the *MismatchError of a declared tool the catalog lacks,
+// with the refusal of the server's tool of that name when it was left out.
+func (c *Catalog) missing(server string, id tools.Ident) *MismatchError {
+	m := &MismatchError{Server: server, Tool: id, Missing: true}
+	for _, r := range c.Refused {
+		if ToolName(r.Tool) == id.Tool() {
+			m.Refused = r.Err.Error()
+		}
+	}
+	return m
 }

@@ -36,8 +36,9 @@ func TestCheckDeclared(t *testing.T) {
 			&mcp.MismatchError{Tool: "fx.read_file", Missing: true}},
 		{"property type differs", []tools.ToolSchema{tool("fx.echo", `{"type":"object","properties":{"text":{"type":"integer","description":"Text to echo"}},"required":["text"],"additionalProperties":false}`, "")},
 			&mcp.MismatchError{Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/type", Declared: `"integer"`, Served: `"string"`}},
-		{"declared keyword the server lacks", []tools.ToolSchema{tool("fx.echo", `{"type":"object","properties":{"text":{"type":"string","description":"Text to echo","maxLength":10}},"required":["text"],"additionalProperties":false}`, "")},
-			&mcp.MismatchError{Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/maxLength", Declared: "10", Served: "absent"}},
+		{"declared keyword the server lacks, narrower", []tools.ToolSchema{tool("fx.echo", `{"type":"object","properties":{"text":{"type":"string","description":"Text to echo","maxLength":10}},"required":["text"],"additionalProperties":false}`, "")}, nil},
+		{"declared type wider than the server's", []tools.ToolSchema{tool("fx.echo", `{"type":"object","properties":{"text":{"type":["integer","string"],"description":"Text to echo"}},"required":["text"],"additionalProperties":false}`, "")},
+			&mcp.MismatchError{Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/type", Declared: `["integer","string"]`, Served: `"string"`}},
 		{"required list differs", []tools.ToolSchema{tool("fx.add", `{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"]}`, sumOutput)},
 			&mcp.MismatchError{Tool: "fx.add", Schema: "inputSchema", Pointer: "/required/1", Declared: "absent", Served: `"b"`}},
 		{"result not declared", []tools.ToolSchema{tool("fx.add", addInput, "")},
@@ -91,7 +92,6 @@ func TestDifferences(t *testing.T) {
 	}
 	want := []mcp.MismatchError{
 		{Server: "fixture", Tool: "fx.read_file", Missing: true},
-		{Server: "fixture", Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/maxLength", Declared: "3", Served: "absent"},
 		{Server: "fixture", Tool: "fx.echo", Schema: "inputSchema", Pointer: "/properties/text/type", Declared: `"integer"`, Served: `"string"`},
 		{Server: "fixture", Tool: "fx.add", Schema: "outputSchema", Declared: "absent", Served: `{"properties":{"sum":{"type":"integer"}},"required":["sum"],"type":"object"}`},
 	}

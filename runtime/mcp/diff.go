@@ -97,7 +97,10 @@ func comparedSchemas(declared, served []byte, input bool) (any, any, error) {
 		vs[i] = canonicalSchema(v)
 	}
 	if input {
+		adoptNarrower(vs[0], vs[1])
 		adoptStricter(vs[0], vs[1])
+	} else {
+		adoptNullResult(vs[0], vs[1])
 	}
 	adoptAny(vs[0], vs[1])
 	return vs[0], vs[1], nil

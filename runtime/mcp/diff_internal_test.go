@@ -106,7 +106,7 @@ func FuzzRecord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rec, err := s.record("fx", &sdk.Tool{Name: name, InputSchema: v})
+		rec, _, err := s.record("fx", &sdk.Tool{Name: name, InputSchema: v})
 		if err != nil {
 			return
 		}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -69,8 +70,11 @@ type MismatchError struct {
 	Server string
 	// Tool is the declared tool.
 	Tool tools.Ident
-	// Missing is set when the server lists no tool of that name.
+	// Missing is set when the server's catalog has no tool of that name.
 	Missing bool
+	// Refused, with Missing, says why the server's tool of that name was
+	// left out of its catalog (Catalog.Refused).
+	Refused string
 	// Schema is the schema that differs: "inputSchema" or "outputSchema".
 	Schema string
 	// Pointer locates the first difference (a JSON Pointer into the
@@ -83,6 +87,9 @@ type MismatchError struct {
 
 // Error names the tool and the first difference.
 func (e *MismatchError) Error() string {
+	if e.Missing && e.Refused != "" {
+		return fmt.Sprintf("mcp server %q: declared tool %q: the server's tool is left out of its catalog: %s", e.Server, e.Tool, e.Refused)
+	}
 	if e.Missing {
 		return fmt.Sprintf("mcp server %q: declared tool %q: the server lists no tool named %q", e.Server, e.Tool, e.Tool.Tool())
 	}
@@ -149,9 +156,11 @@ const (
 
 // CallError is a failed call. Its message is what the model reads: it
 // names the server and the tool and says what happened, and carries the
-// server's own words for a tool error or a refusal, but never a transport
-// detail (a command line, a URL, a socket address); those stay in the
-// wrapped cause, for the application.
+// server's own words for a tool error or a refusal, credentials redacted
+// (Redact), but never a transport detail of this side (the command line,
+// URL or socket address the session uses); those stay in the wrapped
+// cause, for the application. The server's own words may name an address
+// the server itself mentions.
 type CallError struct {
 	// Server is the server's name.
 	Server string
@@ -171,9 +180,9 @@ func (e *CallError) Error() string {
 	head := fmt.Sprintf("mcp server %q tool %q", e.Server, e.Tool)
 	switch e.Kind {
 	case CallToolError:
-		return head + " reported an error: " + e.Detail
+		return head + " reported an error: " + Redact(e.Detail)
 	case CallRefused:
-		return head + ": the server refused the call: " + e.Detail
+		return head + ": the server refused the call: " + Redact(e.Detail)
 	case CallTimeout:
 		return head + ": no answer " + e.Detail + "; the next call reconnects"
 	case CallUnreachable:
@@ -185,8 +194,9 @@ func (e *CallError) Error() string {
 }
 
 // ModelMessage is the error's own text: it names the server and the tool,
-// never a command line, URL or address, so the runtime hands it to the
-// model whole (runtime.ModelError) even when its cause is a network error.
+// never the session's command line, URL or address, and the server's
+// words with credentials redacted, so the runtime hands it to the model
+// whole (runtime.ModelError) even when its cause is a network error.
 func (e *CallError) ModelMessage() string { return e.Error() }
 
 // Unwrap returns the cause.
@@ -194,3 +204,24 @@ func (e *CallError) Unwrap() error { return e.Cause }
 
 // Is reports whether target is ErrCall.
 func (e *CallError) Is(target error) bool { return target == ErrCall }
+
+// Credentials in a server's text: the value of a query parameter named
+// like a secret (api_key=, token=, access_token=, key=, secret=,
+// password=, signature=, ...) and the user information of a URL
+// (scheme://user:password@host).
+var (
+	secretParam = regexp.MustCompile(`(?i)([?&;](?:[a-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|signature|sig|auth|credential|session)[a-z0-9_.-]*)=)[^&;#\s"'<>]+`)
+	userInfo    = regexp.MustCompile(`(?i)([a-z][a-z0-9+.-]*://)[^/\s"'<>@]+@`)
+)
+
+// Redacted replaces a credential in Redact's output.
+const Redacted = "REDACTED"
+
+// Redact returns a server's text with what looks like a credential
+// replaced by Redacted: the values of query parameters named like a
+// secret and the user information of URLs. The rest of the text, the
+// server's own words, stays.
+func Redact(text string) string {
+	text = secretParam.ReplaceAllString(text, "${1}"+Redacted)
+	return userInfo.ReplaceAllString(text, "${1}"+Redacted+"@")
+}

@@ -76,6 +76,9 @@ func canonicalSchema(v any) any {
 	if !ok {
 		return out
 	}
+	if _, typed := m["type"]; !typed && rootObject(m) {
+		m["type"] = "object"
+	}
 	if d, ok := m["$schema"].(string); ok {
 		d = strings.TrimSuffix(d, "#")
 		if d == draft2020 || (d == draft07 && !sensitive) {
@@ -152,8 +155,142 @@ func canonicalSubschema(v any) (any, bool) {
 			m[k] = sortedSet(x)
 		}
 	}
+	if f, ok := m["format"].(string); ok && !slices.Contains(designFormats, f) {
+		delete(m, "format")
+	}
+	mergeAlternatives(m)
 	dropDefaults(m)
 	return m, sensitive
+}
+
+// designFormats are the formats a design can state (the JSON Schema
+// names of Goa's Format constants that gen writes). Any other format
+// ("int64", "uri-reference") is read as an annotation: a design declares
+// the nearest type without it.
+var designFormats = []string{"date", "date-time", "uuid", "email", "hostname", "ipv4", "ipv6", "uri", "regex"}
+
+// rootObject reports whether a root without "type" states nothing but
+// object keywords: a tool's schema is an object (MCP), so it is read as
+// "type": "object". The keys are canonical, annotations dropped.
+func rootObject(m map[string]any) bool {
+	for k := range m {
+		if !slices.Contains(rootObjectKeywords, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// rootObjectKeywords are the keywords of a root without "type" that is
+// read as an object: object keywords, and those of any schema's root.
+var rootObjectKeywords = []string{"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+	"minProperties", "maxProperties", "$schema", "$defs", "definitions", "$id"}
+
+// mergeAlternatives writes two spellings of one schema one way: anyOf,
+// oneOf or allOf of a single branch whose keywords the schema does not
+// state otherwise is that branch merged into the schema, and anyOf or
+// oneOf of constants and enums of one type is an enum of that type. m is
+// canonical below; it is modified.
+func mergeAlternatives(m map[string]any) {
+	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+		branches, ok := m[key].([]any)
+		if !ok {
+			continue
+		}
+		if e, ok := constantBranches(branches); ok && key != "allOf" {
+			if _, has := m["type"]; !has {
+				if _, has := m["enum"]; !has {
+					delete(m, key)
+					m["type"], m["enum"] = e["type"], e["enum"]
+				}
+			}
+			continue
+		}
+		if len(branches) != 1 {
+			continue
+		}
+		b, ok := branches[0].(map[string]any)
+		if !ok {
+			continue
+		}
+		conflict := false
+		for k := range b {
+			if _, has := m[k]; has {
+				conflict = true
+			}
+		}
+		if !conflict {
+			delete(m, key)
+			for k, v := range b {
+				m[k] = v
+			}
+		}
+	}
+}
+
+// constantBranches returns {"type": T, "enum": [...]} for branches that
+// are each a const or an enum (nothing else, annotations dropped) of
+// values of one JSON type T, or false.
+func constantBranches(branches []any) (map[string]any, bool) {
+	if len(branches) < 2 {
+		return nil, false
+	}
+	var values []any
+	typ := ""
+	for _, b := range branches {
+		m, ok := b.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		var vals []any
+		for k, v := range m {
+			switch k {
+			case "const":
+				vals = append(vals, v)
+			case "enum":
+				list, _ := v.([]any)
+				vals = append(vals, list...)
+			case "type":
+			default:
+				return nil, false
+			}
+		}
+		if len(vals) == 0 {
+			return nil, false
+		}
+		for _, v := range vals {
+			t := jsonType(v)
+			if t == "" || typ != "" && t != typ && !(numeric(t) && numeric(typ)) {
+				return nil, false
+			}
+			if typ == "" || t == "number" {
+				typ = t
+			}
+		}
+		if bt, has := m["type"]; has && bt != typ && !(typ == "integer" && bt == "number") {
+			return nil, false
+		}
+		values = append(values, vals...)
+	}
+	return map[string]any{"type": typ, "enum": sortedSet(values)}, true
+}
+
+func numeric(t string) bool { return t == "integer" || t == "number" }
+
+// jsonType is the JSON Schema type of a scalar decoded with UseNumber.
+func jsonType(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+		return "number"
+	}
+	return ""
 }
 
 // refSiblings reports whether a schema with $ref has keywords beside it
@@ -184,6 +321,10 @@ func dropDefaults(m map[string]any) {
 		if x, ok := m[k].(map[string]any); ok && len(x) == 0 {
 			delete(m, k)
 		}
+	}
+	// Every property name is a string.
+	if x, ok := m["propertyNames"].(map[string]any); ok && len(x) == 1 && x["type"] == "string" {
+		delete(m, "propertyNames")
 	}
 	for _, k := range []string{"minLength", "minItems", "minProperties"} {
 		if n, ok := m[k].(json.Number); ok && n == "0" {
@@ -303,3 +444,8 @@ func adoptAny(declared, served any) {
 		adoptAny(d[k], s[k])
 	}
 }
+
+// SchemaDepth is the nesting of objects and arrays in a decoded JSON
+// schema, as Limits.MaxSchemaDepth counts it: 0 for a scalar, 1 for a
+// flat object.
+func SchemaDepth(v any) int { return depth(v) }
