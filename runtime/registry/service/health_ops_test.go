@@ -70,6 +70,12 @@ func (s *frozenStore) Generation(ctx context.Context) (uint64, error) {
 	return 0, nil
 }
 
+// frozenStore must stay a SharedStore, or Ready never reads it.
+var _ service.SharedStore = (*frozenStore)(nil)
+
+// Epoch makes frozenStore a SharedStore: it never loses what it holds.
+func (s *frozenStore) Epoch() uint64 { return 0 }
+
 // TestReadyzAnswersWhileTheStoreIsFrozen: /readyz answers 503
 // store_unreachable within ReadyTimeout when the store holds the read
 // (before, it waited as long as the store did), and probes that arrive
