@@ -53,9 +53,11 @@
 // mcp.Session connects again (a command is started again) at the use after
 // a failure, so a server that crashed gives the calls under way an error
 // naming it, the next call restarts it, and the other servers keep working.
-// A search reads each upstream's list through an mcp.Source: a server that
-// promised notifications/tools/list_changed is read again after one (or
-// after a reconnection), any other server at every search; a list that
-// changed is indexed again and the sessions whose tools/list it changes
-// receive list_changed.
+// A search answers from the lists read so far, waiting only for the
+// upstreams not read yet or whose last read failed; it then reads again,
+// in the background, each list older than Options.ListInterval, through an
+// mcp.Source: a server that promised notifications/tools/list_changed is
+// read again only after one (or after a reconnection), any other server
+// every time. A list that changed is indexed again and the sessions whose
+// tools/list it changes receive list_changed.
 package gateway

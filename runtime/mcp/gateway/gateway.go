@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -35,6 +36,9 @@ const (
 	// listed for clients that never read the list again.
 	ModeBoth Mode = "both"
 )
+
+// DefaultListInterval is the ListInterval of Options that set none.
+const DefaultListInterval = time.Second
 
 // Modes returns the modes, the default first.
 func Modes() []Mode { return []Mode{ModeList, ModeCall, ModeBoth} }
@@ -64,6 +68,10 @@ type Options struct {
 	// SearchLimit bounds the tools one search returns; 0 means
 	// toolsearch.DefaultLimit.
 	SearchLimit int
+	// ListInterval is how long a search answers from an upstream's last
+	// read list before it reads the list again (in the background); 0
+	// means DefaultListInterval.
+	ListInterval time.Duration
 	// Session configures each upstream's mcp.Session (limits, timeouts).
 	Session []mcp.Option
 	// Implementation names the gateway to its clients; nil means
@@ -87,6 +95,8 @@ type Gateway struct {
 	mu       sync.Mutex
 	cat      *catalog // the current catalog; replaced, never changed
 	sessions map[*clientSession]struct{}
+
+	background sync.WaitGroup // reads started by searches
 }
 
 // New returns a gateway of the upstreams. It starts none of them. It
@@ -103,6 +113,12 @@ func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 	}
 	if opts.SearchLimit < 0 {
 		return nil, fmt.Errorf("gateway: negative search limit %d", opts.SearchLimit)
+	}
+	if opts.ListInterval < 0 {
+		return nil, fmt.Errorf("gateway: negative list interval %s", opts.ListInterval)
+	}
+	if opts.ListInterval == 0 {
+		opts.ListInterval = DefaultListInterval
 	}
 	if opts.SearchLimit == 0 {
 		opts.SearchLimit = toolsearch.DefaultLimit
@@ -145,6 +161,7 @@ func (g *Gateway) Mode() Mode { return g.opts.Mode }
 // Close closes the connections to the upstream servers (stopping the
 // commands it started).
 func (g *Gateway) Close() error {
+	defer g.background.Wait()
 	var errs []error
 	for _, u := range g.upstreams {
 		if err := u.close(); err != nil {
@@ -212,6 +229,33 @@ func (g *Gateway) refresh(ctx context.Context, ups []*upstream) *catalog {
 		s.sync(cat)
 	}
 	return cat
+}
+
+// refreshForSearch returns the catalog a search answers from: the
+// upstreams not read yet, or whose last start or read failed, are read
+// first; the others, when their last read is older than ListInterval, are
+// read again in the background (one read at a time per upstream), and a
+// list that changed is indexed again when its read ends. A search thus
+// never waits for the lists it already has.
+func (g *Gateway) refreshForSearch(ctx context.Context) *catalog {
+	var wait []*upstream
+	for _, u := range g.upstreams {
+		ready, age := u.ready()
+		if !ready {
+			wait = append(wait, u)
+			continue
+		}
+		if age < g.opts.ListInterval || !u.reading.CompareAndSwap(false, true) {
+			continue
+		}
+		g.background.Add(1)
+		go func() {
+			defer g.background.Done()
+			defer u.reading.Store(false)
+			g.refresh(context.WithoutCancel(ctx), []*upstream{u})
+		}()
+	}
+	return g.refresh(ctx, wait)
 }
 
 // withImmediate returns the upstreams that have immediate tools.

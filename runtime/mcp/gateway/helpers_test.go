@@ -42,7 +42,7 @@ type client struct {
 }
 
 // connect serves one client session of g in memory.
-func connect(t *testing.T, g *Gateway) *client {
+func connect(t testing.TB, g *Gateway) *client {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := sdk.NewInMemoryTransports()
@@ -93,7 +93,7 @@ func (c *client) names(t *testing.T) []string {
 }
 
 // search calls tool_search and decodes its answer.
-func (c *client) search(t *testing.T, args map[string]any) SearchAnswer {
+func (c *client) search(t testing.TB, args map[string]any) SearchAnswer {
 	t.Helper()
 	res, err := c.CallTool(context.Background(), &sdk.CallToolParams{Name: "tool_search", Arguments: args})
 	if err != nil {

@@ -32,7 +32,7 @@ func newClientSession(g *Gateway) *clientSession {
 	s := &clientSession{g: g, found: make(map[string]bool), listed: make(map[string]*sdk.Tool)}
 	s.server = sdk.NewServer(g.opts.Implementation, &sdk.ServerOptions{
 		Instructions: g.opts.Instructions,
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}, Logging: &sdk.LoggingCapabilities{}},
 		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
 			// The session's list follows the catalog while the client is
 			// connected.
@@ -141,7 +141,7 @@ func (s *clientSession) handleSearch(ctx context.Context, req *sdk.CallToolReque
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	cat := s.g.refresh(ctx, s.g.upstreams)
+	cat := s.g.refreshForSearch(ctx)
 	ans := s.search(cat, call.Query, call.Names)
 	s.sync(cat)
 	b, err := json.Marshal(ans)

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -22,7 +24,10 @@ type upstream struct {
 	log                    *slog.Logger
 	allow, deny, immediate map[string]bool
 
+	reading atomic.Bool // a background read is under way
+
 	mu      sync.Mutex // serializes starts and reads
+	closed  bool       // by the gateway: no more starts
 	session *mcp.Session
 	source  *mcp.Source
 	token   string // of the list tools was read from
@@ -33,6 +38,7 @@ type upstream struct {
 	tools   []upstreamTool // the served tools of that list, in the server's order
 	missing []string       // allowed or immediate names the list lacks
 	err     error          // why the server could not be started or read, or nil
+	readAt  time.Time      // when the last read ended
 }
 
 // upstreamTool is one served tool of an upstream's list.
@@ -106,6 +112,9 @@ func (u *upstream) read(ctx context.Context) bool {
 		u.err = err
 		return changed
 	}
+	if u.closed {
+		return false
+	}
 	if u.session == nil {
 		s, err := mcp.Connect(ctx, u.cfg.Name, u.cfg.Transport, u.opts...)
 		if err != nil {
@@ -127,6 +136,7 @@ func (u *upstream) read(ctx context.Context) bool {
 	if sets[0].Token == u.token {
 		u.stateMu.Lock()
 		defer u.stateMu.Unlock()
+		u.readAt = time.Now()
 		hadErr := u.err != nil
 		u.err = nil
 		return hadErr
@@ -160,7 +170,7 @@ func (u *upstream) read(ctx context.Context) bool {
 	u.token = sets[0].Token
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
-	u.tools, u.missing, u.err = served, missing, nil
+	u.tools, u.missing, u.err, u.readAt = served, missing, nil, time.Now()
 	return true
 }
 
@@ -169,6 +179,14 @@ func (u *upstream) state() (served []upstreamTool, missing []string, err error) 
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
 	return u.tools, u.missing, u.err
+}
+
+// ready reports whether the upstream is started and its last read
+// succeeded, and how long ago that read ended.
+func (u *upstream) ready() (bool, time.Duration) {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	return u.session != nil && u.err == nil, time.Since(u.readAt)
 }
 
 // started returns the upstream's session, nil before its first start.
@@ -181,6 +199,7 @@ func (u *upstream) started() *mcp.Session {
 func (u *upstream) close() error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	u.closed = true
 	u.stateMu.Lock()
 	s := u.session
 	u.session, u.source, u.token = nil, nil, ""
