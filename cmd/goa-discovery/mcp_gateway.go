@@ -37,6 +37,13 @@ type gatewayFlags struct {
 // the client ends the session (stdio) or on SIGINT or SIGTERM, 1 when
 // serving fails, 2 on a usage or configuration error.
 func runMCPGateway(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveMCPGateway(ctx, args, stdin, stdout, stderr)
+}
+
+// serveMCPGateway is runMCPGateway until ctx ends.
+func serveMCPGateway(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f gatewayFlags
@@ -88,8 +95,6 @@ func runMCPGateway(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usageErr("%v", err)
 	}
 	defer g.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if f.http == "" {
 		err = g.NewServer().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 	} else {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -313,4 +314,79 @@ func killPIDFile(t *testing.T, file string) {
 		time.Sleep(25 * time.Millisecond)
 	}
 	t.Fatalf("process %d still runs", pid)
+}
+
+// TestMCPGatewayUsage checks the command's refusals: each exits 2 with a
+// message that names what is wrong, before anything is started.
+func TestMCPGatewayUsage(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(good, []byte(`{"mcpServers":{"a":{"command":"/nonexistent"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(`{"mcpServers":{"a":{"command":"x","url":"http://127.0.0.1:1/"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "give the configuration: --config FILE"},
+		{[]string{"--config", good, "extra"}, `unexpected argument "extra"`},
+		{[]string{"--config", filepath.Join(dir, "none.json")}, "no such file"},
+		{[]string{"--config", bad}, `bad.json: gateway: invalid configuration: mcpServers "a": both "command" and "url" are set`},
+		{[]string{"--config", good, "--mode", "lazy"}, `mode "lazy"`},
+		{[]string{"--config", good, "--limit", "0"}, "--limit 0: want at least 1"},
+		{[]string{"--config", good, "--http", "0.0.0.0:8080"}, "0.0.0.0:8080 is not a loopback address"},
+		{[]string{"--config", good, "--http", "8080"}, "--http: address 8080: missing port"},
+	}
+	for _, tc := range cases {
+		var stdout, stderr bytes.Buffer
+		code := runMCPGateway(tc.args, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("mcp gateway %v: exit %d, stderr %q, want 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestMCPGatewayHTTP serves the gateway over streamable HTTP on loopback
+// and drives one session with the go-sdk client.
+func TestMCPGatewayHTTP(t *testing.T) {
+	config := writeConfig(t, realServersConfig(t, nil))
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		done <- serveMCPGateway(ctx, []string{"--config", config, "--http", "127.0.0.1:0"}, strings.NewReader(""), outW, &stderr)
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL: %v (%s)", err, stderr.String())
+	}
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "http://127.0.0.1:") || !strings.HasSuffix(line, "/mcp") {
+		t.Fatalf("URL %q", line)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v1"}, nil).
+		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: line}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "tool_search", Arguments: map[string]any{"names": []string{"everything_echo"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("tool_search: %v %v", err, res)
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "everything_echo", Arguments: map[string]any{"message": "over http"}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "over http") {
+		t.Fatalf("everything_echo: %v %+v", err, res)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
 }

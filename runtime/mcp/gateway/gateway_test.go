@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -207,4 +208,23 @@ func waitFor(t *testing.T, ok func() bool) {
 		sleep()
 	}
 	t.Fatal("condition not met within 10s")
+}
+
+// TestUnavailableServer checks that a server that cannot start is named in
+// the search's answer, without its command line, while the other servers'
+// tools are found.
+func TestUnavailableServer(t *testing.T) {
+	ups := append(weatherServers(), Upstream{Name: "broken", Transport: mcp.Command("/nonexistent/secret-path/server")})
+	g := newGateway(t, Options{}, ups...)
+	c := connect(t, g)
+	ans := c.search(t, map[string]any{"query": "forecast"})
+	if !slices.Contains(foundNames(ans), "weather_get_forecast") {
+		t.Errorf("found %v", foundNames(ans))
+	}
+	if len(ans.Unavailable) != 1 || ans.Unavailable[0].Server != "broken" || ans.Unavailable[0].Error == "" {
+		t.Fatalf("unavailable = %+v, want server broken", ans.Unavailable)
+	}
+	if strings.Contains(ans.Unavailable[0].Error, "secret-path") {
+		t.Errorf("the model reads the command line: %q", ans.Unavailable[0].Error)
+	}
 }
