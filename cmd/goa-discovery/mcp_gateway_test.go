@@ -390,3 +390,41 @@ func TestMCPGatewayHTTP(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }
+
+// TestMCPGatewayUpstreamKilledMidCall kills an upstream while a call of
+// its tool is under way: that call fails with an error naming the server,
+// the other servers keep answering, and the next call starts the server
+// again.
+func TestMCPGatewayUpstreamKilledMidCall(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	everything := npmservers.Path(t, "mcp-server-everything")
+	c := startGateway(t, realServersConfig(t, map[string]map[string]any{
+		"everything": {"command": "/bin/sh", "args": []string{"-c", `echo $$ > "$0"; exec "$1"`, pidFile, everything}},
+	}))
+	c.search(t, map[string]any{"names": []string{"everything_trigger-long-running-operation", "everything_echo", "memory_read_graph"}})
+	type result struct {
+		out   string
+		isErr bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, isErr := c.call(t, "everything_trigger-long-running-operation", map[string]any{"duration": 30, "steps": 30})
+		done <- result{out, isErr}
+	}()
+	time.Sleep(2 * time.Second) // the call is under way
+	killPIDFile(t, pidFile)
+	select {
+	case r := <-done:
+		if !r.isErr || !strings.Contains(r.out, `mcp server "everything"`) {
+			t.Errorf("the call under way = %q (error %v), want an error naming server \"everything\"", r.out, r.isErr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call under way did not end when its server was killed")
+	}
+	if out, isErr := c.call(t, "memory_read_graph", map[string]any{}); isErr {
+		t.Errorf("memory_read_graph after everything was killed: %s", out)
+	}
+	if out, isErr := c.call(t, "everything_echo", map[string]any{"message": "back"}); isErr || !strings.Contains(out, "back") {
+		t.Errorf("everything_echo after the kill = %q (error %v), want the server started again", out, isErr)
+	}
+}
