@@ -46,6 +46,16 @@
 // tool result with isError whose text names the server and the tool
 // (mcp.CallError).
 //
+// # Configuration
+//
+// ParseConfig reads the mcpServers file MCP hosts use ("command", "args",
+// "env", "cwd" for stdio; "url", "headers" for streamable HTTP) with the
+// gateway's "allow", "deny" and "immediate" lists, strictly: an unknown or
+// repeated key, a wrong type, an entry that does not say exactly how to
+// reach its server is an ErrConfig naming the server and the key.
+// Config.Upstreams turns it into Upstreams, in the order of their names.
+// goa-discovery mcp gateway is this package behind that file.
+//
 // # Upstream lifecycle
 //
 // An upstream starts lazily: at the first search, or at the first
