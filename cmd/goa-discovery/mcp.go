@@ -21,8 +21,10 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: goa-discovery mcp import --name NAME [flags] (--url URL | --command CMD [ARGS...])")
 		fmt.Fprintln(w, "       goa-discovery mcp diff [--server NAME] DESIGN_IMPORT_PATH (--url URL | --command CMD [ARGS...])")
+		fmt.Fprintln(w, "       goa-discovery mcp gateway --config FILE [--mode list|call|both] [--limit N] [--http ADDR]")
 		fmt.Fprintln(w, "import writes a design file declaring an MCP server's tools from its tools/list;")
-		fmt.Fprintln(w, "diff compares a design's declared MCP toolsets with the live server (exit 1 on a difference).")
+		fmt.Fprintln(w, "diff compares a design's declared MCP toolsets with the live server (exit 1 on a difference);")
+		fmt.Fprintln(w, "gateway serves the servers of an mcpServers file to one MCP client through search.")
 	}
 	if len(args) == 0 {
 		usage(stderr)
@@ -33,6 +35,8 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 		return runMCPImport(args[1:], stdout, stderr)
 	case "diff":
 		return runMCPDiff(args[1:], stdout, stderr)
+	case "gateway":
+		return runMCPGatewayStdio(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		usage(stderr)
 		return 0

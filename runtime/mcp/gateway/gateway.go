@@ -1,0 +1,283 @@
+package gateway
+
+// The Gateway: its upstreams, its current catalog and the client sessions
+// it serves.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Mode says how a client session reaches the tools it found.
+type Mode string
+
+// Modes.
+const (
+	// ModeList adds found tools to the session's tools/list and sends
+	// notifications/tools/list_changed. It is the default.
+	ModeList Mode = "list"
+	// ModeCall keeps the session's tools/list fixed (immediate tools,
+	// tool_search and call_tool): found tools are called through
+	// call_tool, and a host's prompt cache over its declarations stays
+	// valid.
+	ModeCall Mode = "call"
+	// ModeBoth does both: found tools join tools/list and call_tool is
+	// listed for clients that never read the list again.
+	ModeBoth Mode = "both"
+)
+
+// DefaultListInterval is the ListInterval of Options that set none.
+const DefaultListInterval = time.Second
+
+// Modes returns the modes, the default first.
+func Modes() []Mode { return []Mode{ModeList, ModeCall, ModeBoth} }
+
+// Upstream is one MCP server behind the gateway.
+type Upstream struct {
+	// Name is the server's name, the first part of its tools' names
+	// ("<Name>_<tool>"); a valid tools.ValidateName segment.
+	Name string
+	// Transport reaches the server.
+	Transport mcp.Transport
+	// Allow, when not empty, lists the only tools of the server (by the
+	// server's own names) the gateway serves.
+	Allow []string
+	// Deny lists tools of the server (by the server's own names) the
+	// gateway never serves, whatever Allow says.
+	Deny []string
+	// Immediate lists tools of the server (by the server's own names)
+	// that every session lists from the start, without a search.
+	Immediate []string
+}
+
+// Options configure a Gateway.
+type Options struct {
+	// Mode is how sessions reach found tools; empty means ModeList.
+	Mode Mode
+	// SearchLimit bounds the tools one search returns; 0 means
+	// toolsearch.DefaultLimit.
+	SearchLimit int
+	// ListInterval is how long a search answers from an upstream's last
+	// read list before it reads the list again (in the background); 0
+	// means DefaultListInterval.
+	ListInterval time.Duration
+	// Session configures each upstream's mcp.Session (limits, timeouts).
+	Session []mcp.Option
+	// Implementation names the gateway to its clients; nil means
+	// {Name: "goa-discovery-gateway", Version: "v1"}.
+	Implementation *sdk.Implementation
+	// Instructions, when set, are the server instructions each session
+	// receives at initialization.
+	Instructions string
+	// Logger receives why an upstream could not be started or read, with
+	// the details (a command, an address) the model is never shown; nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+// Gateway serves upstream MCP servers through search. It is safe for
+// concurrent use.
+type Gateway struct {
+	opts      Options
+	upstreams []*upstream // in the order given
+
+	mu       sync.Mutex
+	cat      *catalog // the current catalog; replaced, never changed
+	sessions map[*clientSession]struct{}
+
+	background sync.WaitGroup // reads started by searches
+}
+
+// New returns a gateway of the upstreams. It starts none of them. It
+// refuses a server name that is not valid or given twice, an empty
+// transport, a tool name given twice in one list, a tool both allowed and
+// denied, and an immediate tool that Allow or Deny removes.
+func New(upstreams []Upstream, opts Options) (*Gateway, error) {
+	switch opts.Mode {
+	case "":
+		opts.Mode = ModeList
+	case ModeList, ModeCall, ModeBoth:
+	default:
+		return nil, fmt.Errorf("gateway: mode %q: want one of %q", opts.Mode, Modes())
+	}
+	if opts.SearchLimit < 0 {
+		return nil, fmt.Errorf("gateway: negative search limit %d", opts.SearchLimit)
+	}
+	if opts.ListInterval < 0 {
+		return nil, fmt.Errorf("gateway: negative list interval %s", opts.ListInterval)
+	}
+	if opts.ListInterval == 0 {
+		opts.ListInterval = DefaultListInterval
+	}
+	if opts.SearchLimit == 0 {
+		opts.SearchLimit = toolsearch.DefaultLimit
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Implementation == nil {
+		opts.Implementation = &sdk.Implementation{Name: "goa-discovery-gateway", Version: "v1"}
+	}
+	if len(upstreams) == 0 {
+		return nil, errors.New("gateway: no upstream servers")
+	}
+	g := &Gateway{opts: opts, sessions: make(map[*clientSession]struct{})}
+	seen := make(map[string]bool, len(upstreams))
+	for i, u := range upstreams {
+		if err := tools.ValidateName(u.Name); err != nil {
+			return nil, fmt.Errorf("gateway: upstream %d: server name: %w", i, err)
+		}
+		if seen[u.Name] {
+			return nil, fmt.Errorf("gateway: server %q is given twice", u.Name)
+		}
+		seen[u.Name] = true
+		up, err := newUpstream(u, opts.Session)
+		if up != nil {
+			up.log = opts.Logger
+		}
+		if err != nil {
+			return nil, fmt.Errorf("gateway: server %q: %w", u.Name, err)
+		}
+		g.upstreams = append(g.upstreams, up)
+	}
+	g.cat = g.build()
+	return g, nil
+}
+
+// Mode returns the gateway's mode.
+func (g *Gateway) Mode() Mode { return g.opts.Mode }
+
+// Close closes the connections to the upstream servers (stopping the
+// commands it started).
+func (g *Gateway) Close() error {
+	defer g.background.Wait()
+	var errs []error
+	for _, u := range g.upstreams {
+		if err := u.close(); err != nil {
+			errs = append(errs, fmt.Errorf("server %q: %w", u.cfg.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// NewServer returns the SDK server of one client session: run it on the
+// client's transport (for example sdk.StdioTransport). Each call returns a
+// server with its own set of found tools.
+func (g *Gateway) NewServer() *sdk.Server {
+	return newClientSession(g).server
+}
+
+// Handler returns the streamable HTTP handler of the gateway: each MCP
+// session it opens is a client session of its own.
+func (g *Gateway) Handler(opts *sdk.StreamableHTTPOptions) http.Handler {
+	// The handler asks for a server for every request; only a request
+	// that opens a session (one without a session id) uses it for more
+	// than its protocol versions.
+	shared := g.NewServer()
+	return sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
+		if r.Header.Get("Mcp-Session-Id") != "" {
+			return shared
+		}
+		return g.NewServer()
+	}, opts)
+}
+
+// current returns the current catalog.
+func (g *Gateway) current() *catalog {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.cat
+}
+
+// refresh reads the lists of ups (concurrently) and, when one changed,
+// builds the catalog again and updates the sessions' lists. It returns
+// the current catalog.
+func (g *Gateway) refresh(ctx context.Context, ups []*upstream) *catalog {
+	changed := make([]bool, len(ups))
+	var wg sync.WaitGroup
+	for i, u := range ups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			changed[i] = u.read(ctx)
+		}()
+	}
+	wg.Wait()
+	if !slices.Contains(changed, true) {
+		return g.current()
+	}
+	g.mu.Lock()
+	cat := g.build()
+	g.cat = cat
+	sessions := make([]*clientSession, 0, len(g.sessions))
+	for s := range g.sessions {
+		sessions = append(sessions, s)
+	}
+	g.mu.Unlock()
+	for _, s := range sessions {
+		s.sync(cat)
+	}
+	return cat
+}
+
+// refreshForSearch returns the catalog a search answers from: the
+// upstreams not read yet, or whose last start or read failed, are read
+// first; the others, when their last read is older than ListInterval, are
+// read again in the background (one read at a time per upstream), and a
+// list that changed is indexed again when its read ends. A search thus
+// never waits for the lists it already has.
+func (g *Gateway) refreshForSearch(ctx context.Context) *catalog {
+	var wait []*upstream
+	for _, u := range g.upstreams {
+		ready, age := u.ready()
+		if !ready {
+			wait = append(wait, u)
+			continue
+		}
+		if age < g.opts.ListInterval || !u.reading.CompareAndSwap(false, true) {
+			continue
+		}
+		g.background.Add(1)
+		go func() {
+			defer g.background.Done()
+			defer u.reading.Store(false)
+			g.refresh(context.WithoutCancel(ctx), []*upstream{u})
+		}()
+	}
+	return g.refresh(ctx, wait)
+}
+
+// withImmediate returns the upstreams that have immediate tools.
+func (g *Gateway) withImmediate() []*upstream {
+	var ups []*upstream
+	for _, u := range g.upstreams {
+		if len(u.immediate) > 0 {
+			ups = append(ups, u)
+		}
+	}
+	return ups
+}
+
+// register and forget track the sessions whose lists follow the catalog.
+func (g *Gateway) register(s *clientSession) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.sessions[s] = struct{}{}
+}
+
+func (g *Gateway) forget(s *clientSession) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.sessions, s)
+}

@@ -1,0 +1,211 @@
+package gateway
+
+// One upstream server: started at its first use, its list read through an
+// mcp.Source (which knows when a list may be stale) and converted, with
+// the server's allow and deny lists applied, into the tools the gateway
+// may serve.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// upstream is one server and its last read list.
+type upstream struct {
+	cfg                    Upstream
+	opts                   []mcp.Option
+	log                    *slog.Logger
+	allow, deny, immediate map[string]bool
+
+	reading atomic.Bool // a background read is under way
+
+	mu      sync.Mutex // serializes starts and reads
+	closed  bool       // by the gateway: no more starts
+	session *mcp.Session
+	source  *mcp.Source
+	token   string // of the list tools was read from
+
+	// stateMu guards what the catalog reads, so that building a catalog
+	// never waits for a server that is starting.
+	stateMu sync.Mutex
+	tools   []upstreamTool // the served tools of that list, in the server's order
+	missing []string       // allowed or immediate names the list lacks
+	err     error          // why the server could not be started or read, or nil
+	readAt  time.Time      // when the last read ended
+}
+
+// upstreamTool is one served tool of an upstream's list.
+type upstreamTool struct {
+	mcpName string
+	rec     tools.ToolSchema
+}
+
+// newUpstream checks the lists of u.
+func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
+	if u.Transport == nil {
+		return nil, fmt.Errorf("no transport")
+	}
+	up := &upstream{cfg: u, opts: opts, log: slog.New(slog.DiscardHandler)}
+	var err error
+	if up.allow, err = nameSet("allow", u.Allow); err != nil {
+		return nil, err
+	}
+	if up.deny, err = nameSet("deny", u.Deny); err != nil {
+		return nil, err
+	}
+	if up.immediate, err = nameSet("immediate", u.Immediate); err != nil {
+		return nil, err
+	}
+	for _, n := range u.Allow {
+		if up.deny[n] {
+			return nil, fmt.Errorf("tool %q is both allowed and denied", n)
+		}
+	}
+	for _, n := range u.Immediate {
+		if !up.serves(n) {
+			return nil, fmt.Errorf("immediate tool %q is not allowed", n)
+		}
+	}
+	return up, nil
+}
+
+// nameSet returns the names of a list, refusing an empty name and a name
+// given twice.
+func nameSet(list string, names []string) (map[string]bool, error) {
+	set := make(map[string]bool, len(names))
+	for i, n := range names {
+		if n == "" {
+			return nil, fmt.Errorf("%s[%d] is empty", list, i)
+		}
+		if set[n] {
+			return nil, fmt.Errorf("%s lists tool %q twice", list, n)
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
+// serves reports whether the lists let the gateway serve the tool the
+// server calls name.
+func (u *upstream) serves(name string) bool {
+	return !u.deny[name] && (len(u.allow) == 0 || u.allow[name])
+}
+
+// read starts the server when it is not started and reads its list when
+// it may have changed. It reports whether what the catalog takes from the
+// upstream (its tools or its error) changed.
+func (u *upstream) read(ctx context.Context) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	fail := func(err error) bool {
+		u.log.Warn("mcp gateway: upstream unavailable", "server", u.cfg.Name, "error", err)
+		u.stateMu.Lock()
+		defer u.stateMu.Unlock()
+		changed := u.err == nil || u.err.Error() != err.Error()
+		u.err = err
+		return changed
+	}
+	if u.closed {
+		return false
+	}
+	if u.session == nil {
+		s, err := mcp.Connect(ctx, u.cfg.Name, u.cfg.Transport, u.opts...)
+		if err != nil {
+			return fail(err)
+		}
+		src, err := mcp.NewSource(s, u.cfg.Name)
+		if err != nil {
+			_ = s.Close()
+			return fail(err)
+		}
+		u.stateMu.Lock()
+		u.session, u.source = s, src
+		u.stateMu.Unlock()
+	}
+	sets, err := u.source.ListToolsets(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if sets[0].Token == u.token {
+		u.stateMu.Lock()
+		defer u.stateMu.Unlock()
+		u.readAt = time.Now()
+		hadErr := u.err != nil
+		u.err = nil
+		return hadErr
+	}
+	// The list changed: read the server's catalog for the MCP names of
+	// its tools.
+	cat, err := u.session.ListCatalog(ctx, u.cfg.Name)
+	if err != nil {
+		return fail(err)
+	}
+	listed := make(map[string]bool, len(cat.Toolset.Tools))
+	served := make([]upstreamTool, 0, len(cat.Toolset.Tools))
+	for _, rec := range cat.Toolset.Tools {
+		name, _ := cat.MCPName(rec.Name)
+		listed[name] = true
+		if u.serves(name) {
+			served = append(served, upstreamTool{mcpName: name, rec: rec})
+		}
+	}
+	var missing []string
+	for _, n := range u.cfg.Allow {
+		if !listed[n] {
+			missing = append(missing, n)
+		}
+	}
+	for _, n := range u.cfg.Immediate {
+		if !listed[n] && !u.allow[n] {
+			missing = append(missing, n)
+		}
+	}
+	u.token = sets[0].Token
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	u.tools, u.missing, u.err, u.readAt = served, missing, nil, time.Now()
+	return true
+}
+
+// state returns what the catalog takes from the upstream.
+func (u *upstream) state() (served []upstreamTool, missing []string, err error) {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	return u.tools, u.missing, u.err
+}
+
+// ready reports whether the upstream is started and its last read
+// succeeded, and how long ago that read ended.
+func (u *upstream) ready() (bool, time.Duration) {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	return u.session != nil && u.err == nil, time.Since(u.readAt)
+}
+
+// started returns the upstream's session, nil before its first start.
+func (u *upstream) started() *mcp.Session {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	return u.session
+}
+
+func (u *upstream) close() error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.closed = true
+	u.stateMu.Lock()
+	s := u.session
+	u.session, u.source, u.token = nil, nil, ""
+	u.stateMu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.Close()
+}
