@@ -21,6 +21,8 @@ var notRunHere = []struct{ marker, why string }{
 	{"go test ./...", "the whole suite is scripts/test, a step of .ci/run"},
 	{"PORT", "the embedding server is started by the hybrid tests (internal/embedserver), its model installed by scripts/test-deps"},
 	{".ci/steps/mcp-import-fleet", "it is a CI step of its own, which installs the npm servers it imports"},
+	{".ci/steps/mcp-gateway", "it is a CI step of its own, which installs the npm servers and clients it runs"},
+	{".ci/steps/user-module-weight", "it is a CI step of its own"},
 }
 
 // shrink makes a figure's command cheap without changing what it runs:
