@@ -37,15 +37,22 @@ func TestDeclaredToolsetOnNPMServer(t *testing.T) {
 	}
 	session := connect(t, workspace.Server, mcp.Command(filesystemBin, root))
 
-	// A real constraint difference is still refused: head declared as an
-	// integer where the server takes any number.
-	stricter := workspace.Toolset()
-	stricter.Tools[0].Payload = []byte(strings.Replace(string(stricter.Tools[0].Payload), `"number"`, `"integer"`, 1))
-	_, err := session.Check(ctx, stricter)
+	// A declaration that accepts what the server refuses is refused: head
+	// declared as a string where the server takes a number. (A narrower
+	// declaration, head as an integer, is compatible: arguments are checked
+	// against the declared schema before they are sent.)
+	narrower := workspace.Toolset()
+	narrower.Tools[0].Payload = []byte(strings.Replace(string(narrower.Tools[0].Payload), `"number"`, `"integer"`, 1))
+	if _, err := session.Check(ctx, narrower); err != nil {
+		t.Fatalf("Check of head as an integer (narrower than the server's number) = %v, want compatible", err)
+	}
+	wider := workspace.Toolset()
+	wider.Tools[0].Payload = []byte(strings.Replace(string(wider.Tools[0].Payload), `"number"`, `"string"`, 1))
+	_, err := session.Check(ctx, wider)
 	var me *mcp.MismatchError
 	if !errors.As(err, &me) || me.Tool != workspace.ReadTextFile || me.Schema != "inputSchema" ||
-		me.Pointer != "/properties/head/type" || me.Declared != `"integer"` || me.Served != `"number"` {
-		t.Fatalf("Check of head as an integer = %v, want a mismatch at /properties/head/type", err)
+		me.Pointer != "/properties/head/type" || me.Declared != `"string"` || me.Served != `"number"` {
+		t.Fatalf("Check of head as a string = %v, want a mismatch at /properties/head/type", err)
 	}
 	t.Logf("refused as it should be: %v", err)
 

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -10,10 +11,12 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"errors"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -158,10 +161,27 @@ func TestCredentialsScopes(t *testing.T) {
 // with 401 and a WWW-Authenticate challenge whatever its body.
 func TestUnauthenticatedBodyNotRead(t *testing.T) {
 	srv := authServer(t)
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+registry.PathToolsets, strings.NewReader(strings.Repeat("x", 200<<10)))
-	resp, err := srv.Client().Do(req)
+	// The request announces a 200 KiB body and sends none of it: the
+	// answer must come without the service waiting for a byte of it. (An
+	// HTTP client that sends the body races the service's refusal: the
+	// service may close the connection while the body is still being
+	// written, and the client then sees a reset, not the answer.)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	head := "POST " + registry.PathToolsets + " HTTP/1.1\r\nHost: " + srv.Listener.Addr().String() +
+		"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(200<<10) + "\r\n\r\n"
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer before the body was sent: %v", err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,7 +259,7 @@ func TestRegistryOperatorPlainHTTPToken(t *testing.T) {
 			{"http://[::1]:8093", true, false},
 		} {
 			rec.sent = nil
-			args := append([]string{"registry"}, cmd...)
+			args := slices.Clone(cmd)
 			args = append(args, "--url", tc.url)
 			if tc.token {
 				args = append(args, "--credentials-file", creds)
