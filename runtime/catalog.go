@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -52,6 +53,11 @@ type catalog struct {
 	byName    map[string]*catalogTool
 	byIdent   map[tools.Ident]*catalogTool
 
+	// dropped are the MCP tools left out because their model-facing name
+	// is another source's tool's: one server's listing never takes the
+	// agent's other tools down. Each step records them (observedCatalog).
+	dropped []droppedTool
+
 	// labelKeys are the run labels some tool's contract requires; only
 	// their values make two runs' permitted catalogs differ.
 	labelKeys map[string]bool
@@ -83,13 +89,35 @@ func newCatalog(version string, capacity int) *catalog {
 	}
 }
 
+// droppedTool is an MCP tool a catalog leaves out, and why.
+type droppedTool struct {
+	source ToolSource
+	id     tools.Ident
+	reason string
+}
+
+// addOrDrop adds t as add does, except that an MCP tool whose model-facing
+// name another source's tool already has is left out and recorded in
+// c.dropped, naming its server and tool, rather than failing the catalog.
+func (c *catalog) addOrDrop(t *catalogTool) error {
+	if prev, dup := c.byName[t.name]; dup && t.source.Kind == SourceMCP && prev.id != t.id {
+		c.dropped = append(c.dropped, droppedTool{
+			source: t.source,
+			id:     t.id,
+			reason: fmt.Sprintf("its model-facing name %q is that of tool %q from %s", t.name, prev.id, prev.source),
+		})
+		return nil
+	}
+	return c.add(t)
+}
+
 // add adds t, refusing a second tool with its identity or model name.
 func (c *catalog) add(t *catalogTool) error {
 	if prev, dup := c.byIdent[t.id]; dup {
 		return fmt.Errorf("%w: tool %q comes from %s and %s", ErrCatalog, t.id, prev.source, t.source)
 	}
 	if prev, dup := c.byName[t.name]; dup {
-		return fmt.Errorf("%w: tools %q and %q share the model-facing name %q", ErrCatalog, prev.id, t.id, t.name)
+		return fmt.Errorf("%w: tools %q (%s) and %q (%s) share the model-facing name %q", ErrCatalog, prev.id, prev.source, t.id, t.source, t.name)
 	}
 	c.byIdent[t.id] = t
 	c.byName[t.name] = t
@@ -259,9 +287,10 @@ func (ts *toolset) tool(id tools.Ident) *tools.ToolSchema { return ts.byIdent[id
 // merge returns a catalog holding base's tools and then part's.
 func merge(base, part *catalog) (*catalog, error) {
 	c := newCatalog(base.version+"+"+part.version, len(base.byIdent)+len(part.byIdent))
+	c.dropped = append(slices.Clone(base.dropped), part.dropped...)
 	for _, list := range [][]*catalogTool{base.immediate, base.deferred, part.immediate, part.deferred} {
 		for _, t := range list {
-			if err := c.add(t); err != nil {
+			if err := c.addOrDrop(t); err != nil {
 				return nil, err
 			}
 		}

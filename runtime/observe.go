@@ -260,6 +260,9 @@ func (r *run) observedCatalog(ctx context.Context) (*catalog, error) {
 	ctx, span := r.rt.observer().tracer.Start(ctx, "resolve catalog")
 	defer span.End()
 	cat, err := r.rt.stepCatalog(ctx, r.agent, r.policy.labels)
+	if err == nil {
+		r.recordDropped(ctx, span, cat.dropped)
+	}
 	if span.IsRecording() {
 		span.SetAttributes(semconv.GenAIAgentName(r.agent.reg.Name))
 		if err != nil {
@@ -269,6 +272,23 @@ func (r *run) observedCatalog(ctx context.Context) (*catalog, error) {
 		}
 	}
 	return cat, err
+}
+
+// recordDropped records each MCP tool the step's catalog left out, naming
+// its server and tool: a span event and a WARN log record.
+func (r *run) recordDropped(ctx context.Context, span trace.Span, dropped []droppedTool) {
+	log := r.rt.observer().log
+	for _, d := range dropped {
+		if span.IsRecording() {
+			span.AddEvent("tool dropped", trace.WithAttributes(
+				attribute.String("goa_discovery.mcp.server", d.source.Server),
+				attribute.String("goa_discovery.tool", string(d.id)),
+				attribute.String("goa_discovery.reason", d.reason)))
+		}
+		log.LogAttrs(ctx, slog.LevelWarn, "MCP tool left out of the catalog",
+			slog.String("run", r.id), slog.String("agent", r.agent.reg.Name),
+			slog.String("server", d.source.Server), slog.String("tool", string(d.id)), slog.String("reason", d.reason))
+	}
 }
 
 // observedPlan calls the agent's planner in a span named as the GenAI

@@ -291,7 +291,7 @@ func addRegistryToolset(c *catalog, r resolvedSource) error {
 				return fmt.Errorf("%w: registry %q: tool %q names pagination partner %q, which its toolset does not have", ErrCatalog, r.src.Registry, ts.Name, ts.Contract.PaginationPartner)
 			}
 		}
-		if err := c.add(t); err != nil {
+		if err := c.addOrDrop(t); err != nil {
 			return err
 		}
 	}

@@ -4,12 +4,17 @@ package mcp_test
 // called, validated, filtered by policy, and failing into error results.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
@@ -384,5 +389,59 @@ func TestCallsRecordTheirMCPServer(t *testing.T) {
 	}
 	if _, err := other.Replay(ctx, out.RunID, byID["declared"]); !errors.Is(err, runtime.ErrReplayRefused) {
 		t.Errorf("replay on a local toolset of the same name = %v, want ErrReplayRefused", err)
+	}
+}
+
+// TestCollidingToolIsDropped: a server listing a tool whose model-facing
+// name another source's tool has (fx_repo's "list" and fx's "repo/list"
+// are both fx_repo_list) costs that one tool, recorded with its server and
+// tool, never the agent's step: the other tools of both servers stay
+// found and callable.
+func TestCollidingToolIsDropped(t *testing.T) {
+	var logs bytes.Buffer
+	rt := runtime.New(runtime.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	first := connect(t, "fixture", mcp.InMemory(newFixture(fixtureOptions{}).server))
+	if _, err := mcp.RegisterSource(rt, first, "fx"); err != nil {
+		t.Fatal(err)
+	}
+	colliding := newFixture(fixtureOptions{extraTool: &sdk.Tool{Name: "list", InputSchema: json.RawMessage(noInput)}})
+	second := connect(t, "other", mcp.InMemory(colliding.server))
+	if _, err := mcp.RegisterSource(rt, second, "fx_repo"); err != nil {
+		t.Fatal(err)
+	}
+	err := rt.RegisterAgent(context.Background(), runtime.AgentRegistration{
+		Name:        "assistant",
+		Description: "An agent.",
+		Registries: []runtime.RegistrySource{
+			{Registry: "fixture", Toolset: "fx", Deferred: true},
+			{Registry: "other", Toolset: "fx_repo", Deferred: true},
+		},
+		Planner: scripted(t,
+			func(t *testing.T, in *runtime.PlanInput) model.Message {
+				return model.AssistantMessage(model.DiscoveryCallPart(model.DiscoveryCall{ID: "d1", Names: []string{"fx_repo_list", "fx_repo_add"}}))
+			},
+			func(t *testing.T, in *runtime.PlanInput) model.Message {
+				return calls(call("c1", "fx_repo_list", `{}`), call("c2", "fx_repo_add", `{"a":1,"b":2}`))
+			},
+		),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rt.Client("assistant").Run(context.Background(), []model.Message{model.UserMessage("list")})
+	if err != nil {
+		t.Fatalf("Run: %v, want the colliding tool dropped and the run going on", err)
+	}
+	res := results(out)
+	if r := res["c1"]; r.IsError || r.Content != "alpha\nbeta" {
+		t.Errorf("fx_repo_list = %+v, want fx's repo/list (the source read first keeps the name)", r)
+	}
+	if r := res["c2"]; r.IsError || r.Content != `{"sum":3}` {
+		t.Errorf("fx_repo_add = %+v, want the other server's add", r)
+	}
+	for _, want := range []string{"MCP tool left out of the catalog", "server=other", "tool=fx_repo.list", `\"fx.repo_list\"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log does not record %s:\n%s", want, logs.String())
+		}
 	}
 }
