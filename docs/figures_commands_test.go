@@ -23,6 +23,7 @@ var notRunHere = []struct{ marker, why string }{
 	{".ci/steps/mcp-import-fleet", "it is a CI step of its own, which installs the npm servers it imports"},
 	{".ci/steps/mcp-gateway", "it is a CI step of its own, which installs the npm servers and clients it runs"},
 	{".ci/steps/user-module-weight", "it is a CI step of its own"},
+	{"-tags redisha", "the Sentinel suite runs in .ci/steps/redis-sentinel, which installs redis-sentinel and prints these lines (-v)"},
 }
 
 // shrink makes a figure's command cheap without changing what it runs:
