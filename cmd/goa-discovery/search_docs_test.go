@@ -12,9 +12,9 @@ import (
 const searchDocsPrefix = "go run ./cmd/goa-discovery search "
 
 // TestSearchDocsCommands runs every search command of docs/cli.md's search
-// section from the repository's root, and checks that each output line the
-// section shows (its text blocks other than -h) is a line one of them
-// prints.
+// section and of README.md from the repository's root, and checks that
+// each output line the section shows (its text blocks other than -h) is a
+// line one of them prints.
 func TestSearchDocsCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the generator program")
@@ -25,6 +25,7 @@ func TestSearchDocsCommands(t *testing.T) {
 		t.Fatal(`docs/cli.md has no "## search" section`)
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
+	readme := readDoc(t, filepath.Join(moduleRoot, "README.md"))
 	root, err := filepath.Abs(moduleRoot)
 	if err != nil {
 		t.Fatal(err)
@@ -32,23 +33,32 @@ func TestSearchDocsCommands(t *testing.T) {
 	t.Chdir(root)
 	var printed []string
 	commands := 0
-	for _, block := range fencedBlocks(section, "sh") {
-		for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
-			rest, ok := strings.CutPrefix(line, searchDocsPrefix)
-			if !ok {
-				t.Errorf("docs/cli.md's search section shows %q, which is not a search command", line)
-				continue
+	pages := []struct {
+		name, text string
+		// only says that the page's shell blocks hold other commands too.
+		only bool
+	}{{"docs/cli.md's search section", section, false}, {"README.md", readme, true}}
+	for _, page := range pages {
+		for _, block := range fencedBlocks(page.text, "sh") {
+			for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+				rest, ok := strings.CutPrefix(line, searchDocsPrefix)
+				if !ok {
+					if !page.only {
+						t.Errorf("%s shows %q, which is not a search command", page.name, line)
+					}
+					continue
+				}
+				commands++
+				var stdout, stderr bytes.Buffer
+				if code := run(append([]string{"search"}, strings.Fields(rest)...), &stdout, &stderr); code != 0 {
+					t.Errorf("%s: %s: exit %d\nstdout:\n%s\nstderr:\n%s", page.name, line, code, stdout.String(), stderr.String())
+				}
+				printed = append(printed, strings.Split(stdout.String()+stderr.String(), "\n")...)
 			}
-			commands++
-			var stdout, stderr bytes.Buffer
-			if code := run(append([]string{"search"}, strings.Fields(rest)...), &stdout, &stderr); code != 0 {
-				t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", line, code, stdout.String(), stderr.String())
-			}
-			printed = append(printed, strings.Split(stdout.String()+stderr.String(), "\n")...)
 		}
 	}
-	if commands < 4 {
-		t.Fatalf("found %d search commands in docs/cli.md; the test is not reading it", commands)
+	if commands < 7 {
+		t.Fatalf("found %d search commands in docs/cli.md and README.md; the test is not reading them", commands)
 	}
 	for _, block := range fencedBlocks(section, "text") {
 		if strings.HasPrefix(block, helpPrompt) {
