@@ -194,10 +194,14 @@ func readLines(data []byte) ([]toolsearch.Document, error) {
 }
 
 // lineDocument decodes one line of a JSON lines catalog: a tool's wire
-// record (see isWireRecord) or a catalog line.
+// record (see kindOfLine) or a catalog line.
 func lineDocument(text []byte) (toolsearch.Document, error) {
-	if isWireRecord(text) {
+	switch kindOfLine(text) {
+	case wireRecordLine:
 		return wireLine(text)
+	case listingLine:
+		return toolsearch.Document{}, errors.New("an object with \"tools\" (a toolset's wire record or an MCP tools/list result) " +
+			"must be the whole file; JSON lines hold one tool a line")
 	}
 	var t lineTool
 	if err := decodeStrict(text, &t); err != nil {

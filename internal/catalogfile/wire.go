@@ -18,20 +18,36 @@ import (
 // line does not: a line with any of them is a wire record.
 var wireOnlyFields = [...]string{"payload", "result", "tags", "contract"}
 
-// isWireRecord reports whether the JSON object text has a key that only a
-// tool's wire record has. Text that is not an object is not a record; the
-// catalog line decoder says what is wrong with it.
-func isWireRecord(text []byte) bool {
+// lineKind is what the JSON object on one line of a catalog is.
+type lineKind int
+
+const (
+	// catalogLine is {name, title, description, parameters, source}, or a
+	// line that is not an object, which the catalog line decoder refuses.
+	catalogLine lineKind = iota
+	// wireRecordLine has a key that only a tool's wire record has.
+	wireRecordLine
+	// listingLine has a "tools" member: a toolset record or an MCP
+	// tools/list result among other lines.
+	listingLine
+)
+
+// kindOfLine tells a tool's wire record, a listing and a catalog line apart
+// by their keys.
+func kindOfLine(text []byte) lineKind {
 	var keys map[string]json.RawMessage
 	if json.Unmarshal(text, &keys) != nil {
-		return false
+		return catalogLine
+	}
+	if _, ok := keys["tools"]; ok {
+		return listingLine
 	}
 	for _, k := range wireOnlyFields {
 		if _, ok := keys[k]; ok {
-			return true
+			return wireRecordLine
 		}
 	}
-	return false
+	return catalogLine
 }
 
 // WireDocument returns the search document of a tool's wire record, the

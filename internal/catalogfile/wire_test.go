@@ -73,6 +73,8 @@ func TestReadToolsWireRecordErrors(t *testing.T) {
 		{"missing name", `{"payload": {"type": "object"}}`, `line 1: tool wire record: missing or empty "name"`},
 		{"record repeats a line", `{"name": "a.b"}` + "\n" + `{"name": "a.b", "payload": {"type": "object"}}`, `line 2: name "a.b" repeats the tool at line 1`},
 		{"unknown field in a contract", `{"name": "a.b", "payload": {"type": "object"}, "contract": {"terms": []}}`, `decode contract: unknown field "terms"`},
+		{"toolset record among lines", `{"name": "a.b", "payload": {"type": "object"}}` + "\n" + `{"name": "t", "tools": []}`,
+			`line 2: an object with "tools" (a toolset's wire record or an MCP tools/list result) must be the whole file`},
 		{"toolset record without tools", `{"name": "t", "tools": []}`, `toolset wire record "t": no tools`},
 		{"toolset record with a catalog line", `{"name": "t", "tools": [{"name": "t.a", "parameters": {}}]}`, `toolset wire record: decode toolset: decode tool: unknown field "parameters"`},
 		{"toolset record repeats a tool", `{"name": "t", "tools": [{"name": "t.a", "payload": {"type": "object"}}, {"name": "t.a", "payload": {"type": "object"}}]}`,
