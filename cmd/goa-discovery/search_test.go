@@ -275,8 +275,8 @@ func TestSearchCommandHybrid(t *testing.T) {
 	tools := writeFile(t, "tools.jsonl", testTools)
 	const query = "will it rain in Paris tomorrow"
 	var stdout, stderr bytes.Buffer
-	if code := runSearch([]string{"--tools", tools, query}, &stdout, &stderr); code != 0 || stdout.String() != "no tools found\n" {
-		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tools found", code, stdout.String(), stderr.String())
+	if code := runSearch([]string{"--tools", tools, query}, &stdout, &stderr); code != 0 || stdout.String() != `No available tool matches the query "`+query+`".`+"\n" {
+		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tool found", code, stdout.String(), stderr.String())
 	}
 	stdout.Reset()
 	args := []string{"--tools", tools, "--embeddings", url, "--embeddings-model", embedserver.Model, "--embed-cache", t.TempDir()}
