@@ -65,6 +65,12 @@ func readDesignCatalog(ctx context.Context, designPath, agent string, stderr io.
 	if err != nil {
 		return nil, "", err
 	}
+	return agentDocuments(all, designPath, agent, stderr)
+}
+
+// agentDocuments returns the search documents of the deferred tools of the
+// agent named agent among the design's catalogs (see readDesignCatalog).
+func agentDocuments(all []agentCatalog, designPath, agent string, stderr io.Writer) ([]toolsearch.Document, string, error) {
 	c, err := chooseAgent(all, agent)
 	if err != nil {
 		return nil, "", fmt.Errorf("design %s: %w", designPath, err)

@@ -25,9 +25,9 @@ const (
 	searchAgents  = designsPath + "searchagents"
 )
 
-// TestSearchDesign searches the catalog of a design's agent: its deferred
-// tools are found, its immediate ones are not, and its registry and
-// MCP-listed sources are named on stderr as not included.
+// TestSearchDesign runs search --design end to end: the agent's deferred
+// tools are found, its immediate ones are not, and its registry source is
+// named on stderr as not included.
 func TestSearchDesign(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the generator program")
@@ -38,46 +38,23 @@ func TestSearchDesign(t *testing.T) {
 		code int
 		// found are tools the ranking holds, absent tools it does not.
 		found, absent []string
-		// stdout and stderr are lines the output holds.
-		stdout, stderr []string
+		// stderr are lines stderr holds.
+		stderr []string
 	}{
-		{name: "example desk finds a deferred tool", args: []string{"--design", exampleDesign, "--agent", "desk", "merge", "duplicate", "tickets"},
+		{name: "example desk", args: []string{"--design", exampleDesign, "--agent", "desk", "merge", "duplicate", "tickets"},
 			found: []string{"tickets.merge_tickets"}, absent: []string{"tickets.get_ticket", "tickets.search_tickets"},
 			stderr: []string{
 				`goa-discovery search: agent "desk" of service "support": 3 deferred tools searched; 7 immediate tools declared on every request, never searched`,
 				`goa-discovery search: not included: toolset "payments" 2.3.0 of registry "company", read at run time`,
 			}},
-		{name: "example desk leaves immediate tools out", args: []string{"--design", exampleDesign, "--agent", "desk", "get_ticket"},
-			absent: []string{"tickets.get_ticket"}},
-		{name: "example analyst finds a declared MCP tool", args: []string{"--design", exampleDesign, "--agent", "analyst", "read", "a", "documentation", "page"},
-			found:  []string{"docs.read_doc"},
-			stderr: []string{`goa-discovery search: not included: registry "company" (all its toolsets), read at run time`}},
-		{name: "example researcher: an immediate MCP tool is not searched", args: []string{"--design", exampleDesign, "--agent", "researcher", "search_docs"},
-			absent: []string{"docs.search_docs"}},
-		{name: "example without --agent lists the agents", args: []string{"--design", exampleDesign, "ticket"}, code: 1,
-			stderr: []string{"goa-discovery search: design " + exampleDesign + ": the design declares 4 agents: analyst (7 deferred tools), desk (3 deferred tools), researcher (1 deferred tool), senior (2 deferred tools); name one with --agent"}},
-		{name: "two agents: local, declared MCP and registry", args: []string{"--design", searchAgents, "--agent", "clerk", "export", "records", "spreadsheet"},
+		{name: "two agents: clerk", args: []string{"--design", searchAgents, "--agent", "clerk", "look", "up", "or", "export", "records"},
 			found: []string{"records.export"}, absent: []string{"records.lookup"},
 			stderr: []string{
 				`goa-discovery search: agent "clerk" of service "office": 3 deferred tools searched; 1 immediate tool declared on every request, never searched`,
 				`goa-discovery search: not included: toolset "billing" 1.4.0 of registry "company", read at run time`,
 			}},
-		{name: "two agents: an immediate tool is not found by its name", args: []string{"--design", searchAgents, "--agent", "clerk", "records.lookup"},
-			absent: []string{"records.lookup"}},
-		{name: "two agents: declared MCP tool", args: []string{"--design", searchAgents, "--agent", "clerk", "street", "address", "coordinates"},
-			found: []string{"maps.geocode"}},
-		{name: "two agents: only run-time sources", args: []string{"--design", searchAgents, "--agent", "scout", "records"}, code: 1,
-			stderr: []string{
-				`goa-discovery search: not included: registry "company" (all its toolsets), read at run time`,
-				`goa-discovery search: not included: the tools MCP server "everything" lists (toolset "everything"), read at run time`,
-				`goa-discovery search: design ` + searchAgents + `, agent "scout": the design gives the agent no deferred tool; its search tool searches only the sources read at run time`,
-			}},
 		{name: "two agents without --agent", args: []string{"--design", searchAgents, "records"}, code: 1,
 			stderr: []string{"goa-discovery search: design " + searchAgents + ": the design declares 2 agents: clerk (3 deferred tools), scout (0 deferred tools); name one with --agent"}},
-		{name: "unknown agent", args: []string{"--design", searchAgents, "--agent", "clerks", "records"}, code: 1,
-			stderr: []string{`goa-discovery search: design ` + searchAgents + `: the design declares no agent "clerks"; its agents are clerk (3 deferred tools), scout (0 deferred tools)`}},
-		{name: "frame words only", args: []string{"--design", searchAgents, "--agent", "clerk", "please", "help", "me"},
-			stdout: []string{`The query "please help me" names nothing searchable: its words only frame a request or join words (such as "please", "help me", "the", "de", "から"); say what the tool does.`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,22 +62,86 @@ func TestSearchDesign(t *testing.T) {
 			if code := runSearch(tt.args, &stdout, &stderr); code != tt.code {
 				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, tt.code, stdout.String(), stderr.String())
 			}
-			ranked := rankedNames(stdout.String())
-			for _, name := range tt.found {
-				if !slices.Contains(ranked, name) {
-					t.Errorf("ranking %q misses %s", ranked, name)
-				}
-			}
-			for _, name := range tt.absent {
-				if slices.Contains(ranked, name) {
-					t.Errorf("ranking %q holds %s, which the agent's search tool does not search", ranked, name)
-				}
-			}
-			checkLines(t, "stdout", stdout.String(), tt.stdout)
+			checkRanking(t, stdout.String(), tt.found, tt.absent)
 			checkLines(t, "stderr", stderr.String(), tt.stderr)
 			if kept := generatorDirs(t); len(kept) != 0 {
 				t.Errorf("generator directories left behind: %v", kept)
 			}
+		})
+	}
+}
+
+// TestSearchDesignAgents searches the catalogs of the agents of the
+// example design and of a design with two agents, each design read once:
+// deferred tools, local and declared MCP, are found; immediate tools are
+// not, even by name; registry and MCP-listed sources are named as not
+// included; an agent left out or unknown is an error listing the agents.
+func TestSearchDesignAgents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator program")
+	}
+	catalogs := map[string][]agentCatalog{}
+	for _, design := range []string{exampleDesign, searchAgents} {
+		all, err := agentCatalogs(context.Background(), design, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		catalogs[design] = all
+	}
+	tests := []struct {
+		name, design, agent, query string
+		found, absent              []string
+		// stdout and stderr are lines the output holds; err is the error.
+		stdout, stderr []string
+		err            string
+	}{
+		{name: "example desk: an immediate tool by its name", design: exampleDesign, agent: "desk", query: "get_ticket",
+			absent: []string{"tickets.get_ticket"}},
+		{name: "example analyst: a declared MCP tool", design: exampleDesign, agent: "analyst", query: "read a documentation page",
+			found:  []string{"docs.read_doc"},
+			stderr: []string{`goa-discovery search: not included: registry "company" (all its toolsets), read at run time`}},
+		{name: "example researcher: an immediate MCP tool", design: exampleDesign, agent: "researcher", query: "search_docs",
+			absent: []string{"docs.search_docs"}},
+		{name: "example without an agent", design: exampleDesign, query: "ticket",
+			err: "design " + exampleDesign + ": the design declares 4 agents: analyst (7 deferred tools), desk (3 deferred tools), researcher (1 deferred tool), senior (2 deferred tools); name one with --agent"},
+		{name: "clerk: an immediate tool by its name", design: searchAgents, agent: "clerk", query: "records.lookup",
+			absent: []string{"records.lookup"}},
+		{name: "clerk: a declared MCP tool", design: searchAgents, agent: "clerk", query: "street address coordinates",
+			found: []string{"maps.geocode"}},
+		{name: "clerk: frame words only", design: searchAgents, agent: "clerk", query: "please help me",
+			stdout: []string{`The query "please help me" names nothing searchable: its words only frame a request or join words (such as "please", "help me", "the", "de", "から"); say what the tool does.`}},
+		{name: "scout: only run-time sources", design: searchAgents, agent: "scout", query: "records",
+			stderr: []string{
+				`goa-discovery search: not included: registry "company" (all its toolsets), read at run time`,
+				`goa-discovery search: not included: the tools MCP server "everything" lists (toolset "everything"), read at run time`,
+			},
+			err: `design ` + searchAgents + `, agent "scout": the design gives the agent no deferred tool; its search tool searches only the sources read at run time`},
+		{name: "unknown agent", design: searchAgents, agent: "clerks", query: "records",
+			err: `design ` + searchAgents + `: the design declares no agent "clerks"; its agents are clerk (3 deferred tools), scout (0 deferred tools)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			docs, _, err := agentDocuments(catalogs[tt.design], tt.design, tt.agent, &stderr)
+			checkLines(t, "stderr", stderr.String(), tt.stderr)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix, err := toolsearch.NewIndexFromDocuments(docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := printRanking(&stdout, tt.query, ix.Search(tt.query, toolsearch.DefaultLimit)); err != nil {
+				t.Fatal(err)
+			}
+			checkRanking(t, stdout.String(), tt.found, tt.absent)
+			checkLines(t, "stdout", stdout.String(), tt.stdout)
 		})
 	}
 }
@@ -201,6 +242,23 @@ func TestSearchDesignFlags(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}
 		})
+	}
+}
+
+// checkRanking checks that a printed ranking holds the tools found and
+// none of the tools absent.
+func checkRanking(t *testing.T, out string, found, absent []string) {
+	t.Helper()
+	ranked := rankedNames(out)
+	for _, name := range found {
+		if !slices.Contains(ranked, name) {
+			t.Errorf("ranking %q misses %s", ranked, name)
+		}
+	}
+	for _, name := range absent {
+		if slices.Contains(ranked, name) {
+			t.Errorf("ranking %q holds %s, which the agent's search tool does not search", ranked, name)
+		}
 	}
 }
 
