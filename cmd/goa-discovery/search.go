@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -144,8 +142,7 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 }
 
 func search(f searchFlags, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := context.Background()
 	docs, source, err := readCatalog(ctx, f, stderr)
 	if err != nil {
 		return err

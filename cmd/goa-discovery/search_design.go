@@ -14,7 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/goa-discovery/goa-discovery/internal/catalogfile"
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
@@ -59,8 +62,11 @@ func (s catalogSource) String() string {
 // readDesignCatalog returns the search documents of the deferred tools of
 // the design's agent named agent (the design's one agent when agent is
 // ""), and says on stderr which agent it searches and which of its sources
-// are not included.
+// are not included. An interrupt stops the generator program's build or
+// run and still removes the program, as it does for gen.
 func readDesignCatalog(ctx context.Context, designPath, agent string, stderr io.Writer) ([]toolsearch.Document, string, error) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	all, err := agentCatalogs(ctx, designPath, stderr)
 	if err != nil {
 		return nil, "", err
