@@ -90,7 +90,7 @@ func agentDocuments(all []agentCatalog, designPath, agent string, stderr io.Writ
 		}
 	}
 	if len(c.Deferred) == 0 {
-		return nil, "", fmt.Errorf("%s: the design gives the agent no deferred tool; its search tool searches only the sources read at run time", source)
+		return nil, "", fmt.Errorf("%s: the design gives the agent no deferred tool to search", source)
 	}
 	docs := make([]toolsearch.Document, len(c.Deferred))
 	for i := range c.Deferred {

@@ -115,7 +115,7 @@ func TestSearchDesignAgents(t *testing.T) {
 				`goa-discovery search: not included: registry "company" (all its toolsets), read at run time`,
 				`goa-discovery search: not included: the tools MCP server "everything" lists (toolset "everything"), read at run time`,
 			},
-			err: `design ` + searchAgents + `, agent "scout": the design gives the agent no deferred tool; its search tool searches only the sources read at run time`},
+			err: `design ` + searchAgents + `, agent "scout": the design gives the agent no deferred tool to search`},
 		{name: "unknown agent", design: searchAgents, agent: "clerks", query: "records",
 			err: `design ` + searchAgents + `: the design declares no agent "clerks"; its agents are clerk (3 deferred tools), scout (0 deferred tools)`},
 	}
