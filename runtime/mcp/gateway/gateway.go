@@ -59,6 +59,18 @@ type Upstream struct {
 	// Immediate lists tools of the server (by the server's own names)
 	// that every session lists from the start, without a search.
 	Immediate []string
+	// ImmediateAll makes every tool the server serves immediate, whatever
+	// it lists (a design's Use of a dynamic toolset without Deferred);
+	// Immediate is then empty.
+	ImmediateAll bool
+	// Declared, when set, is the design's declaration of the server's
+	// tools (a generated toolset package's Toolset()): the gateway serves
+	// only these tools, under their declared schemas, once the server's
+	// list passed mcp.Session.Check against them; a server whose list
+	// differs is unavailable, with the difference as its error. Its name
+	// is the upstream's Name; Allow, Deny and Immediate then name declared
+	// tools by their declared names.
+	Declared *tools.ToolsetSchema
 }
 
 // Options configure a Gateway.
@@ -102,7 +114,8 @@ type Gateway struct {
 // New returns a gateway of the upstreams. It starts none of them. It
 // refuses a server name that is not valid or given twice, an empty
 // transport, a tool name given twice in one list, a tool both allowed and
-// denied, and an immediate tool that Allow or Deny removes.
+// denied, an immediate tool that Allow or Deny removes, Immediate next to
+// ImmediateAll, and a declaration named other than its upstream.
 func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 	switch opts.Mode {
 	case "":
@@ -262,7 +275,7 @@ func (g *Gateway) refreshForSearch(ctx context.Context) *catalog {
 func (g *Gateway) withImmediate() []*upstream {
 	var ups []*upstream
 	for _, u := range g.upstreams {
-		if len(u.immediate) > 0 {
+		if len(u.immediate) > 0 || u.cfg.ImmediateAll {
 			ups = append(ups, u)
 		}
 	}

@@ -102,7 +102,7 @@ func (s *clientSession) sync(cat *catalog) {
 	defer s.mu.Unlock()
 	want := make(map[string]*entry)
 	for name, e := range cat.byName {
-		if e.up.immediate[e.mcpName] || (s.g.opts.Mode != ModeCall && s.found[name]) {
+		if e.up.isImmediate(e) || (s.g.opts.Mode != ModeCall && s.found[name]) {
 			want[name] = e
 		}
 	}
@@ -132,7 +132,7 @@ func (s *clientSession) sync(cat *catalog) {
 func (s *clientSession) reachable(e *entry) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return e.up.immediate[e.mcpName] || s.found[e.name]
+	return e.up.isImmediate(e) || s.found[e.name]
 }
 
 // handleSearch answers tool_search.

@@ -68,6 +68,25 @@ func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
 			return nil, fmt.Errorf("tool %q is both allowed and denied", n)
 		}
 	}
+	if u.ImmediateAll && len(u.Immediate) > 0 {
+		return nil, fmt.Errorf("immediate tools are listed next to ImmediateAll")
+	}
+	if u.Declared != nil && u.Declared.Name != u.Name {
+		return nil, fmt.Errorf("the declaration names toolset %q, not %q", u.Declared.Name, u.Name)
+	}
+	if u.Declared != nil {
+		declared := make(map[string]bool, len(u.Declared.Tools))
+		for _, t := range u.Declared.Tools {
+			declared[t.Name.Tool()] = true
+		}
+		for _, list := range [][]string{u.Allow, u.Deny, u.Immediate} {
+			for _, n := range list {
+				if !declared[n] {
+					return nil, fmt.Errorf("tool %q is not declared", n)
+				}
+			}
+		}
+	}
 	for _, n := range u.Immediate {
 		if !up.serves(n) {
 			return nil, fmt.Errorf("immediate tool %q is not allowed", n)
@@ -96,6 +115,37 @@ func nameSet(list string, names []string) (map[string]bool, error) {
 // server calls name.
 func (u *upstream) serves(name string) bool {
 	return !u.deny[name] && (len(u.allow) == 0 || u.allow[name])
+}
+
+// listName is the name the lists (Allow, Deny, Immediate) know the tool
+// mcpName of the server by: that name, or the declared name of a declared
+// tool.
+func (u *upstream) listName(mcpName string, id tools.Ident) string {
+	if u.cfg.Declared != nil {
+		return id.Tool()
+	}
+	return mcpName
+}
+
+// isImmediate reports whether every session lists the tool from the start.
+func (u *upstream) isImmediate(e *entry) bool {
+	return u.cfg.ImmediateAll || u.immediate[u.listName(e.mcpName, e.rec.Name)]
+}
+
+// catalog reads the server's catalog: its whole list, or the declared tools
+// under their declared schemas once the list passed the check against the
+// declaration.
+func (u *upstream) catalog(ctx context.Context) (*mcp.Catalog, error) {
+	if u.cfg.Declared == nil {
+		return u.session.ListCatalog(ctx, u.cfg.Name)
+	}
+	cat, err := u.session.Check(ctx, *u.cfg.Declared)
+	if err != nil {
+		return nil, err
+	}
+	declared := *cat
+	declared.Toolset = *u.cfg.Declared
+	return &declared, nil
 }
 
 // read starts the server when it is not started and reads its list when
@@ -143,7 +193,7 @@ func (u *upstream) read(ctx context.Context) bool {
 	}
 	// The list changed: read the server's catalog for the MCP names of
 	// its tools.
-	cat, err := u.session.ListCatalog(ctx, u.cfg.Name)
+	cat, err := u.catalog(ctx)
 	if err != nil {
 		return fail(err)
 	}
@@ -151,8 +201,9 @@ func (u *upstream) read(ctx context.Context) bool {
 	served := make([]upstreamTool, 0, len(cat.Toolset.Tools))
 	for _, rec := range cat.Toolset.Tools {
 		name, _ := cat.MCPName(rec.Name)
-		listed[name] = true
-		if u.serves(name) {
+		key := u.listName(name, rec.Name)
+		listed[key] = true
+		if u.serves(key) {
 			served = append(served, upstreamTool{mcpName: name, rec: rec})
 		}
 	}
