@@ -108,7 +108,9 @@ type Gateway struct {
 	cat      *catalog // the current catalog; replaced, never changed
 	sessions map[*clientSession]struct{}
 
-	background sync.WaitGroup // reads started by searches
+	background sync.WaitGroup  // reads started by searches, watches of upstreams
+	ctx        context.Context // of the background reads; canceled by Close
+	cancel     context.CancelFunc
 }
 
 // New returns a gateway of the upstreams. It starts none of them. It
@@ -146,6 +148,7 @@ func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 		return nil, errors.New("gateway: no upstream servers")
 	}
 	g := &Gateway{opts: opts, sessions: make(map[*clientSession]struct{})}
+	g.ctx, g.cancel = context.WithCancel(context.Background())
 	seen := make(map[string]bool, len(upstreams))
 	for i, u := range upstreams {
 		if err := tools.ValidateName(u.Name); err != nil {
@@ -160,11 +163,20 @@ func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 			up.log = opts.Logger
 		}
 		if err != nil {
+			g.cancel()
 			return nil, fmt.Errorf("gateway: server %q: %w", u.Name, err)
 		}
+		up.opts = append(slices.Clone(opts.Session), mcp.WithNotifications(mcp.Notifications{
+			ToolListChanged: up.listChanged,
+			Log:             up.forwardLog,
+		}))
 		g.upstreams = append(g.upstreams, up)
 	}
 	g.cat = g.build()
+	for _, u := range g.upstreams {
+		g.background.Add(1)
+		go g.watch(u)
+	}
 	return g, nil
 }
 
@@ -174,6 +186,7 @@ func (g *Gateway) Mode() Mode { return g.opts.Mode }
 // Close closes the connections to the upstream servers (stopping the
 // commands it started).
 func (g *Gateway) Close() error {
+	g.cancel()
 	defer g.background.Wait()
 	var errs []error
 	for _, u := range g.upstreams {
@@ -269,6 +282,22 @@ func (g *Gateway) refreshForSearch(ctx context.Context) *catalog {
 		}()
 	}
 	return g.refresh(ctx, wait)
+}
+
+// watch reads the list of u again each time the server says it changed,
+// without waiting for a search, so that the sessions whose tools/list
+// changes (a found tool removed or changed) are told at once. It returns
+// when the gateway closes.
+func (g *Gateway) watch(u *upstream) {
+	defer g.background.Done()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-u.changed:
+			g.refresh(g.ctx, []*upstream{u})
+		}
+	}
 }
 
 // withImmediate returns the upstreams that have immediate tools.
