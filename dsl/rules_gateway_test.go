@@ -123,6 +123,18 @@ func TestMCPGatewayRules(t *testing.T) {
 			{Msg: `generates Go package "hub", already generated for MCP gateway "hub"`, Marker: "package"},
 			{Msg: `MCP server "my_files" and MCP server "myFiles" both give the gateway's Servers field MyFilesTransport: rename one`, Marker: "field"},
 		}},
+		{Name: "two tools under one model-facing name", Design: func() {
+			a := Toolset(FromExternalMCP("files", "a_b"), func() {
+				Tool("c", "Read c", func() { Args(func() { Attribute("path", String) }) })
+			})
+			b := Toolset(FromExternalMCP("disk", "a"), func() {
+				Tool("b_c", "Read b_c", func() { Args(func() { Attribute("path", String) }) })
+			})
+			MCPGateway("hub", "1.0.0", func() {
+				Use(a)
+				Use(b) // ERR shared
+			})
+		}, Want: []designtest.Want{{Msg: `"a_b_c"`, Marker: "shared"}}},
 		{Name: "misplaced words", Design: func() {
 			GatewayMode("call") // ERR mode-top
 			Service("s", func() {

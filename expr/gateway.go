@@ -134,6 +134,7 @@ func (g *MCPGatewayExpr) validate(p *problems) {
 		fields[field] = reaches
 		u.validate(p)
 	}
+	validateUsesModelNames(p, g.Uses)
 }
 
 // finalize resolves the deferred tools of the gateway's uses.
