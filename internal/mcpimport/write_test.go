@@ -125,6 +125,8 @@ func TestWriteAttributes(t *testing.T) {
 			want: []string{`Attribute("a", String, "A", func() {`, `Enum("x", "y")`}},
 		{name: "constants with examples are an enum", input: `{"type":"object","properties":{"a":{"anyOf":[{"const":"x","examples":["x"]},{"const":"y"}]}}}`,
 			want: []string{`Attribute("a", String, func() {`, `Enum("x", "y")`}},
+		{name: "constants under their type are an enum", input: `{"type":"object","properties":{"a":{"type":"string","oneOf":[{"const":"x"},{"const":"y"}]}}}`,
+			want: []string{`Attribute("a", String, func() {`, `Enum("x", "y")`}},
 		{name: "a const its branch's type refuses is no enum", input: `{"type":"object","properties":{"a":{"anyOf":[{"type":"integer","const":"x"},{"const":"y"}]}}}`,
 			problem: `inputSchema at /properties/a/anyOf: a value of one of several types (integer, any)`},
 		{name: "an int64 format is an Int", input: `{"type":"object","properties":{"a":{"type":"integer","format":"int64","minimum":0}}}`,

@@ -189,7 +189,8 @@ var rootObjectKeywords = []string{"properties", "required", "additionalPropertie
 // mergeAlternatives writes two spellings of one schema one way: anyOf,
 // oneOf or allOf of a single branch whose keywords the schema does not
 // state otherwise is that branch merged into the schema, and anyOf or
-// oneOf of constants and enums of one type is an enum of that type. m is
+// oneOf of constants and enums of one type (EnumOfConstants), in a schema
+// that states no enum and no other type, is an enum of that type. m is
 // canonical below; it is modified.
 func mergeAlternatives(m map[string]any) {
 	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
@@ -198,7 +199,7 @@ func mergeAlternatives(m map[string]any) {
 			continue
 		}
 		if typ, values, ok := EnumOfConstants(branches); ok && key != "allOf" {
-			if _, has := m["type"]; !has {
+			if t, has := m["type"]; !has || t == typ {
 				if _, has := m["enum"]; !has {
 					delete(m, key)
 					m["type"], m["enum"] = typ, sortedSet(values)

@@ -81,6 +81,8 @@ func TestSchemaDifference(t *testing.T) {
 			served: `{"type":"object","properties":{"a":{"anyOf":[{"const":"y"},{"type":"string","const":"x"}]}}}`, same: true},
 		{name: "constants, an integer type after a number", output: true, declared: `{"type":"object","properties":{"a":{"type":"number","enum":[1.5,2]}}}`,
 			served: `{"type":"object","properties":{"a":{"anyOf":[{"const":1.5},{"type":"integer","const":2}]}}}`, same: true},
+		{name: "constants under their type", declared: `{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]}}}`,
+			served: `{"type":"object","properties":{"a":{"type":"string","oneOf":[{"const":"x"},{"const":"y"}]}}}`, same: true},
 		{name: "an anyOf of one branch", output: true, declared: `{"type":"object","properties":{"a":{"type":"string"}}}`,
 			served: `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"description":"A"}}}`, same: true},
 		{name: "a root without a type", output: true, declared: `{"type":"object","properties":{"q":{"type":"string"}}}`,
