@@ -38,6 +38,8 @@ type Store struct {
 	// changed. The Registrations returned share it, and are only read.
 	mu      sync.Mutex
 	decoded map[string]decodedRegistration
+	// durabilityStop ends the re-checks of WatchDurability; guarded by mu.
+	durabilityStop chan struct{}
 }
 
 type decodedRegistration struct {
@@ -85,9 +87,10 @@ func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error)
 	return s, nil
 }
 
-// Close stops the store's generation watch and closes the connection Open
-// made.
+// Close stops the store's generation watch and durability re-checks, and
+// closes the connection Open made.
 func (s *Store) Close() error {
+	s.stopDurabilityWatch()
 	if s.watch != nil {
 		s.watch.stop()
 		s.watch = nil

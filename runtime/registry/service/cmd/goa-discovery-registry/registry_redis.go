@@ -115,15 +115,28 @@ func (r *redisFlags) open(ctx context.Context, name string) (*redisstore.Store, 
 	return redisstore.Open(ctx, r.single, name, opts...)
 }
 
+// durabilityCheck is how often serve reads Redis's persistence settings
+// again, so that a CONFIG SET, a restarted Redis or a failover to a server
+// with other settings shows in the log and the durable gauge.
+const durabilityCheck = 5 * time.Second
+
 // warnDurability logs, at WARN, each Redis setting that makes a restart of
-// Redis lose acknowledged changes, or that the settings could not be read;
-// with --redis-replicas, the replicas keep them and nothing is logged.
+// Redis lose acknowledged changes, or that the settings could not be read,
+// at start and whenever a later check (every durabilityCheck) finds them
+// changed; at INFO, that they keep acknowledged changes again. With
+// --redis-replicas, the replicas keep them and nothing is logged.
 func (r *redisFlags) warnDurability(ctx context.Context, st *redisstore.Store, log *slog.Logger) {
-	weak, err := st.CheckDurability(ctx)
-	if err != nil {
-		log.Warn("registry: could not read Redis's persistence settings; acknowledged changes may be lost when Redis restarts (set appendonly yes and appendfsync always, or --redis-replicas)", "err", err)
-	}
-	for _, w := range weak {
-		log.Warn("registry: "+w.String()+"; set "+w.Setting+" "+w.Want+", or --redis-replicas", "setting", w.Setting, "value", w.Value, "want", w.Want)
-	}
+	weakBefore := false
+	st.WatchDurability(ctx, durabilityCheck, func(weak []redisstore.Weakness, err error) {
+		if err != nil {
+			log.Warn("registry: could not read Redis's persistence settings; acknowledged changes may be lost when Redis restarts (set appendonly yes and appendfsync always, or --redis-replicas)", "err", err)
+		}
+		for _, w := range weak {
+			log.Warn("registry: "+w.String()+"; set "+w.Setting+" "+w.Want+", or --redis-replicas", "setting", w.Setting, "value", w.Value, "want", w.Want)
+		}
+		if err == nil && len(weak) == 0 && weakBefore {
+			log.Info("registry: Redis's persistence settings keep acknowledged changes across a restart again")
+		}
+		weakBefore = err != nil || len(weak) > 0
+	})
 }
