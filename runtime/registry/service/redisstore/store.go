@@ -29,9 +29,10 @@ type Store struct {
 	publish string // the command the change scripts publish with
 	watch   *watch // nil: every read asks Redis
 
-	layoutChecked atomic.Bool // Redis holds no calls in the earlier layout (layout.go)
-	ident         identity    // the Redis read, and whether it lost changes (identity.go)
-	durable       durable     // MetricStoreDurable (durability.go)
+	layoutChecked atomic.Bool  // Redis holds no calls in the earlier layout (layout.go)
+	ident         identity     // the Redis read, and whether it lost changes (identity.go)
+	durable       durable      // MetricStoreDurable (durability.go)
+	connected     atomic.Int64 // replicas connected to the primary, as INFO last said (replicas.go)
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes

@@ -33,7 +33,7 @@ func (r *redisFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&r.sentinel, "redis-sentinel", "", "keep the registry in the Redis primary that these sentinels name, following failovers: redis://[user:password@]sentinel:port/db?master_name=NAME[&addr=sentinel2:port]... (the user and password are the sentinels'; the query's username and password the primary's)")
 	fs.StringVar(&r.cluster, "redis-cluster", "", "keep the registry in the Redis Cluster with these nodes: redis://[user:password@]host:port[?addr=host2:port]... (the registry's keys are in one hash slot)")
 	fs.DurationVar(&r.maxStale, "redis-max-staleness", redisstore.DefaultMaxStaleness, "with a Redis store, answer reads from the node's cache while it has heard every change acknowledged more than this long ago (0: every read asks Redis)")
-	fs.IntVar(&r.replicas, "redis-replicas", 0, "with --redis or --redis-sentinel, acknowledge a change only once this many replicas have it (Redis WAIT), so that a failover loses nothing acknowledged; with only this many replicas, writes stop while one Redis is down; with more, a failover may promote a replica that lacks what it acknowledged")
+	fs.IntVar(&r.replicas, "redis-replicas", 0, "with --redis or --redis-sentinel, acknowledge a change only once every replica connected to the primary has it, and at least this many (Redis WAIT), so that a failover loses nothing acknowledged; run one replica more than this to keep writing while one Redis is down")
 	fs.DurationVar(&r.replicaTimeout, "redis-replica-timeout", defaultReplicaTimeout, "with --redis-replicas, how long a change waits for the replicas before it fails as unavailable")
 }
 
