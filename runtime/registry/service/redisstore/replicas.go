@@ -21,7 +21,10 @@ package redisstore
 // least the minimum and at least the number of replicas connected then
 // (connected_slaves, which counts a replica still syncing). A replica that
 // joined before the INFO is counted, so no state is acknowledged without
-// it; one that joins after it receives the state in its sync. When fewer
+// it; one that joins after it receives the state in its sync. (Redis may
+// run the INFO a turn of its event loop after it answered the WAIT: a
+// replica that left and another that joined within that turn would leave
+// the count unchanged.) When fewer
 // confirmed, the store waits again, for the count it read (INCR, WAIT,
 // INFO in one more round trip), until the replica timeout. The WAIT
 // target is the count the last INFO read, and each WAIT lasts at most
