@@ -211,6 +211,7 @@ func (a *agent) hasDeferred() bool {
 	return false
 }
 
+// agentNamed returns the registered agent of that name.
 func (rt *Runtime) agentNamed(name string) (*agent, error) {
 	rt.mu.RLock()
 	defer rt.mu.RUnlock()
@@ -219,4 +220,17 @@ func (rt *Runtime) agentNamed(name string) (*agent, error) {
 		return nil, fmt.Errorf("%w %q", ErrUnknownAgent, name)
 	}
 	return a, nil
+}
+
+// agentPolicies returns the policies of the named agents.
+func (rt *Runtime) agentPolicies(names []string) ([]*compiledPolicy, error) {
+	policies := make([]*compiledPolicy, 0, len(names))
+	for _, name := range names {
+		a, err := rt.agentNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		policies = append(policies, a.policy)
+	}
+	return policies, nil
 }

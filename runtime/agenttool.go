@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -157,56 +156,34 @@ var errAgentToolDirect = errors.New("runtime: agent tools run as child runs")
 
 func refuseDirect(context.Context, *ToolInvocation) (any, error) { return nil, errAgentToolDirect }
 
-// childRequest returns the user message that starts the child run of an
+// childInput returns the user message that starts the child run of an
 // admitted agent tool call: the request of a RegisterAgentTools tool, the
-// validated arguments of a RegisterAgentToolset tool.
-func childRequest(a *admission) (string, error) {
-	if !a.tool.local.agentRequests {
-		return string(a.call.Arguments), nil
+// validated arguments of a RegisterAgentToolset tool. A call admitted
+// elsewhere has no tool at hand: its toolset is looked up by its record.
+func (rt *Runtime) childInput(p *PlannedCall) (string, error) {
+	rec := p.Record
+	if p.tool != nil {
+		if !p.tool.local.agentRequests {
+			return string(rec.Arguments), nil
+		}
+		req, ok := p.payload.(AgentToolRequest)
+		if !ok {
+			return "", fmt.Errorf("agent tool %q: payload is %T", rec.Tool, p.payload)
+		}
+		return req.Request, nil
 	}
-	req, ok := a.payload.(AgentToolRequest)
+	ts, ok := rt.toolsetOf(rec.Tool)
 	if !ok {
-		return "", fmt.Errorf("agent tool %q: payload is %T", a.tool.id, a.payload)
-	}
-	return req.Request, nil
-}
-
-// childInput returns the user message of an admitted agent tool call
-// whose tool may not be at hand (an admission that a step elsewhere made):
-// its toolset is looked up by the call's record.
-func (rt *Runtime) childInput(a *admission) (string, error) {
-	if a.tool != nil {
-		return childRequest(a)
-	}
-	ts, ok := rt.toolsetOf(a.record.Tool)
-	if !ok {
-		return "", fmt.Errorf("toolset %q is not registered", a.record.Tool.Toolset())
+		return "", fmt.Errorf("toolset %q is not registered", rec.Tool.Toolset())
 	}
 	if !ts.agentRequests {
-		return string(a.record.Arguments), nil
+		return string(rec.Arguments), nil
 	}
 	var req AgentToolRequest
-	if err := json.Unmarshal(a.record.Arguments, &req); err != nil {
-		return "", fmt.Errorf("agent tool %q: %w", a.record.Tool, err)
+	if err := json.Unmarshal(rec.Arguments, &req); err != nil {
+		return "", fmt.Errorf("agent tool %q: %w", rec.Tool, err)
 	}
 	return req.Request, nil
-}
-
-// childRun runs the agent behind an agent tool and returns its final text.
-func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
-	request, err := childRequest(a)
-	if err != nil {
-		return "", err
-	}
-	child, err := r.rt.agentNamed(a.tool.source.Agent)
-	if err != nil {
-		return "", err
-	}
-	id := childRunID(r.id, a.record.Step, a.call.ID)
-	a.record.ChildRunID = id
-	state := &RunState{ID: id, Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive}
-	out, err := r.rt.start(ctx, child, state, []model.Message{model.UserMessage(request)}, invocation{caps: child.caps, parent: r}, true)
-	return childContent(child.reg.Name, out, err)
 }
 
 // childRunID returns the id of the child run started by a parent run's call:

@@ -55,7 +55,7 @@ type catalog struct {
 
 	// dropped are the MCP tools left out because their model-facing name
 	// is another source's tool's: one server's listing never takes the
-	// agent's other tools down. Each step records them (observedCatalog).
+	// agent's other tools down. Each step records them (step.resolve).
 	dropped []droppedTool
 
 	// labelKeys are the run labels some tool's contract requires; only
@@ -387,3 +387,58 @@ func (k *keyBuilder) flag(v bool) {
 
 // String returns the key.
 func (k *keyBuilder) String() string { return string(k.buf) }
+
+// The permitted catalog answers a discovery call: the deferred tools the
+// run may use. It is built on the first discovery call that needs it and
+// shared by every run and step that may use the same tools of the same
+// catalog, so steps without a discovery call never pay for it. Every
+// permitted catalog is a subset of one catalog of all the deferred tools,
+// checked and indexed once per step catalog. A returned tool brings its
+// pagination partner (discovery.Catalog.Answer) from the same permitted
+// catalog: a partner the run may not use, or the agent does not defer, is
+// never loaded, and a call to it is refused.
+
+// permittedCacheSize bounds the permitted catalogs one catalog keeps.
+const permittedCacheSize = 64
+
+// permittedFor returns the discovery catalog of the deferred tools p
+// permits. Runs whose policies leave out the same tools share one: the set
+// left out is worked out once per policy key, and a discovery catalog is
+// built once per distinct set.
+func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
+	key := p.key(c.labelKeys)
+	c.permittedMu.Lock()
+	defer c.permittedMu.Unlock()
+	set, ok := c.excludedByKey[key]
+	if !ok {
+		var kb keyBuilder
+		for i, t := range c.deferred {
+			if !p.permits(t) {
+				kb.add(strconv.Itoa(i))
+			}
+		}
+		set = kb.String()
+		if c.excludedByKey == nil || len(c.excludedByKey) == permittedCacheSize {
+			c.excludedByKey = make(map[string]string)
+		}
+		c.excludedByKey[key] = set
+	}
+	if dc, ok := c.permitted[set]; ok {
+		return dc, nil
+	}
+	full, err := c.fullCatalog()
+	if err != nil {
+		return nil, err
+	}
+	dc := full
+	if set != "" {
+		// Subset keeps the full catalog's order, its index and its
+		// checked entries: nothing is checked or indexed again.
+		dc = full.Subset(func(i int) bool { return p.permits(c.deferred[i]) })
+	}
+	if c.permitted == nil || len(c.permitted) == permittedCacheSize {
+		c.permitted = make(map[string]*discovery.Catalog)
+	}
+	c.permitted[set] = dc
+	return dc, nil
+}

@@ -82,7 +82,10 @@ func (rt *Runtime) readSources(ctx context.Context, sources []RegistrySource) ([
 				idx, done[j] = append(idx, j), true
 			}
 		}
-		if err := rt.observedReadRegistry(ctx, sources, idx, got); err != nil {
+		rctx, obs := rt.observer().startRegistryRead(ctx, sources, idx)
+		err := rt.readRegistry(rctx, sources, idx, got)
+		obs.endRegistryRead(sources, idx, got, err)
+		if err != nil {
 			return nil, err
 		}
 	}

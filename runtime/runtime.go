@@ -2,9 +2,11 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/goa-discovery/goa-discovery/runtime/discovery"
+	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -86,6 +88,31 @@ type ConfirmationRequest struct {
 	Title string
 	// Text is the confirmation template rendered over the call's arguments.
 	Text string
+}
+
+// confirm asks the runtime's confirmer about an admitted call of run runID
+// whose recorded definition requires confirmation. ok is false with the
+// result to send when the call must not run.
+func (rt *Runtime) confirm(ctx context.Context, runID string, rec *CallRecord) (ok bool, res model.ToolResult, err error) {
+	title, text, needed, err := rec.Confirmation()
+	if !needed {
+		return true, res, nil
+	}
+	call := rec.toolCall()
+	if err != nil {
+		return false, errorResult(call, "The call's confirmation cannot be shown: "+err.Error()), nil
+	}
+	if rt.confirmer == nil {
+		return false, errorResult(call, "This call needs confirmation, and this run cannot ask for it."), nil
+	}
+	yes, err := rt.confirmer.Confirm(ctx, ConfirmationRequest{RunID: runID, Call: *rec, Title: title, Text: text})
+	if err != nil {
+		return false, res, fmt.Errorf("confirm: %w", err)
+	}
+	if !yes {
+		return false, errorResult(call, "The call was declined."), nil
+	}
+	return true, res, nil
 }
 
 // toolsetNamed returns the registered toolset of that name.
