@@ -210,61 +210,6 @@ func newCatalogTool(schema *tools.ToolSchema, deferred bool, src ToolSource) (*c
 	}, nil
 }
 
-// localCatalog returns the agent's local catalog, building it when the
-// registrations changed since it was last built.
-func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
-	rt.mu.RLock()
-	gen := rt.generation
-	rt.mu.RUnlock()
-	version := versionKey("local", a.reg.Name, strconv.FormatUint(gen, 10))
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.local != nil && a.local.version == version {
-		return a.local, nil
-	}
-	c := newCatalog(version, len(a.reg.Immediate)+len(a.reg.Deferred))
-	for _, list := range [][]tools.Ident{a.reg.Immediate, a.reg.Deferred} {
-		for _, id := range list {
-			ts, ok := rt.toolsetOf(id)
-			if !ok {
-				return nil, fmt.Errorf("%w: agent %q uses toolset %q, which is not registered", ErrCatalog, a.reg.Name, id.Toolset())
-			}
-			schema := ts.tool(id)
-			if schema == nil {
-				return nil, fmt.Errorf("%w: agent %q uses tool %q, which toolset %q does not have", ErrCatalog, a.reg.Name, id, id.Toolset())
-			}
-			src := ToolSource{Kind: SourceLocal, Toolset: ts.schema.Name, Version: ts.schema.Version}
-			if ts.mcpServer != "" {
-				src.Kind, src.Server = SourceMCP, ts.mcpServer
-			}
-			if agentName, ok := ts.agents[id]; ok {
-				// An agent tool's agent must be there before the first step,
-				// like a toolset, not when the model first calls it.
-				if _, err := rt.agentNamed(agentName); err != nil {
-					return nil, fmt.Errorf("%w: agent %q uses agent tool %q of agent %q, which is not registered (%w)", ErrCatalog, a.reg.Name, id, agentName, ErrUnknownAgent)
-				}
-				src.Kind, src.Agent = SourceAgent, agentName
-			}
-			t, err := newCatalogTool(schema, a.deferredSet[id], src)
-			if err != nil {
-				return nil, err
-			}
-			t.local = ts
-			if err := c.add(t); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if ix := a.reg.DeferredIndex; ix != nil {
-		if err := checkPrebuiltIndex(ix, c.deferred); err != nil {
-			return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
-		}
-		c.prebuilt = ix
-	}
-	a.local = c
-	return c, nil
-}
-
 // checkPrebuiltIndex checks that a generated index holds exactly the
 // deferred tools.
 func checkPrebuiltIndex(ix *toolsearch.Index, deferred []*catalogTool) error {

@@ -96,7 +96,7 @@ func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ..
 		id = newRunID()
 	}
 	spec := &RunSpec{State: RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}, Input: messages, Create: true, Caps: o.caps, Policy: o.policy}
-	r, err := c.rt.newRun(spec, memorySteps{engine: c.rt.engine})
+	r, err := newRun(c.rt, spec, memorySteps{engine: c.rt.engine})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 		recorded.Labels = o.labels
 	}
 	spec := &RunSpec{State: *recorded, Input: messages, Caps: o.caps, Policy: o.policy, Above: above, Depth: len(above)}
-	r, err := c.rt.newRun(spec, memorySteps{engine: c.rt.engine})
+	r, err := newRun(c.rt, spec, memorySteps{engine: c.rt.engine})
 	if err != nil {
 		return nil, err
 	}

@@ -125,13 +125,6 @@ type observer struct {
 	tokenUsage       metric.Int64Histogram
 }
 
-// observer returns the runtime's observer.
-func (rt *Runtime) observer() *observer {
-	t := &rt.telemetry
-	t.once.Do(func() { t.obs = newObserver(t.tp, t.mp, t.logger) })
-	return t.obs
-}
-
 func newObserver(tp trace.TracerProvider, mp metric.MeterProvider, logger *slog.Logger) *observer {
 	if tp == nil {
 		tp = otel.GetTracerProvider()

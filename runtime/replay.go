@@ -57,7 +57,7 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord, opt
 	if err != nil {
 		return refuse(err)
 	}
-	r, err := rt.newRun(&RunSpec{State: *state, Policy: o.policy, Above: above}, nil)
+	r, err := newRun(rt, &RunSpec{State: *state, Policy: o.policy, Above: above}, nil)
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("replay: %w", err)
 	}

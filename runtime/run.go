@@ -21,7 +21,7 @@ import (
 // agent's; its policy the agent's, spec.Policy and those of the agents
 // above (spec.Above), under the run's labels; its MaxDepth, when zero,
 // Depth plus the caps' MaxDepth.
-func (rt *Runtime) newRun(spec *RunSpec, steps Steps) (*run, error) {
+func newRun(rt *Runtime, spec *RunSpec, steps Steps) (*run, error) {
 	a, err := rt.agentNamed(spec.State.Agent)
 	if err != nil {
 		return nil, err

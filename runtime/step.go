@@ -471,7 +471,7 @@ func (s *step) callRequest(ctx context.Context, p *PlannedCall) (*CallRequest, e
 	if err != nil {
 		return nil, err
 	}
-	request, err := r.rt.childInput(p)
+	request, err := childInput(r.rt, p)
 	if err != nil {
 		return nil, err
 	}

@@ -213,7 +213,7 @@ func (c *clockContext) Err() error {
 // and Continue run, for an engine that runs invocations itself, and for
 // the child run of an agent used as a tool. It returns what Run returns.
 func (rt *Runtime) Drive(ctx context.Context, steps Steps, spec *RunSpec) (*RunOutput, error) {
-	r, err := rt.newRun(spec, steps)
+	r, err := newRun(rt, spec, steps)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,7 @@ func (rt *Runtime) Drive(ctx context.Context, steps Steps, spec *RunSpec) (*RunO
 // PlanStep runs the planning step of req, as the run loop runs it: the
 // step a durable engine runs on a worker.
 func (rt *Runtime) PlanStep(ctx context.Context, req *StepRequest) (*StepPlan, error) {
-	r, err := rt.newRun(&RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}, Policy: req.Policy, Above: req.Above}, nil)
+	r, err := newRun(rt, &RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}, Policy: req.Policy, Above: req.Above}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (rt *Runtime) PlanStep(ctx context.Context, req *StepRequest) (*StepPlan, e
 // must still hold it as recorded. Calls of agents used as tools are child
 // runs, which the engine runs with Drive.
 func (rt *Runtime) ExecuteCall(ctx context.Context, req *CallRequest) (*CallResult, error) {
-	r, err := rt.newRun(&RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}}, nil)
+	r, err := newRun(rt, &RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}}, nil)
 	if err != nil {
 		return nil, err
 	}
