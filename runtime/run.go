@@ -138,6 +138,10 @@ type run struct {
 
 	failure string // why the invocation failed, recorded with the run
 
+	// step is the planning step being taken, held here so that taking a
+	// step allocates no step.
+	step step
+
 	immCatalog *catalog // the catalog immDefs were computed for
 	immDefs    []model.ToolDefinition
 	decl       *discovery.Declarations // the last step's, decided for declKey
@@ -158,7 +162,8 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 		case r.steps >= r.caps.MaxSteps:
 			stop = StopMaxSteps
 		default:
-			stop, err = (&step{r: r, number: r.state.Steps + r.steps + 1}).run(ctx)
+			r.step = step{r: r, number: r.state.Steps + r.steps + 1}
+			stop, err = r.step.run(ctx)
 		}
 	}
 	status := RunStopped
