@@ -48,6 +48,11 @@ type compiledPolicy struct {
 	key string
 }
 
+// isZero reports whether p sets nothing: it permits every tool.
+func (p Policy) isZero() bool {
+	return len(p.AllowTools) == 0 && len(p.AllowToolsets) == 0 && len(p.DenyTools) == 0 && len(p.DenyToolsets) == 0 && len(p.RequiredLabels) == 0
+}
+
 func (p Policy) compile() (*compiledPolicy, error) {
 	c := &compiledPolicy{
 		restricted:    len(p.AllowTools) > 0 || len(p.AllowToolsets) > 0,

@@ -30,9 +30,11 @@ func newRun(rt *Runtime, spec *RunSpec, steps Steps) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
 	}
-	runPol, err := spec.Policy.compile()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	var runPol *compiledPolicy // none for an invocation without a run policy
+	if !spec.Policy.isZero() {
+		if runPol, err = spec.Policy.compile(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+		}
 	}
 	above, err := rt.agentPolicies(spec.Above)
 	if err != nil {
