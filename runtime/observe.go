@@ -3,7 +3,7 @@ package runtime
 // Telemetry: OpenTelemetry spans and metrics and log/slog records for runs,
 // planning steps, catalog resolution, planner calls, discovery calls and
 // tool executions. Everything here is an observer: the run loop calls it at
-// a handful of points (observed* below) and nothing it does changes a run.
+// a handful of points (observation.go) and nothing it does changes a run.
 //
 // The contract with policy: telemetry names only what the run may use. A
 // discovery call is described by its query as the model wrote it, the
