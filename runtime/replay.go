@@ -58,6 +58,9 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord, opt
 		return refuse(err)
 	}
 	r, err := newRun(rt, &RunSpec{State: *state, Policy: o.policy, Above: above}, nil)
+	if errors.Is(err, ErrInvalidInput) {
+		return model.ToolResult{}, err // the policy given: nothing of the run
+	}
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("replay: %w", err)
 	}
