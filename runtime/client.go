@@ -1,5 +1,9 @@
 package runtime
 
+// Starting and continuing runs: an AgentClient builds each invocation's
+// RunSpec from its options and either runs it where the caller runs or
+// hands it to an engine that runs invocations itself (Launcher).
+
 import (
 	"context"
 	"crypto/rand"
@@ -7,7 +11,6 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
@@ -16,12 +19,6 @@ import (
 type AgentClient struct {
 	rt    *Runtime
 	agent string
-}
-
-// Client returns a client for the named agent. The agent may be registered
-// later; a run of an unregistered agent fails with ErrUnknownAgent.
-func (rt *Runtime) Client(agent string) *AgentClient {
-	return &AgentClient{rt: rt, agent: agent}
 }
 
 // RunOption configures one invocation of a run.
@@ -155,52 +152,6 @@ func (c *AgentClient) Continue(ctx context.Context, runID string, messages []mod
 	}
 	spec.State = *state
 	return c.rt.Drive(ctx, memorySteps{engine: c.rt.engine}, spec)
-}
-
-// LoadRun returns a recorded run.
-func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
-	return rt.engine.LoadRun(ctx, id)
-}
-
-// ImportRun records a run stored elsewhere (for example a RunState decoded
-// from JSON), so that Continue can run it on. Its history must pass
-// discovery.ValidateHistory, which also requires every call answered. A
-// child run's parent must be recorded first.
-func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
-	if state.ID == "" || state.Agent == "" {
-		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
-	}
-	switch state.Status {
-	case "", RunActive, RunStopped, RunFailed:
-	default:
-		return fmt.Errorf("%w: imported run %q: unknown status %q", ErrInvalidInput, state.ID, state.Status)
-	}
-	switch state.Stop {
-	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopMaxDepth, StopTimeBudget:
-	default:
-		return fmt.Errorf("%w: imported run %q: unknown stop reason %q", ErrInvalidInput, state.ID, state.Stop)
-	}
-	if state.Error != "" && state.Status != RunFailed {
-		return fmt.Errorf("%w: imported run %q: an error recorded with status %q", ErrInvalidInput, state.ID, state.Status)
-	}
-	if state.Steps < 0 || state.ToolCalls < 0 {
-		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
-	}
-	if err := discovery.ValidateHistory(state.Messages); err != nil {
-		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
-	}
-	if state.ParentID != "" {
-		// A child run is continued and replayed under the policies of the
-		// runs above it, so they are imported first.
-		if _, err := rt.engine.LoadRun(ctx, state.ParentID); err != nil {
-			return fmt.Errorf("%w: imported run %q: its parent run %q: %w", ErrInvalidInput, state.ID, state.ParentID, err)
-		}
-	}
-	s := state.clone()
-	if s.Status == RunActive || s.Status == "" {
-		s.Status = RunStopped
-	}
-	return rt.engine.CreateRun(ctx, s)
 }
 
 func collect(opts []RunOption) runOptions {

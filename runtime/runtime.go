@@ -91,6 +91,61 @@ type ConfirmationRequest struct {
 	Text string
 }
 
+// Runs: clients start and continue them (client.go); recorded runs are
+// loaded and imported here.
+
+// Client returns a client for the named agent. The agent may be registered
+// later; a run of an unregistered agent fails with ErrUnknownAgent.
+func (rt *Runtime) Client(agent string) *AgentClient {
+	return &AgentClient{rt: rt, agent: agent}
+}
+
+// LoadRun returns a recorded run.
+func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
+	return rt.engine.LoadRun(ctx, id)
+}
+
+// ImportRun records a run stored elsewhere (for example a RunState decoded
+// from JSON), so that Continue can run it on. Its history must pass
+// discovery.ValidateHistory, which also requires every call answered. A
+// child run's parent must be recorded first.
+func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
+	if state.ID == "" || state.Agent == "" {
+		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
+	}
+	switch state.Status {
+	case "", RunActive, RunStopped, RunFailed:
+	default:
+		return fmt.Errorf("%w: imported run %q: unknown status %q", ErrInvalidInput, state.ID, state.Status)
+	}
+	switch state.Stop {
+	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopMaxDepth, StopTimeBudget:
+	default:
+		return fmt.Errorf("%w: imported run %q: unknown stop reason %q", ErrInvalidInput, state.ID, state.Stop)
+	}
+	if state.Error != "" && state.Status != RunFailed {
+		return fmt.Errorf("%w: imported run %q: an error recorded with status %q", ErrInvalidInput, state.ID, state.Status)
+	}
+	if state.Steps < 0 || state.ToolCalls < 0 {
+		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
+	}
+	if err := discovery.ValidateHistory(state.Messages); err != nil {
+		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
+	}
+	if state.ParentID != "" {
+		// A child run is continued and replayed under the policies of the
+		// runs above it, so they are imported first.
+		if _, err := rt.engine.LoadRun(ctx, state.ParentID); err != nil {
+			return fmt.Errorf("%w: imported run %q: its parent run %q: %w", ErrInvalidInput, state.ID, state.ParentID, err)
+		}
+	}
+	s := state.clone()
+	if s.Status == RunActive || s.Status == "" {
+		s.Status = RunStopped
+	}
+	return rt.engine.CreateRun(ctx, s)
+}
+
 // Registration: toolsets, agents and registries are registered before
 // the runs that use them; each registration bumps the generation that
 // cached local catalogs are built at.
