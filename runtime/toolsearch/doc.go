@@ -17,6 +17,11 @@
 //     registry catalogs: it analyzes names, titles, descriptions, parameter
 //     JSON Schemas and extra search terms.
 //
+// A word that case changes split ("JavaScript", "GitHub", "PostgreSQL",
+// "OAuth", "objectType") is a term as its parts and as its whole spelling
+// lower-cased, in every field but the name (found whole up to case and
+// separators), so the word a user types in lower case finds it.
+//
 // Search scores tools with BM25F over seven fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms, and the
 // namespace of a dotted name, what comes before its last dot): a name match
@@ -67,8 +72,8 @@
 // letters or more stands for the words of the catalog one edit away (two
 // for nine letters or more, a swap of two letters being one edit), and a
 // word that is two or three words of the catalog written together, which
-// a tool has together, stands for them ("closeticket", or "javascript"
-// where the catalog says JavaScript). A function word of another language
+// a tool has together, stands for them ("closeticket" for
+// tickets_close_ticket). A function word of another language
 // that is an English word too ("comment", "os", "per") is a frame word
 // only in a request in that language.
 //

@@ -12,7 +12,7 @@ func ExampleTerms() {
 	fmt.Println(toolsearch.Terms("list_open-tickets.v2"))
 	fmt.Println(toolsearch.Terms("Calculating the calculations"))
 	// Output:
-	// [get http server status]
+	// [get http server status gethttpserverstatus]
 	// [list open ticket v2]
 	// [calculat calculat]
 }

@@ -16,9 +16,8 @@ import (
 //     typoWeight each, when at most maxTypoTerms are that close;
 //   - words joined: otherwise, when the word, of six letters or more, is
 //     two or three words of the catalog written together that some tool
-//     has all of ("closeticket" is
-//     close and ticket, "javascript" is java and script where the catalog
-//     says JavaScript), it stands for them, each at joinedWeight.
+//     has all of ("closeticket" is close and ticket, "getticket" get and
+//     ticket), it stands for them, each at joinedWeight.
 //
 // A word that a tool has is never read as another. Both rules read the
 // word as typed (lower-cased, ASCII letters only) and compare stems: a
