@@ -63,7 +63,14 @@
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer
 // words find, and finds tools itself only when those words find fewer than
-// the limit, ranked after theirs. So "weather" still finds nine tools that
+// the limit, ranked after theirs. In a catalog pooled from servers (the
+// namespaces of the tools' names), commonness is judged by server, so that
+// the pool ranks a server's tools as the server alone would: a word that
+// one server uses in most of its tools ("project" of a project tracker that
+// dominates the pool) is common only if it is in a fifth of the other
+// servers' tools too, and a word of many servers (more than 3 in 10, and a
+// tenth of the tools) is common even under a fifth of the pool, so "list
+// projects" reaches get_projects. So "weather" still finds nine tools that
 // all say "Weather forecast.", in "weather service" the common "service"
 // ranks no tool of its own before the one that "weather" finds, and a
 // request that shares a word with five tools or more gets up to the limit.

@@ -226,9 +226,10 @@ func (ix *Index) weighTerms() {
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
+	servers := newToolServers(ix.names)
 	for t, p := range ix.postings {
 		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
-		ix.common[t] = isCommon(len(p), n)
+		ix.common[t] = len(p) >= minCommonTools && servers.common(p)
 	}
 }
 

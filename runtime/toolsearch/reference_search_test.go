@@ -259,7 +259,7 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 		weight[t] = w
 		switch {
-		case isCommon(len(ix.postings[t]), len(ix.names)):
+		case referenceCommon(ix, t):
 			common = append(common, t)
 		default:
 			rare = append(rare, t)
@@ -771,4 +771,50 @@ func absDiff(a, b int) int {
 		return a - b
 	}
 	return b - a
+}
+
+// referenceCommon reports whether term t is common in ix: in five tools or
+// more and, in a catalog of one server (the namespaces of the tools'
+// names), in more than a fifth of the tools; in a pool, in more than a
+// fifth of the tools and of the tools of the servers other than the one
+// that has it most (of most tools among those that have it equally often,
+// then the first in catalog order), or in more than 3 in 10 of the servers
+// (three at least) and a tenth of the tools.
+func referenceCommon(ix *Index, t int32) bool {
+	p := ix.postings[t]
+	if len(p) < minCommonTools {
+		return false
+	}
+	server := func(name string) string {
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			return name[:i]
+		}
+		return ""
+	}
+	size, has := make(map[string]int), make(map[string]int)
+	var order []string
+	for _, name := range ix.names {
+		s := server(name)
+		if size[s] == 0 {
+			order = append(order, s)
+		}
+		size[s]++
+	}
+	n := len(ix.names)
+	if len(size) < 2 {
+		return float64(len(p)) > 0.2*float64(n)
+	}
+	for _, tt := range p {
+		has[server(ix.names[tt.Tool])]++
+	}
+	if len(has) >= 3 && float64(len(has)) > 0.3*float64(len(size)) && float64(len(p)) > 0.1*float64(n) {
+		return true
+	}
+	most := order[0]
+	for _, s := range order {
+		if has[s] > has[most] || has[s] == has[most] && size[s] > size[most] {
+			most = s
+		}
+	}
+	return float64(len(p)) > 0.2*float64(n) && float64(len(p)-has[most]) > 0.2*float64(n-size[most])
 }
