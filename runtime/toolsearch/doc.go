@@ -84,6 +84,12 @@
 // that is an English word too ("comment", "os", "per") is a frame word
 // only in a request in that language.
 //
+// A query word that names a server of a pooled catalog (the whole namespace
+// of its tools' names, "wikipedia" of wikipedia.get_article or "hubspot" of
+// hubspot.hubspot-search-objects, that no other tool has) weighs three times
+// as much as another, so "based on Wikipedia" raises the wikipedia server's
+// tools above other servers' tools that match the request's other words.
+//
 // A query that contains a tool's exact name or model-facing name returns that
 // tool first, and so does a query that is a tool's name up to case,
 // separators and camelCase ("judge0_extra_ce_get_languages" or

@@ -34,7 +34,8 @@ func TestCommonWordsFillTheLimit(t *testing.T) {
 		// finds the browser's "shown" ([TestDominantServer]).
 		{"show all issues in the project", 5, []string{"plane.create_project", "plane.get_projects", "browser.open", "plane.list_labels", "plane.list_states"}},
 		{"projects of the workspace", 3, []string{"plane.get_projects", "plane.create_project", "plane.list_labels"}},
-		{"wiki page", 5, []string{"wiki.get_page", "wiki.search", "browser.open"}},
+		// "wiki" names the wiki server ([TestServerNamedInRequest]).
+		{"wiki page", 5, []string{"wiki.search", "wiki.get_page", "browser.open"}},
 	}
 	for _, tt := range tests {
 		got := ix.Search(tt.query, tt.limit)

@@ -277,7 +277,11 @@ func (r *reference) search(query string, limit int) []Result {
 			stands = append(stands, r.wordStandsFor(string(st.scan.term), typed))
 			continue
 		}
-		add(t, 1)
+		w := float32(1)
+		if referenceServerName(ix, t) {
+			w = serverNameWeight
+		}
+		add(t, w)
 	}
 	for _, terms := range stands {
 		for _, q := range terms {
@@ -785,36 +789,81 @@ func referenceCommon(ix *Index, t int32) bool {
 	if len(p) < minCommonTools {
 		return false
 	}
-	server := func(name string) string {
-		if i := strings.LastIndex(name, "."); i >= 0 {
-			return name[:i]
-		}
-		return ""
-	}
-	size, has := make(map[string]int), make(map[string]int)
-	var order []string
-	for _, name := range ix.names {
-		s := server(name)
-		if size[s] == 0 {
-			order = append(order, s)
-		}
-		size[s]++
-	}
+	rs := referenceServersOf(ix)
 	n := len(ix.names)
-	if len(size) < 2 {
+	if len(rs.size) < 2 {
 		return float64(len(p)) > 0.2*float64(n)
 	}
+	has := make(map[string]int)
 	for _, tt := range p {
-		has[server(ix.names[tt.Tool])]++
+		has[rs.server[tt.Tool]]++
 	}
-	if len(has) >= 3 && float64(len(has)) > 0.3*float64(len(size)) && float64(len(p)) > 0.1*float64(n) {
+	if len(has) >= 3 && float64(len(has)) > 0.3*float64(len(rs.size)) && float64(len(p)) > 0.1*float64(n) {
 		return true
 	}
-	most := order[0]
-	for _, s := range order {
-		if has[s] > has[most] || has[s] == has[most] && size[s] > size[most] {
+	most := rs.order[0]
+	for _, s := range rs.order {
+		if has[s] > has[most] || has[s] == has[most] && rs.size[s] > rs.size[most] {
 			most = s
 		}
 	}
-	return float64(len(p)) > 0.2*float64(n) && float64(len(p)-has[most]) > 0.2*float64(n-size[most])
+	return float64(len(p)) > 0.2*float64(n) && float64(len(p)-has[most]) > 0.2*float64(n-rs.size[most])
+}
+
+// referenceServers are the servers of an index's tools: the namespace of
+// each tool's name, the number of tools of each, and the servers in
+// catalog order.
+type referenceServers struct {
+	server []string
+	size   map[string]int
+	order  []string
+}
+
+var referenceServersCache sync.Map // *Index to *referenceServers
+
+func referenceServersOf(ix *Index) *referenceServers {
+	if rs, ok := referenceServersCache.Load(ix); ok {
+		return rs.(*referenceServers)
+	}
+	rs := &referenceServers{size: make(map[string]int)}
+	for _, name := range ix.names {
+		s := ""
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			s = name[:i]
+		}
+		if rs.size[s] == 0 {
+			rs.order = append(rs.order, s)
+		}
+		rs.size[s]++
+		rs.server = append(rs.server, s)
+	}
+	referenceServersCache.Store(ix, rs)
+	return rs
+}
+
+// referenceServerName reports whether term t names a server of ix, a
+// catalog of several servers (the namespaces of the tools' names): the
+// server's namespace is one run of letters and digits whose term, lower-cased
+// and stemmed, is t; the server has two tools or more; and t is in the
+// namespace of each of them and in no other tool.
+func referenceServerName(ix *Index, t int32) bool {
+	rs := referenceServersOf(ix)
+	p := ix.postings[t]
+	if len(rs.size) < 2 || len(p) < 2 {
+		return false
+	}
+	ns := rs.server[p[0].Tool]
+	if ns == "" || rs.size[ns] != len(p) || strings.IndexFunc(ns, func(r rune) bool { return !isWordRune(r) || isUnspaced(r) }) >= 0 {
+		return false
+	}
+	lower := []byte(strings.ToLower(ns))
+	if isStopWord(lower) || string(referenceStem(lower)) != ix.terms.keys[t] {
+		return false
+	}
+	for _, tt := range p {
+		if rs.server[tt.Tool] != ns || tt.Counts.Namespace == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -209,9 +209,14 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 			st.stands = ix.standsFor(st, st.stands)
 			continue
 		}
-		// A term the query has weighs 1: a tool's score is the sum of its
+		// A term the query has weighs 1, or serverNameWeight when it
+		// names a server of a pool: a tool's score is the sum of its
 		// scores for the query's terms, each times the term's weight.
-		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1})
+		w := float32(1)
+		if ix.serverNames[t] {
+			w = serverNameWeight
+		}
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: w})
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.

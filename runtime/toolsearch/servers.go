@@ -7,11 +7,18 @@ import "strings"
 // "github.create_issue"), a name without a dot being of the catalog's own
 // tools. A catalog pooled from many servers names its tools so.
 type toolServers struct {
-	of    []int32 // the server of each tool
-	sizes []int   // the number of tools of each server
+	of     []int32  // the server of each tool
+	sizes  []int    // the number of tools of each server
+	spaces []string // the namespace of each server
 	// counts is scratch space, one count per server, zero between uses.
 	counts []int
 }
+
+// serverNameWeight is the weight of a query's term that names a server of
+// a pool ([toolServers.names]): "based on Wikipedia" asks for the tools of
+// the wikipedia server, and raises them above other servers' tools that
+// match the request's other words as well.
+const serverNameWeight = 3
 
 // A word of many servers: in more than commonServerShare of a pool's
 // servers (and in minCommonServers at least), and in more than
@@ -37,6 +44,7 @@ func newToolServers(names []string) toolServers {
 			id = int32(len(s.sizes))
 			ids[ns] = id
 			s.sizes = append(s.sizes, 0)
+			s.spaces = append(s.spaces, ns)
 		}
 		s.of[i] = id
 		s.sizes[id]++
@@ -94,4 +102,40 @@ func (s *toolServers) common(p []ToolTerm) bool {
 		return true
 	}
 	return isCommon(len(p), len(s.of)) && float64(others) > commonShare*float64(rest)
+}
+
+// names reports whether term, with postings p, names a server of a pool:
+// it is the server's whole namespace as [Terms] spells it whole
+// ("wikipedia" of wikipedia.search, "hubspot" of
+// hubspot.hubspot-list-objects, "sciencefact" of scienceFacts.getDiameter),
+// the server has two tools or more, and no other tool has the term. A word
+// of a longer namespace ("euro" of euro_history) or one that other servers'
+// tools say too says what tools do rather than which server they belong to.
+func (s *toolServers) names(term string, p []ToolTerm) bool {
+	if len(s.sizes) < 2 || len(p) < 2 {
+		return false
+	}
+	server := s.of[p[0].Tool]
+	if len(p) != s.sizes[server] || !spellsWhole(s.spaces[server], term) {
+		return false
+	}
+	for i := range p {
+		if s.of[p[i].Tool] != server || p[i].Counts.Namespace == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// spellsWhole reports whether term is the whole of text as [Terms] gives
+// it: its one term, or the whole spelling of its one run of letters and
+// digits that case changes split.
+func spellsWhole(text, term string) bool {
+	var sc scanner
+	sc.reset(text)
+	var last string
+	for sc.next() {
+		last = string(sc.term)
+	}
+	return last == term && sc.run == 0 && sc.start == 0 && sc.pos == len(text)
 }
