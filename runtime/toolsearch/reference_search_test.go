@@ -524,14 +524,14 @@ func (r *reference) wordStandsFor(term, typed string) []weightedTerm {
 		}
 		return out
 	}
-	if terms := r.typo(term, typed); len(terms) > 0 {
+	if terms := r.joined(typed); len(terms) > 0 {
 		for _, t := range terms {
-			out = append(out, weightedTerm{term: t, weight: typoWeight})
+			out = append(out, weightedTerm{term: t, weight: joinedWeight})
 		}
 		return out
 	}
-	for _, t := range r.joined(typed) {
-		out = append(out, weightedTerm{term: t, weight: joinedWeight})
+	for _, t := range r.typo(term, typed) {
+		out = append(out, weightedTerm{term: t, weight: typoWeight})
 	}
 	return out
 }

@@ -462,9 +462,9 @@ func quoteAll(names []string) string {
 
 // standsFor appends to dst the terms that the word just scanned, which no
 // tool has, stands for: the words of the catalog it begins or derives from
-// ([Index.prefixTerms]) at [prefixWeight], else those it is a typing
-// error of ([Index.typoTerms]), else the words it joins
-// ([Index.joinedTerms]).
+// ([Index.prefixTerms]) at [prefixWeight], else the words it joins
+// ([Index.joinedTerms]), else those it is a typing error of
+// ([Index.typoTerms]).
 func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
 	term := st.scan.term
 	if r, ok := ix.prefixTerms(term); ok {
@@ -475,10 +475,10 @@ func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
 	}
 	st.typed = appendLowerASCII(st.typed[:0], st.scan.text[st.scan.start:st.scan.pos])
 	var ok bool
-	if dst, ok = ix.typoTerms(dst, st.typed, term); ok {
+	if dst, ok = ix.joinedTerms(dst, st.typed, &st.part); ok {
 		return dst
 	}
-	dst, _ = ix.joinedTerms(dst, st.typed, &st.part)
+	dst, _ = ix.typoTerms(dst, st.typed, term)
 	return dst
 }
 
