@@ -75,6 +75,9 @@ func (s *toolServers) common(p []ToolTerm) bool {
 	if len(s.sizes) < 2 {
 		return isCommon(len(p), len(s.of))
 	}
+	if float64(len(p)) <= commonSpreadShare*float64(len(s.of)) {
+		return false // in neither share: most terms, read no further
+	}
 	for i := range p {
 		s.counts[s.of[p[i].Tool]]++
 	}
