@@ -196,9 +196,14 @@ func (a *analysis) name(s string) {
 	a.text(FieldName, s)
 }
 
-// text counts the terms of s in field f of the current document.
+// text counts the terms of s in field f of the current document. A word
+// that case changes split ("JavaScript") counts as its parts and as its
+// whole spelling, but in the name: a name is found whole up to case and
+// separators ([Index.markFolded]), and its words are the units of its
+// share ([nameShareWeight]), which a whole spelling would dilute.
 func (a *analysis) text(f Field, s string) {
 	a.scan.reset(s)
+	a.scan.joins = f != FieldName
 	for a.scan.word() {
 		id := a.term()
 		if id < 0 {

@@ -12,7 +12,10 @@ import (
 // A term is a run of Unicode letters, digits and marks, lower-cased. Runs are
 // split further at case changes, including the end of an acronym
 // ("HTTPServerStatus" gives http, server, status), so camelCase, snake_case,
-// kebab-case, dotted and slashed names all break into their words. English
+// kebab-case, dotted and slashed names all break into their words; a run
+// split that way gives its whole spelling too, after its words
+// ("JavaScript" gives java, script and javascript), so that "javascript"
+// typed in lower case finds it as "JavaScript" or "java script" does. English
 // stop words are dropped, and so are the clitics of possessives and
 // contractions ("Adriel's" gives adriel, "what's" nothing); the rest are
 // reduced by a small English stemmer ("calculating", "calculates" and
@@ -46,10 +49,21 @@ type scanner struct {
 	// paired marks that the character at pos is the second of the pair
 	// just returned from a run of an unspaced script.
 	paired bool
+	// run is where the run of letters and digits of the word just read
+	// begins: before start when case changes split the run into words.
+	// split marks that the word just read ended at a case change, the run
+	// going on; joined that the run ended after two words or more, and
+	// its whole spelling is the next word ([scanner.joinedWord]).
+	run           int
+	split, joined bool
+	// joins tells whether runs split at case changes give their whole
+	// spelling too: they do but in a tool's name ([analysis.text]).
+	joins bool
 }
 
 func (s *scanner) reset(text string) {
 	s.text, s.pos, s.term, s.paired = text, 0, s.term[:0], false
+	s.run, s.split, s.joined, s.joins = 0, false, false, true
 }
 
 // next moves to the next term that is not a stop word and reports whether
@@ -105,6 +119,10 @@ func (s *scanner) clitic() bool {
 // table; runes outside ASCII by package unicode.
 func (s *scanner) anyWord() bool {
 	s.term = s.term[:0]
+	if s.joined {
+		s.joinedWord()
+		return true
+	}
 	for {
 		// Skip separators.
 		for s.pos < len(s.text) {
@@ -133,6 +151,10 @@ func (s *scanner) anyWord() bool {
 			return true
 		}
 	}
+	if !s.split {
+		s.run = s.start
+	}
+	s.split = false
 	prev := kindSeparator // the kind of the word's last rune
 	for s.pos < len(s.text) {
 		kind := byteKinds[s.text[s.pos]]
@@ -160,11 +182,13 @@ func (s *scanner) anyWord() bool {
 		}
 		if kind == kindUpper && len(s.term) > 0 {
 			if prev == kindLower || prev == kindDigit {
+				s.split = true
 				break // "serverStatus", "base64Encode"
 			}
 			// The last capital of an acronym starts the next word:
 			// "HTTPServer" splits before "S".
 			if prev == kindUpper && s.pos+n < len(s.text) && s.kindAt(s.pos+n) == kindLower {
+				s.split = true
 				break
 			}
 		}
@@ -176,7 +200,28 @@ func (s *scanner) anyWord() bool {
 		prev = kind
 		s.pos += n
 	}
+	s.joined = s.joins && !s.split && s.run < s.start
 	return true
+}
+
+// joinedWord reads the whole of the run that case changes split into the
+// words just read, lower-cased, as one word more: "JavaScript" gives java
+// and script, then javascript, so that the word is found however it is
+// spelled ("javascript", "Javascript", "JavaScript"), and so are
+// "GitHub", "PostgreSQL", "OAuth" and "getCurrentWeather" by the word a
+// user types in lower case.
+func (s *scanner) joinedWord() {
+	s.joined, s.start = false, s.run
+	for _, r := range s.text[s.run:s.pos] {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			s.term = append(s.term, byte(r)|0x20)
+		case r < utf8.RuneSelf:
+			s.term = append(s.term, byte(r))
+		default:
+			s.term = utf8.AppendRune(s.term, unicode.ToLower(r))
+		}
+	}
 }
 
 // runeKind is what the word splitter needs to know of a rune.

@@ -17,6 +17,11 @@
 //     registry catalogs: it analyzes names, titles, descriptions, parameter
 //     JSON Schemas and extra search terms.
 //
+// A word that case changes split ("JavaScript", "GitHub", "PostgreSQL",
+// "OAuth", "objectType") is a term as its parts and as its whole spelling
+// lower-cased, in every field but the name (found whole up to case and
+// separators), so the word a user types in lower case finds it.
+//
 // Search scores tools with BM25F over seven fields (name, title, description,
 // parameter names, parameter descriptions, extra search terms, and the
 // namespace of a dotted name, what comes before its last dot): a name match
@@ -58,7 +63,14 @@
 // The common-word rule: a word in more than a fifth of a catalog's tools (and
 // in five or more) adds to the scores of the tools that the query's rarer
 // words find, and finds tools itself only when those words find fewer than
-// the limit, ranked after theirs. So "weather" still finds nine tools that
+// the limit, ranked after theirs. In a catalog pooled from servers (the
+// namespaces of the tools' names), commonness is judged by server, so that
+// the pool ranks a server's tools as the server alone would: a word that
+// one server uses in most of its tools ("project" of a project tracker that
+// dominates the pool) is common only if it is in a fifth of the other
+// servers' tools too, and a word of many servers (more than 3 in 10, and a
+// tenth of the tools) is common even under a fifth of the pool, so "list
+// projects" reaches get_projects. So "weather" still finds nine tools that
 // all say "Weather forecast.", in "weather service" the common "service"
 // ranks no tool of its own before the one that "weather" finds, and a
 // request that shares a word with five tools or more gets up to the limit.
@@ -67,10 +79,16 @@
 // letters or more stands for the words of the catalog one edit away (two
 // for nine letters or more, a swap of two letters being one edit), and a
 // word that is two or three words of the catalog written together, which
-// a tool has together, stands for them ("closeticket", or "javascript"
-// where the catalog says JavaScript). A function word of another language
+// a tool has together, stands for them ("closeticket" for
+// tickets_close_ticket). A function word of another language
 // that is an English word too ("comment", "os", "per") is a frame word
 // only in a request in that language.
+//
+// A query word that names a server of a pooled catalog (the whole namespace
+// of its tools' names, "wikipedia" of wikipedia.get_article or "hubspot" of
+// hubspot.hubspot-search-objects, that no other tool has) weighs three times
+// as much as another, so "based on Wikipedia" raises the wikipedia server's
+// tools above other servers' tools that match the request's other words.
 //
 // A query that contains a tool's exact name or model-facing name returns that
 // tool first, and so does a query that is a tool's name up to case,

@@ -12,7 +12,7 @@ func ExampleTerms() {
 	fmt.Println(toolsearch.Terms("list_open-tickets.v2"))
 	fmt.Println(toolsearch.Terms("Calculating the calculations"))
 	// Output:
-	// [get http server status]
+	// [get http server status gethttpserverstatus]
 	// [list open ticket v2]
 	// [calculat calculat]
 }
@@ -31,8 +31,8 @@ func ExampleIndex_Search() {
 		fmt.Printf("%s %.2f %s\n", r.Name, r.Score, r.Fields)
 	}
 	// Output:
-	// records.search 1.09 name,description,param_name,namespace
-	// records.lookup 0.53 name,description,namespace
+	// records.search 1.73 name,description,param_name,namespace
+	// records.lookup 1.17 name,description,namespace
 }
 
 // Generated code embeds a catalog's counts and builds its index at start-up

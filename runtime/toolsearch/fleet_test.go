@@ -153,9 +153,9 @@ func resultNames(results []Result) []string {
 // The fleet set's targets: hit@5 on the whole set and per server in a pool
 // that one server dominates, and the share of requests sharing a content
 // word with five tools that get fewer than five. Per server on the whole
-// pool the floor is lower: two servers stay under the target (their
-// requests are README example prompts, "SSH to my server and check disk
-// space", whose words their tools do not say).
+// pool the floor is lower: desktop_commander stays under the target (two
+// of its requests are README example prompts, "SSH to my server and check
+// disk space", whose words its tools do not say).
 const (
 	fleetWantHit        = 0.95
 	fleetWantServerHit  = 0.90

@@ -35,7 +35,11 @@ type Index struct {
 	scored   []atomic.Pointer[scoredTerm]
 	idf      []float32
 	common   []bool
-	scales   []toolScales
+	// serverNames marks the terms that name a server of a pooled
+	// catalog ([toolServers.names]), which weigh serverNameWeight in a
+	// query.
+	serverNames map[int32]bool
+	scales      []toolScales
 	// synonyms[t] are the terms of t's synonym group, or the category
 	// that t is an instance of, whose tools t's scored postings include
 	// ([Index.withSynonyms]).
@@ -226,9 +230,16 @@ func (ix *Index) weighTerms() {
 	ix.scored = make([]atomic.Pointer[scoredTerm], len(ix.postings))
 	ix.idf = make([]float32, len(ix.postings))
 	ix.common = make([]bool, len(ix.postings))
+	servers := newToolServers(ix.names)
 	for t, p := range ix.postings {
 		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
-		ix.common[t] = isCommon(len(p), n)
+		ix.common[t] = len(p) >= minCommonTools && servers.common(p)
+		if servers.names(ix.terms.keys[t], p) {
+			if ix.serverNames == nil {
+				ix.serverNames = make(map[int32]bool)
+			}
+			ix.serverNames[int32(t)] = true
+		}
 	}
 }
 

@@ -259,7 +259,7 @@ func (r *reference) search(query string, limit int) []Result {
 		}
 		weight[t] = w
 		switch {
-		case isCommon(len(ix.postings[t]), len(ix.names)):
+		case referenceCommon(ix, t):
 			common = append(common, t)
 		default:
 			rare = append(rare, t)
@@ -277,7 +277,11 @@ func (r *reference) search(query string, limit int) []Result {
 			stands = append(stands, r.wordStandsFor(string(st.scan.term), typed))
 			continue
 		}
-		add(t, 1)
+		w := float32(1)
+		if referenceServerName(ix, t) {
+			w = serverNameWeight
+		}
+		add(t, w)
 	}
 	for _, terms := range stands {
 		for _, q := range terms {
@@ -520,14 +524,14 @@ func (r *reference) wordStandsFor(term, typed string) []weightedTerm {
 		}
 		return out
 	}
-	if terms := r.typo(term, typed); len(terms) > 0 {
+	if terms := r.joined(typed); len(terms) > 0 {
 		for _, t := range terms {
-			out = append(out, weightedTerm{term: t, weight: typoWeight})
+			out = append(out, weightedTerm{term: t, weight: joinedWeight})
 		}
 		return out
 	}
-	for _, t := range r.joined(typed) {
-		out = append(out, weightedTerm{term: t, weight: joinedWeight})
+	for _, t := range r.typo(term, typed) {
+		out = append(out, weightedTerm{term: t, weight: typoWeight})
 	}
 	return out
 }
@@ -771,4 +775,95 @@ func absDiff(a, b int) int {
 		return a - b
 	}
 	return b - a
+}
+
+// referenceCommon reports whether term t is common in ix: in five tools or
+// more and, in a catalog of one server (the namespaces of the tools'
+// names), in more than a fifth of the tools; in a pool, in more than a
+// fifth of the tools and of the tools of the servers other than the one
+// that has it most (of most tools among those that have it equally often,
+// then the first in catalog order), or in more than 3 in 10 of the servers
+// (three at least) and a tenth of the tools.
+func referenceCommon(ix *Index, t int32) bool {
+	p := ix.postings[t]
+	if len(p) < minCommonTools {
+		return false
+	}
+	rs := referenceServersOf(ix)
+	n := len(ix.names)
+	if len(rs.size) < 2 {
+		return float64(len(p)) > 0.2*float64(n)
+	}
+	has := make(map[string]int)
+	for _, tt := range p {
+		has[rs.server[tt.Tool]]++
+	}
+	if len(has) >= 3 && float64(len(has)) > 0.3*float64(len(rs.size)) && float64(len(p)) > 0.1*float64(n) {
+		return true
+	}
+	most := rs.order[0]
+	for _, s := range rs.order {
+		if has[s] > has[most] || has[s] == has[most] && rs.size[s] > rs.size[most] {
+			most = s
+		}
+	}
+	return float64(len(p)) > 0.2*float64(n) && float64(len(p)-has[most]) > 0.2*float64(n-rs.size[most])
+}
+
+// referenceServers are the servers of an index's tools: the namespace of
+// each tool's name, the number of tools of each, and the servers in
+// catalog order.
+type referenceServers struct {
+	server []string
+	size   map[string]int
+	order  []string
+}
+
+var referenceServersCache sync.Map // *Index to *referenceServers
+
+func referenceServersOf(ix *Index) *referenceServers {
+	if rs, ok := referenceServersCache.Load(ix); ok {
+		return rs.(*referenceServers)
+	}
+	rs := &referenceServers{size: make(map[string]int)}
+	for _, name := range ix.names {
+		s := ""
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			s = name[:i]
+		}
+		if rs.size[s] == 0 {
+			rs.order = append(rs.order, s)
+		}
+		rs.size[s]++
+		rs.server = append(rs.server, s)
+	}
+	referenceServersCache.Store(ix, rs)
+	return rs
+}
+
+// referenceServerName reports whether term t names a server of ix, a
+// catalog of several servers (the namespaces of the tools' names): the
+// server's namespace is one run of letters and digits whose term, lower-cased
+// and stemmed, is t; the server has two tools or more; and t is in the
+// namespace of each of them and in no other tool.
+func referenceServerName(ix *Index, t int32) bool {
+	rs := referenceServersOf(ix)
+	p := ix.postings[t]
+	if len(rs.size) < 2 || len(p) < 2 {
+		return false
+	}
+	ns := rs.server[p[0].Tool]
+	if ns == "" || rs.size[ns] != len(p) || strings.IndexFunc(ns, func(r rune) bool { return !isWordRune(r) || isUnspaced(r) }) >= 0 {
+		return false
+	}
+	lower := []byte(strings.ToLower(ns))
+	if isStopWord(lower) || string(referenceStem(lower)) != ix.terms.keys[t] {
+		return false
+	}
+	for _, tt := range p {
+		if rs.server[tt.Tool] != ns || tt.Counts.Namespace == 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -15,8 +15,21 @@ import (
 
 // referenceTerms is [Terms] by the reference word splitter.
 func referenceTerms(text string) []string {
+	return referenceTermsJoined(text, true)
+}
+
+// referenceTermsJoined is [referenceTerms], with the whole spelling of
+// every run of letters and digits that case changes split into words after
+// its words when joined is set.
+func referenceTermsJoined(text string, joined bool) []string {
 	var terms []string
 	var term []byte
+	add := func(start int, term []byte) {
+		if !isStopWord(term) && !referenceClitic(text, start, string(term)) {
+			terms = append(terms, string(referenceStem(term)))
+		}
+	}
+	runStart, split := 0, false
 	for pos := 0; ; {
 		var run bool
 		start := pos
@@ -27,6 +40,10 @@ func referenceTerms(text string) []string {
 			}
 			start += n
 		}
+		if !split {
+			runStart = start
+		}
+		split = false
 		term, pos, run = referenceWord(text, pos, term[:0])
 		if term == nil {
 			return terms
@@ -35,10 +52,22 @@ func referenceTerms(text string) []string {
 			terms = append(terms, referencePairs(string(term))...)
 			continue
 		}
-		if isStopWord(term) || referenceClitic(text, start, string(term)) {
-			continue
+		add(start, term)
+		// The run goes on when a letter or digit of a spaced script
+		// follows: a case change split it.
+		if pos < len(text) {
+			if r, _ := decode(text, pos); isWordRune(r) && !isUnspaced(r) {
+				split = true
+				continue
+			}
 		}
-		terms = append(terms, string(referenceStem(term)))
+		if joined && runStart < start {
+			var whole []byte
+			for _, r := range text[runStart:pos] {
+				whole = appendLower(whole, r)
+			}
+			add(runStart, whole)
+		}
 	}
 }
 
@@ -169,7 +198,7 @@ func referenceStem(w []byte) []byte {
 func referenceCount(doc Document) (Counts, error) {
 	byTerm := make(map[string]*FieldCounts)
 	add := func(f Field, text string) {
-		for _, term := range referenceTerms(text) {
+		for _, term := range referenceTermsJoined(text, f != FieldName) {
 			fc, ok := byTerm[term]
 			if !ok {
 				fc = new(FieldCounts)

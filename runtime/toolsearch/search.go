@@ -209,9 +209,14 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 			st.stands = ix.standsFor(st, st.stands)
 			continue
 		}
-		// A term the query has weighs 1: a tool's score is the sum of its
+		// A term the query has weighs 1, or serverNameWeight when it
+		// names a server of a pool: a tool's score is the sum of its
 		// scores for the query's terms, each times the term's weight.
-		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1})
+		w := float32(1)
+		if ix.serverNames[t] {
+			w = serverNameWeight
+		}
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: w})
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.
@@ -457,9 +462,9 @@ func quoteAll(names []string) string {
 
 // standsFor appends to dst the terms that the word just scanned, which no
 // tool has, stands for: the words of the catalog it begins or derives from
-// ([Index.prefixTerms]) at [prefixWeight], else those it is a typing
-// error of ([Index.typoTerms]), else the words it joins
-// ([Index.joinedTerms]).
+// ([Index.prefixTerms]) at [prefixWeight], else the words it joins
+// ([Index.joinedTerms]), else those it is a typing error of
+// ([Index.typoTerms]).
 func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
 	term := st.scan.term
 	if r, ok := ix.prefixTerms(term); ok {
@@ -470,10 +475,10 @@ func (ix *Index) standsFor(st *searchState, dst []weightedTerm) []weightedTerm {
 	}
 	st.typed = appendLowerASCII(st.typed[:0], st.scan.text[st.scan.start:st.scan.pos])
 	var ok bool
-	if dst, ok = ix.typoTerms(dst, st.typed, term); ok {
+	if dst, ok = ix.joinedTerms(dst, st.typed, &st.part); ok {
 		return dst
 	}
-	dst, _ = ix.joinedTerms(dst, st.typed, &st.part)
+	dst, _ = ix.typoTerms(dst, st.typed, term)
 	return dst
 }
 

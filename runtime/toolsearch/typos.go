@@ -9,16 +9,18 @@ import (
 // work itme", "closeticket". A query word that no tool has, and that begins
 // no word of the catalog ([Index.prefixTerms]), is read as one of these:
 //
-//   - a typing error: it stands for the words of the catalog that are
-//     closest to it, within one edit for a word of five letters or more
-//     and two for nine or more (an edit inserts, deletes or replaces a
-//     letter, or swaps two adjacent ones), with its first letter, at
-//     typoWeight each, when at most maxTypoTerms are that close;
-//   - words joined: otherwise, when the word, of six letters or more, is
-//     two or three words of the catalog written together that some tool
-//     has all of ("closeticket" is
-//     close and ticket, "javascript" is java and script where the catalog
-//     says JavaScript), it stands for them, each at joinedWeight.
+//   - words joined: when the word, of six letters or more, is two or three
+//     words of the catalog written together that some tool has all of
+//     ("closeticket" is close and ticket, "getticket" get and ticket), it
+//     stands for them, each at joinedWeight;
+//   - a typing error: otherwise, it stands for the words of the catalog
+//     that are closest to it, within one edit for a word of five letters
+//     or more and two for nine or more (an edit inserts, deletes or
+//     replaces a letter, or swaps two adjacent ones), with its first
+//     letter, at typoWeight each, when at most maxTypoTerms are that
+//     close. A word that splits into words one tool has together is read
+//     so before any near word ("searchnodes" is search and nodes, not
+//     "searchId" two edits away).
 //
 // A word that a tool has is never read as another. Both rules read the
 // word as typed (lower-cased, ASCII letters only) and compare stems: a

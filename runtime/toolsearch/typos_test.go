@@ -19,6 +19,8 @@ func typoCatalog() []Document {
 		{Name: "set_table", Description: "Set the rows of a table."},
 		{Name: "buy_cable", Description: "Order a network cable."},
 		{Name: "add_issue_comment", Description: "Add a comment to an issue."},
+		{Name: "graph_search_nodes", Description: "Search the nodes of a knowledge graph."},
+		{Name: "feedback_send", Description: "Send feedback on a search, given its searchId."},
 	}
 }
 
@@ -45,6 +47,7 @@ func TestTyposAndJoinedWords(t *testing.T) {
 		{"a joined word whose parts no tool has together", "tableticket", "", ""},
 		{"joined with a word other languages use as a function word", "issuecomment", "add_issue_comment", ""},
 		{"a typing error of such a word", "coment on it", "add_issue_comment", ""},
+		{"joined words before a word two edits away", "searchnodes", "graph_search_nodes", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
