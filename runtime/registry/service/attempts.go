@@ -1,8 +1,8 @@
 package service
 
-// Attempts of calls. Services of a store that records attempts
-// (AttemptStore: the embedded store, which one process's services share,
-// and the Redis store, which the nodes of a cluster share) send each call
+// Attempts of calls. Services of a Store (the embedded store, which one
+// process's services share, and the Redis store, which the nodes of a
+// cluster share) send each call
 // to its provider at most once at a time, and never again once a sending
 // may have run it without its outcome being known, whatever happens to the
 // service that sent it:
@@ -48,8 +48,7 @@ var ErrClaimLost = errors.New("registry store: the claim of the call was lost")
 // again: the provider may have run it, or be running it still.
 var ErrNoAnswer = errors.New("the provider's answer did not arrive")
 
-// AttemptState is the state of a pending call's forwarding in an
-// AttemptStore.
+// AttemptState is the state of a pending call's forwarding in a Store.
 type AttemptState int
 
 // Attempt states.
@@ -66,46 +65,7 @@ const (
 	AttemptDone
 )
 
-// AttemptStore is a Store that records which service forwards a call, and
-// whether the call was handed to its provider, so that services sharing it
-// send each call at most once at a time and never again once a sending may
-// have run it with its outcome unknown. A forwarder holds a claim on the
-// call, renewed while it forwards and fenced by an increasing number; it
-// hands the call over to its provider in one step that checks the claim,
-// and only the holder of the hand-over records the result. A call handed
-// over whose claim lapsed before a result was recorded is AttemptLost.
-type AttemptStore interface {
-	Store
-	// Claim makes owner the forwarder of callID for ttl, unless another
-	// claim is current or a hand-over is outstanding, and returns the new
-	// claim's fence (greater than any fence handed out before); otherwise
-	// it returns 0 and the call's state.
-	Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, AttemptState, error)
-	// Renew extends the claim fence of callID by ttl, and reports whether
-	// it was still current.
-	Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error)
-	// HandOver records that callID is being sent to its provider under the
-	// claim fence, provided fence is the call's current claim, the call has
-	// no result and no hand-over is outstanding; ErrClaimLost otherwise.
-	HandOver(ctx context.Context, callID string, fence uint64) error
-	// CompleteHandedOver records res as the result of callID, provided the
-	// call was handed over under fence, and ends the hand-over and the
-	// claim. It returns the call's result: res when it recorded it, the
-	// result recorded before otherwise. A call not handed over under fence
-	// is ErrClaimLost; one with no admission, ErrNotAdmitted.
-	CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error)
-	// Return ends the hand-over and the claim fence of callID, those that
-	// fence holds, after its provider answered with a failure: the call
-	// may be handed over again.
-	Return(ctx context.Context, callID string, fence uint64) error
-	// Release ends the claim fence of callID if it is current, leaving a
-	// hand-over made under it outstanding.
-	Release(ctx context.Context, callID string, fence uint64) error
-	// Attempt returns the state of callID's forwarding.
-	Attempt(ctx context.Context, callID string) (AttemptState, error)
-}
-
-// Claims of AttemptStore: a forwarding node renews its claims every
+// Claims: a forwarding node renews its claims every
 // claimRenew (claims.go; a new claim's first renewal comes within 1.5
 // claimRenew); a claim not renewed lapses after claimTTL. A call arriving
 // at another node meanwhile checks for the result every claimPoll.
@@ -116,16 +76,12 @@ const (
 )
 
 // claim makes this service the forwarder of a pending call, whose attempt
-// a is registered. It returns the claim's fence (0 for a store that keeps
-// no claims) and true when the call is this service's to forward;
+// a is registered. It returns the claim's fence and true when the call is
+// this service's to forward;
 // otherwise a waits for another service's attempt, or has ended so that
 // the caller reads the record again. An error is not yet a's.
 func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64, bool, error) {
-	st, ok := s.store.(AttemptStore)
-	if !ok {
-		return 0, true, nil
-	}
-	fence, state, err := st.Claim(ctx, callID, s.instance, claimTTL)
+	fence, state, err := s.store.Claim(ctx, callID, s.instance, claimTTL)
 	switch {
 	case err != nil:
 		return 0, false, s.storeError(fmt.Sprintf("claim call %q", callID), err)
@@ -133,7 +89,7 @@ func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64,
 		return fence, true, nil
 	case state == AttemptClaimed:
 		s.wg.Add(1)
-		go s.await(st, callID, a)
+		go s.await(callID, a)
 		return 0, false, nil
 	case state == AttemptLost:
 		return 0, false, lostOutcome(callID)
@@ -145,13 +101,13 @@ func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64,
 // await ends a when another service's attempt at callID has ended: the call
 // has a result, no claim, or a hand-over whose claim lapsed (a's error).
 // The caller then reads the record again.
-func (s *Service) await(st AttemptStore, callID string, a *attempt) {
+func (s *Service) await(callID string, a *attempt) {
 	defer s.wg.Done()
 	ctx := context.Background()
 	state, err := AttemptClaimed, error(nil)
 	for state == AttemptClaimed && err == nil {
 		time.Sleep(claimPoll)
-		state, err = st.Attempt(ctx, callID)
+		state, err = s.store.Attempt(ctx, callID)
 	}
 	s.callMu.Lock()
 	defer s.callMu.Unlock()
@@ -168,9 +124,7 @@ func (s *Service) await(st AttemptStore, callID string, a *attempt) {
 // release ends a claim this service will not hand the call over under. A
 // release that fails leaves the claim to lapse.
 func (s *Service) release(callID string, fence uint64) {
-	if st, ok := s.store.(AttemptStore); ok {
-		_ = st.Release(context.Background(), callID, fence)
-	}
+	_ = s.store.Release(context.Background(), callID, fence)
 }
 
 // send hands an admitted call to its provider under the claim fence (see
@@ -178,10 +132,10 @@ func (s *Service) release(callID string, fence uint64) {
 // no result and no error when the claim was lost before the hand-over, so
 // that the caller reads the record again. It frees the forwarding slot the
 // call holds once the provider is done with it. handedOver: the hand-over
-// under fence is recorded already (SendingStore).
+// under fence is recorded already (AdmitAndHandOver).
 func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, handedOver bool, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) (*registry.CallResult, error) {
 	ctx := context.Background()
-	st, shared := s.store.(AttemptStore)
+	st := s.store
 	endpoint, err := s.opts.rules.check(req.Tool.Toolset(), endpoint)
 	if err != nil {
 		// Registered before the rules changed: refused, and not sent.
@@ -194,8 +148,8 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		}
 		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
 	}
-	if shared && !handedOver {
-		err := s.handOver(ctx, st, req.CallID, fence)
+	if !handedOver {
+		err := s.handOver(ctx, req.CallID, fence)
 		if err != nil {
 			s.claimEnding(req.CallID, fence)
 			<-s.slots
@@ -220,12 +174,6 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		res, err = outcome(pr)
 	}
 	switch {
-	case err == nil && !shared:
-		rec, err := s.store.Complete(ctx, req.CallID, res)
-		if err != nil {
-			return nil, s.holdResult(res, err) // never sent again; see unrecorded.go
-		}
-		return rec.Result, nil
 	case err == nil:
 		recorded, err := st.CompleteHandedOver(ctx, req.CallID, fence, res)
 		switch {
@@ -241,8 +189,6 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 			return nil, s.holdResult(res, err)
 		}
 		return recorded, nil
-	case !shared:
-		return nil, err
 	case unanswered:
 		s.release(req.CallID, fence) // the hand-over stays: never sent again
 		e := asRegistryError(req, err)
@@ -258,12 +204,12 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 
 // handOver hands callID over under fence, through the tests' hook when
 // one is set.
-func (s *Service) handOver(ctx context.Context, st AttemptStore, callID string, fence uint64) error {
+func (s *Service) handOver(ctx context.Context, callID string, fence uint64) error {
 	if s.opts.handOverHook == nil {
-		return st.HandOver(ctx, callID, fence)
+		return s.store.HandOver(ctx, callID, fence)
 	}
 	done := s.opts.handOverHook(callID)
-	err := st.HandOver(ctx, callID, fence)
+	err := s.store.HandOver(ctx, callID, fence)
 	done(err)
 	return err
 }

@@ -56,10 +56,6 @@ type heldClaim struct {
 // the fences then keep every other node from sending the call while this
 // one may still be.
 func (s *Service) holdClaim(callID string, fence uint64) (stop func()) {
-	st, ok := s.store.(AttemptStore)
-	if !ok {
-		return func() {}
-	}
 	c := &s.claims
 	c.mu.Lock()
 	if c.held == nil {
@@ -69,7 +65,7 @@ func (s *Service) holdClaim(callID string, fence uint64) (stop func()) {
 	c.held[callID] = h
 	if !c.running {
 		c.running = true
-		go s.renewClaims(st)
+		go s.renewClaims()
 	}
 	c.mu.Unlock()
 	return func() {
@@ -94,7 +90,7 @@ func (s *Service) claimEnding(callID string, fence uint64) {
 
 // renewClaims renews the held claims every claimRenew, those made or
 // renewed at least half a period ago, until none is held.
-func (s *Service) renewClaims(st AttemptStore) {
+func (s *Service) renewClaims() {
 	period := s.opts.claimRenew
 	t := time.NewTicker(period)
 	defer t.Stop()
@@ -126,7 +122,7 @@ func (s *Service) renewClaims(st AttemptStore) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				held, err := st.Renew(ctx, d.callID, d.h.fence, claimTTL)
+				held, err := s.store.Renew(ctx, d.callID, d.h.fence, claimTTL)
 				s.renewed(d.callID, d.h, now, held, err)
 			}()
 		}

@@ -16,16 +16,15 @@
 // registry.ErrStorageFull; a store that cannot be written when it opens
 // serves reads only. WithStore puts the state in another Store, such as
 // the Redis store of package redisstore, which several services share as
-// the nodes of one registry: a store that tells the generation
-// (SharedStore) is read again before a read that another node's change made
-// stale, one that records attempts (AttemptStore, as the embedded store
-// does too, its hand-overs in the journal) has each pending call forwarded
+// the nodes of one registry. Every Store records attempts (the embedded
+// store's hand-overs are in the journal), so each pending call is forwarded
 // by one node at a time under a fenced claim and sent to its provider at
-// most once unless the provider answered that it failed, across restarts, and
-// one that admits, claims and hands a new call over in one step
-// (SendingStore) runs a new call in two store round trips, and one that
-// keeps leases (LeaseStore)
-// lets WithProviderLease report providers that stopped renewing.
+// most once unless the provider answered that it failed, across restarts;
+// a new call is admitted, claimed and handed over in one step, two store
+// round trips in all. A shared store (StoreTraits.Shared) is read again
+// before a read that another node's change made stale, and one that keeps
+// leases (StoreTraits.Leases) lets WithProviderLease report providers that
+// stopped renewing.
 //
 // Over HTTP, the Handler admits only requests with credentials
 // (WithCredentials) unless told WithInsecure, checks the scope of a

@@ -12,8 +12,8 @@ package service
 // journal. Calls of different IDs are written concurrently and share the
 // journal's syncs.
 //
-// The store records the attempts of its calls (AttemptStore, and
-// SendingStore: embedded_attempts.go) by the rules of attempts.go, so that
+// The store records the attempts of its calls (embedded_attempts.go) by
+// the rules of attempts.go, so that
 // a call handed to its provider without a recorded result is never sent
 // again, across restarts too.
 
@@ -111,6 +111,31 @@ func openEmbeddedStore(dir string) (*embeddedStore, error) {
 		}
 	}
 	return s, nil
+}
+
+// Traits implements Store: the embedded store is changed only through the
+// services of its process, and keeps no leases.
+func (s *embeddedStore) Traits() StoreTraits { return StoreTraits{} }
+
+// Generation implements Store: the installed generation.
+func (s *embeddedStore) Generation(context.Context) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.generation, nil
+}
+
+// Epoch implements Store: the embedded store never loses what it
+// acknowledged.
+func (s *embeddedStore) Epoch() uint64 { return 0 }
+
+// RenewLease implements Store: the embedded store keeps no leases.
+func (s *embeddedStore) RenewLease(context.Context, string, registry.Token, time.Time) error {
+	return ErrNoLeases
+}
+
+// Lease implements Store: the embedded store keeps no leases.
+func (s *embeddedStore) Lease(context.Context, string) (time.Time, error) {
+	return time.Time{}, ErrNoLeases
 }
 
 // close releases the files of the store.
@@ -400,7 +425,7 @@ func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(st
 	return n, err
 }
 
-// ListCalls implements CallLister.
+// ListCalls implements Store.
 func (s *embeddedStore) ListCalls(_ context.Context, pending bool, limit int) ([]*CallRecord, bool, error) {
 	s.mu.Lock()
 	recs := make([]*CallRecord, 0, len(s.calls))

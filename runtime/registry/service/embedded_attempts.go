@@ -1,7 +1,7 @@
 package service
 
-// The attempts of the embedded store's calls: the embedded store is an
-// AttemptStore and a SendingStore, with the rules of attempts.go, so that
+// The attempts of the embedded store's calls, with the rules of
+// attempts.go, so that
 // one set of rules decides when a call may be sent again whatever the
 // store.
 //
@@ -23,8 +23,6 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-var _ SendingStore = (*embeddedStore)(nil)
-
 // claimed returns the fence of c's claim if it is current at now, 0
 // otherwise.
 func (c *storedCall) claimed(now time.Time) uint64 {
@@ -42,7 +40,7 @@ func (s *embeddedStore) newClaim(c *storedCall, owner string, ttl time.Duration)
 	return s.fence
 }
 
-// Claim implements AttemptStore.
+// Claim implements Store.
 func (s *embeddedStore) Claim(_ context.Context, callID, owner string, ttl time.Duration) (uint64, AttemptState, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
@@ -62,7 +60,7 @@ func (s *embeddedStore) Claim(_ context.Context, callID, owner string, ttl time.
 	return s.newClaim(c, owner, ttl), AttemptClaimed, nil
 }
 
-// Renew implements AttemptStore.
+// Renew implements Store.
 func (s *embeddedStore) Renew(_ context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
@@ -74,7 +72,7 @@ func (s *embeddedStore) Renew(_ context.Context, callID string, fence uint64, tt
 	return true, nil
 }
 
-// HandOver implements AttemptStore: the hand-over is durable before it
+// HandOver implements Store: the hand-over is durable before it
 // returns.
 func (s *embeddedStore) HandOver(_ context.Context, callID string, fence uint64) error {
 	if s.readOnly != nil {
@@ -88,7 +86,7 @@ func (s *embeddedStore) HandOver(_ context.Context, callID string, fence uint64)
 	return s.write(c, c.rec.Clone(), fence)
 }
 
-// CompleteHandedOver implements AttemptStore.
+// CompleteHandedOver implements Store.
 func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
 	if s.readOnly != nil {
 		return nil, s.readOnly
@@ -108,7 +106,7 @@ func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fen
 	return rec.Result, nil
 }
 
-// Return implements AttemptStore. Ending a hand-over is durable before it
+// Return implements Store. Ending a hand-over is durable before it
 // returns; one that fails leaves the call handed over, its outcome unknown.
 func (s *embeddedStore) Return(_ context.Context, callID string, fence uint64) error {
 	c := s.lockCall(callID)
@@ -130,7 +128,7 @@ func (s *embeddedStore) Return(_ context.Context, callID string, fence uint64) e
 	return nil
 }
 
-// Release implements AttemptStore.
+// Release implements Store.
 func (s *embeddedStore) Release(_ context.Context, callID string, fence uint64) error {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
@@ -140,7 +138,7 @@ func (s *embeddedStore) Release(_ context.Context, callID string, fence uint64) 
 	return nil
 }
 
-// Attempt implements AttemptStore.
+// Attempt implements Store.
 func (s *embeddedStore) Attempt(_ context.Context, callID string) (AttemptState, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
@@ -157,7 +155,7 @@ func (s *embeddedStore) Attempt(_ context.Context, callID string) (AttemptState,
 	return AttemptFree, nil
 }
 
-// AdmitAndHandOver implements SendingStore: a new admission is written
+// AdmitAndHandOver implements Store: a new admission is written
 // with its hand-over, one journal record.
 func (s *embeddedStore) AdmitAndHandOver(_ context.Context, rec *CallRecord, owner string, ttl time.Duration) (*CallRecord, bool, uint64, error) {
 	if s.readOnly != nil {
@@ -194,7 +192,7 @@ func (s *embeddedStore) AdmitAndHandOver(_ context.Context, rec *CallRecord, own
 	return stored, true, fence, nil
 }
 
-// ReturnUnsent implements SendingStore.
+// ReturnUnsent implements Store.
 func (s *embeddedStore) ReturnUnsent(ctx context.Context, callID, owner string) error {
 	c := s.lockCall(callID)
 	if c == nil || c.rec.Result != nil || c.claimed(time.Now()) == 0 || c.owner != owner {

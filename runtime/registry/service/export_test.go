@@ -57,7 +57,7 @@ func WithClaimRenewal(d time.Duration) Option {
 // OpenAttemptStore opens the embedded store in dir ("": in memory) with
 // the registration of toolset "a" under token "t1", and returns it with a
 // function that makes a call's current claim lapse, as its expiry does.
-func OpenAttemptStore(t *testing.T, dir string) (AttemptStore, func(callID string)) {
+func OpenAttemptStore(t *testing.T, dir string) (Store, func(callID string)) {
 	st := openAttemptStore(t, dir)
 	return st, st.lapse
 }

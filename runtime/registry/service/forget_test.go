@@ -27,7 +27,12 @@ type forgetfulStore struct {
 	readFails bool
 }
 
-var _ service.SharedStore = (*forgetfulStore)(nil)
+var _ service.Store = (*forgetfulStore)(nil)
+
+// Traits makes forgetfulStore shared, as a Redis is.
+func (f *forgetfulStore) Traits() service.StoreTraits {
+	return service.StoreTraits{Shared: true}
+}
 
 func newForgetfulStore() *forgetfulStore { return &forgetfulStore{st: service.NewMemoryStore()} }
 
@@ -92,6 +97,54 @@ func (f *forgetfulStore) Call(ctx context.Context, callID string) (*service.Call
 
 func (f *forgetfulStore) Forget(ctx context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
 	return f.state().Forget(ctx, cutoff, keep)
+}
+
+func (f *forgetfulStore) ListCalls(ctx context.Context, pending bool, limit int) ([]*service.CallRecord, bool, error) {
+	return f.state().ListCalls(ctx, pending, limit)
+}
+
+func (f *forgetfulStore) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
+	return f.state().Claim(ctx, callID, owner, ttl)
+}
+
+func (f *forgetfulStore) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
+	return f.state().Renew(ctx, callID, fence, ttl)
+}
+
+func (f *forgetfulStore) HandOver(ctx context.Context, callID string, fence uint64) error {
+	return f.state().HandOver(ctx, callID, fence)
+}
+
+func (f *forgetfulStore) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, owner string, ttl time.Duration) (*service.CallRecord, bool, uint64, error) {
+	return f.state().AdmitAndHandOver(ctx, rec, owner, ttl)
+}
+
+func (f *forgetfulStore) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
+	return f.state().CompleteHandedOver(ctx, callID, fence, res)
+}
+
+func (f *forgetfulStore) Return(ctx context.Context, callID string, fence uint64) error {
+	return f.state().Return(ctx, callID, fence)
+}
+
+func (f *forgetfulStore) ReturnUnsent(ctx context.Context, callID, owner string) error {
+	return f.state().ReturnUnsent(ctx, callID, owner)
+}
+
+func (f *forgetfulStore) Release(ctx context.Context, callID string, fence uint64) error {
+	return f.state().Release(ctx, callID, fence)
+}
+
+func (f *forgetfulStore) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
+	return f.state().Attempt(ctx, callID)
+}
+
+func (f *forgetfulStore) RenewLease(ctx context.Context, toolset string, token registry.Token, until time.Time) error {
+	return f.state().RenewLease(ctx, toolset, token, until)
+}
+
+func (f *forgetfulStore) Lease(ctx context.Context, toolset string) (time.Time, error) {
+	return f.state().Lease(ctx, toolset)
 }
 
 func (f *forgetfulStore) setReadFails(v bool) {

@@ -14,7 +14,7 @@ import (
 // read instead, so that no node refuses what another node acknowledged
 // and the store still holds (a store that lost changes: shared.go).
 func (s *Service) recheck(ctx context.Context) error {
-	if _, ok := s.store.(SharedStore); !ok {
+	if !s.store.Traits().Shared {
 		return nil
 	}
 	return s.refresh(ctx, nil)

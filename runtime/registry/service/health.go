@@ -34,7 +34,7 @@ const ReadyTimeout = 2 * time.Second
 const ReasonStoreUnreachable = "store_unreachable"
 
 // ReasonStoreReset: a shared store lost changes it had acknowledged since
-// the service read its registrations (SharedStore's Epoch), and the
+// the service read its registrations (Store.Epoch), and the
 // service could not read them again within ReadyTimeout. It serves none of
 // the registrations it held: every request reads the store again first.
 const ReasonStoreReset = "store_reset"
@@ -55,7 +55,7 @@ func (e *NotReadyError) Error() string {
 func (e *NotReadyError) Unwrap() error { return e.Err }
 
 // Ready reports why the service cannot serve the registry now, as a
-// *NotReadyError, or nil. A shared store (SharedStore) must answer a read
+// *NotReadyError, or nil. A shared store (StoreTraits.Shared) must answer a read
 // of its generation; when the store lost changes since the service read
 // its registrations, the service reads them again first; and the renewals
 // of the claims the service holds on the calls it forwards must not have
@@ -68,8 +68,8 @@ func (s *Service) Ready(ctx context.Context) error {
 
 // readiness is Ready with the answer of PathReadyz when ready.
 func (s *Service) readiness(ctx context.Context) (string, error) {
-	st, ok := s.store.(SharedStore)
-	if !ok {
+	st := s.store
+	if !st.Traits().Shared {
 		return `{"status":"ready"}`, nil
 	}
 	held, reason, cause := s.claimState()

@@ -70,11 +70,10 @@ func (s *frozenStore) Generation(ctx context.Context) (uint64, error) {
 	return 0, nil
 }
 
-// frozenStore must stay a SharedStore, or Ready never reads it.
-var _ service.SharedStore = (*frozenStore)(nil)
-
-// Epoch makes frozenStore a SharedStore: it never loses what it holds.
-func (s *frozenStore) Epoch() uint64 { return 0 }
+// Traits makes frozenStore shared, or Ready never reads it.
+func (s *frozenStore) Traits() service.StoreTraits {
+	return service.StoreTraits{Shared: true}
+}
 
 // TestReadyzAnswersWhileTheStoreIsFrozen: /readyz answers 503
 // store_unreachable within ReadyTimeout when the store holds the read

@@ -75,7 +75,7 @@ type CallInfo struct {
 	AdmittedAt time.Time `json:"admitted_at"`
 	// State is "pending" (no result yet), "outcome_unknown" (sent to its
 	// provider, no result recorded and no node sending it: never sent
-	// again, see AttemptStore), "done" or "tool_error" (the provider
+	// again, see attempts.go), "done" or "tool_error" (the provider
 	// answered that the tool failed).
 	State       string    `json:"state"`
 	CompletedAt time.Time `json:"completed_at,omitzero"`
@@ -87,14 +87,6 @@ type Calls struct {
 	Calls []CallInfo `json:"calls"`
 	// Truncated says more calls matched than the limit.
 	Truncated bool `json:"truncated,omitempty"`
-}
-
-// CallLister is a Store that lists its calls, for the operator routes.
-type CallLister interface {
-	// ListCalls returns up to limit call records, the latest event
-	// (CallRecord.LastEvent) first, only those without a result when
-	// pending, and whether more matched.
-	ListCalls(ctx context.Context, pending bool, limit int) ([]*CallRecord, bool, error)
 }
 
 // Inspect returns the registrations as operators see them, of one toolset
@@ -121,7 +113,7 @@ func (s *Service) Inspect(ctx context.Context, toolset string) (*Registrations, 
 		info := RegistrationInfo{Toolset: e.reg.Toolset, Fingerprint: e.reg.Fingerprint, Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, Lease: LeaseNone}
 		if d := s.opts.providerLease; d > 0 {
 			until := e.reg.Toolset.RegisteredAt.Add(d)
-			renewed, err := s.store.(LeaseStore).Lease(ctx, e.reg.Toolset.Name)
+			renewed, err := s.store.Lease(ctx, e.reg.Toolset.Name)
 			if err != nil {
 				return nil, s.storeError(fmt.Sprintf("read the lease of toolset %q", e.reg.Toolset.Name), err)
 			}
@@ -149,24 +141,20 @@ func cmpString(a, b string) int {
 }
 
 // ListCalls returns up to limit admitted calls, the latest event first;
-// see CallLister.
+// see Store.ListCalls.
 func (s *Service) ListCalls(ctx context.Context, pending bool, limit int) (*Calls, error) {
 	if limit <= 0 || limit > MaxCallsLimit {
 		return nil, registry.Errorf(registry.CodeInvalidRequest, "limit %d is not between 1 and %d", limit, MaxCallsLimit)
 	}
-	st, ok := s.store.(CallLister)
-	if !ok {
-		return nil, registry.Errorf(registry.CodeInvalidRequest, "this registry's store does not list its calls")
-	}
-	recs, more, err := st.ListCalls(ctx, pending, limit)
+	recs, more, err := s.store.ListCalls(ctx, pending, limit)
 	if err != nil {
 		return nil, s.storeError("list calls", err)
 	}
 	out := &Calls{Calls: make([]CallInfo, len(recs)), Truncated: more}
 	for i, r := range recs {
 		c := CallInfo{CallID: r.CallID, Tool: r.Tool, Revision: r.Revision, AdmittedAt: r.AdmittedAt.UTC(), State: "pending"}
-		if as, ok := s.store.(AttemptStore); ok && r.Result == nil {
-			state, err := as.Attempt(ctx, r.CallID)
+		if r.Result == nil {
+			state, err := s.store.Attempt(ctx, r.CallID)
 			if err != nil {
 				return nil, s.storeError(fmt.Sprintf("read the attempt of call %q", r.CallID), err)
 			}
@@ -186,8 +174,8 @@ func (s *Service) ListCalls(ctx context.Context, pending bool, limit int) (*Call
 }
 
 // SortCalls orders call records the latest event first, then by id, and
-// keeps the first limit; it reports whether it dropped any. Stores that
-// implement CallLister use it.
+// keeps the first limit; it reports whether it dropped any, as
+// Store.ListCalls answers.
 func SortCalls(recs []*CallRecord, limit int) ([]*CallRecord, bool) {
 	slices.SortFunc(recs, func(a, b *CallRecord) int {
 		if c := b.LastEvent().Compare(a.LastEvent()); c != 0 {

@@ -19,22 +19,11 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
 )
 
-// LeaseStore is a Store that keeps providers' leases. A lease belongs to a
-// registration: a change of the toolset's registration drops it.
-type LeaseStore interface {
-	Store
-	// RenewLease sets the lease of toolset's registration to until,
-	// provided token is its current token; ErrStale otherwise.
-	RenewLease(ctx context.Context, toolset string, token registry.Token, until time.Time) error
-	// Lease returns the lease of toolset's registration, the zero time when
-	// none was renewed since it was registered.
-	Lease(ctx context.Context, toolset string) (time.Time, error)
-}
-
 // WithProviderLease makes providers keep their registrations alive by
 // renewing a lease of d (registry.KeepLease); a registration whose lease
 // lapsed is reported registry.ErrLeaseExpired on resolution and calls. It
-// needs a store that keeps leases (LeaseStore), such as the Redis store.
+// needs a store that keeps leases (StoreTraits.Leases), such as the Redis
+// store.
 // Zero, the default, grants no leases: registrations live until withdrawn.
 func WithProviderLease(d time.Duration) Option { return func(o *options) { o.providerLease = d } }
 
@@ -57,7 +46,7 @@ func (s *Service) checkLeases() error {
 	case d == 0:
 		return nil
 	}
-	if _, ok := s.store.(LeaseStore); !ok {
+	if s.store == nil || !s.store.Traits().Leases { // nil: the embedded store, opened later
 		return fmt.Errorf("registry service: WithProviderLease needs a store that keeps leases, such as the Redis store")
 	}
 	return nil
@@ -82,7 +71,7 @@ func (s *Service) live(ctx context.Context, e *entry) error {
 	if ok && seen.token == e.reg.Token && now.Before(seen.until) {
 		return nil
 	}
-	renewed, err := s.store.(LeaseStore).Lease(ctx, name)
+	renewed, err := s.store.Lease(ctx, name)
 	if err != nil {
 		return s.storeError(fmt.Sprintf("read the lease of toolset %q", name), err)
 	}
@@ -133,7 +122,7 @@ func (s *Service) Renew(ctx context.Context, req *registry.RenewRequest) (*regis
 			return nil, registry.Errorf(registry.CodeTokenMismatch, "toolset %q: token %s is not the current registration (revision %q)", req.Toolset, req.Token, e.reg.Revision)
 		}
 		until := s.opts.now().UTC().Round(0).Add(d)
-		err := s.store.(LeaseStore).RenewLease(ctx, req.Toolset, req.Token, until)
+		err := s.store.RenewLease(ctx, req.Toolset, req.Token, until)
 		if errors.Is(err, ErrStale) {
 			if err := s.refresh(ctx, nil); err != nil {
 				return nil, err

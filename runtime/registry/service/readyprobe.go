@@ -32,7 +32,7 @@ type generationRead struct {
 
 // read returns nil when st answered a read of its generation within
 // timeout, else why not; a timeout matches ErrUnavailable.
-func (p *generationProbe) read(ctx context.Context, st SharedStore, timeout time.Duration) error {
+func (p *generationProbe) read(ctx context.Context, st Store, timeout time.Duration) error {
 	p.mu.Lock()
 	r := p.cur
 	if r == nil {

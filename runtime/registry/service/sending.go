@@ -1,7 +1,7 @@
 package service
 
-// The normal path of a new call on a store that admits, claims and hands
-// over in one step (SendingStore): one store round trip before the call is
+// The normal path of a new call, which the store admits, claims and hands
+// over in one step (Store.AdmitAndHandOver): one store round trip before the call is
 // sent to its provider, and one to record its result. Everything it
 // decides from the service's installed registrations is decided again by
 // the store (the admission is fenced by the token), so a registration
@@ -15,33 +15,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// SendingStore is an AttemptStore that admits a new call, claims it and
-// hands it over in one atomic step.
-type SendingStore interface {
-	AttemptStore
-	// AdmitAndHandOver stores rec as Admit does, and returns the call's
-	// record and whether it is rec. For a new admission it also makes
-	// owner the call's forwarder for ttl (Claim) and records the call's
-	// hand-over under that claim (HandOver), and returns the claim's
-	// fence; 0 when a claim or hand-over left by a forgotten call with the
-	// same ID kept it from both.
-	AdmitAndHandOver(ctx context.Context, rec *CallRecord, owner string, ttl time.Duration) (*CallRecord, bool, uint64, error)
-	// ReturnUnsent ends owner's claim of callID and the hand-over made
-	// under it, if the call has no result: an AdmitAndHandOver whose
-	// answer was lost may have made them, and the call was not sent.
-	ReturnUnsent(ctx context.Context, callID, owner string) error
-}
-
 // sendNew runs a new call on the normal path; done false: the call takes
 // the general path.
 func (s *Service) sendNew(ctx context.Context, req *registry.CallRequest, digest string) (res *registry.CallResult, done bool, err error) {
-	st, ok := s.store.(SendingStore)
-	if !ok || s.opts.handOverHook != nil {
+	st := s.store
+	if s.opts.handOverHook != nil {
 		// The tests' hook holds a hand-over made on its own.
 		return nil, false, nil
 	}

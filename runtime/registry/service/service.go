@@ -37,7 +37,7 @@ type Service struct {
 	mu         sync.RWMutex
 	loaded     bool
 	generation uint64
-	storeEpoch uint64 // the SharedStore's Epoch the registrations were read in
+	storeEpoch uint64 // the Store's Epoch the registrations were read in
 	toolsets   map[string]*entry
 	// resets counts the times the service dropped its registrations for a
 	// store that lost changes (shared.go); written with mu held.
@@ -195,17 +195,13 @@ func (s *Service) refresh(ctx context.Context, fresh *entry) error {
 // shared store they belong to: a read during which the store found it had
 // lost changes may have begun before the loss, and is made again.
 func (s *Service) readRegistrations(ctx context.Context) (uint64, []registry.Registration, uint64, error) {
-	st, shared := s.store.(SharedStore)
 	for {
-		var before uint64
-		if shared {
-			before = st.Epoch()
-		}
+		before := s.store.Epoch()
 		gen, regs, err := s.store.Registrations(ctx)
 		if err != nil {
 			return 0, nil, 0, s.storeError("read the registrations", err)
 		}
-		if !shared || st.Epoch() == before {
+		if s.store.Epoch() == before {
 			return gen, regs, before, nil
 		}
 		if err := retrying(ctx, "read the registrations"); err != nil {
@@ -417,7 +413,7 @@ func (s *Service) Withdraw(ctx context.Context, req *registry.WithdrawRequest) e
 // the change is made, and stays made if the store goes away right after.
 func (s *Service) installChange(ctx context.Context, fresh *entry) error {
 	err := s.refresh(ctx, fresh)
-	if _, shared := s.store.(SharedStore); shared && errors.Is(err, ErrUnavailable) {
+	if s.store.Traits().Shared && errors.Is(err, ErrUnavailable) {
 		return nil
 	}
 	return err

@@ -1,23 +1,23 @@
 package service
 
-// Stores shared by several services, the nodes of one registry. A shared
-// store tells the services two more things than a Store does, and the
-// Service asks for them when its store has them:
+// Stores shared by several services, the nodes of one registry
+// (StoreTraits.Shared). A shared store tells the services three things
+// that matter only when others change it too:
 //
-//   - the current generation, cheaply (SharedStore): a service reads it
+//   - the current generation, cheaply (Store.Generation): a service reads it
 //     before it answers a read or decides a change, and reads the
 //     registrations again when another node changed them, so that no node
 //     serves a catalog older than the store's staleness bound (zero, or
 //     the bounded generation watch of the Redis store); a refusal is
 //     decided on a fresh read whatever the bound (fresh.go);
-//   - its epoch: how many times it found that it had lost changes it
+//   - its epoch (Store.Epoch): how many times it found that it had lost changes it
 //     acknowledged (a Redis restarted without them, a failover to a
 //     replica that lacked them). Generations then go back, or are made
 //     again with other content, so a service whose registrations are of an
 //     earlier epoch drops them and reads the store again, whatever the
 //     generations, and says so (PathReadyz, the log);
 //   - who forwards a pending call now, and whether it was sent to its
-//     provider (AttemptStore, attempts.go).
+//     provider (attempts.go).
 
 import (
 	"context"
@@ -32,25 +32,12 @@ import (
 // publishes and calls are idempotent, so the caller retries them.
 var ErrUnavailable = errors.New("registry store: unreachable")
 
-// SharedStore is a Store that other services change too.
-type SharedStore interface {
-	Store
-	// Generation returns the current generation, or one that every change
-	// acknowledged more than the store's staleness bound ago has reached.
-	Generation(ctx context.Context) (uint64, error)
-	// Epoch returns how many times the store found that it had lost
-	// changes it acknowledged. It only grows, and only during a read
-	// (Generation, Registrations) that found it; what that read returns
-	// is the store's state after the loss.
-	Epoch() uint64
-}
-
 // current installs the store's registrations when another service changed
 // them since this one read them. A store that is not shared is read only
 // by this service: what it installed is current.
 func (s *Service) current(ctx context.Context) error {
-	st, ok := s.store.(SharedStore)
-	if !ok {
+	st := s.store
+	if !st.Traits().Shared {
 		return nil
 	}
 	gen, err := st.Generation(ctx)

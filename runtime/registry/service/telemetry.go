@@ -35,7 +35,7 @@ const (
 	// (unavailable, read_only, full, internal).
 	MetricStoreErrors = "goa_discovery.registry.store.errors"
 	// MetricClaimsHeld is the number of claims this service holds now on
-	// the calls it forwards through a shared store (AttemptStore).
+	// the calls it forwards (attempts.go).
 	MetricClaimsHeld = "goa_discovery.registry.claims.held"
 	// MetricClaimRenewals counts renewals of this service's claims by
 	// outcome: "ok", "failed" (the store failed it) or "lost" (the claim

@@ -18,14 +18,10 @@ package service
 //     tries once more to record each one.
 //
 // A held result lives as long as the service; the call's hand-over
-// (attempts.go), recorded before the call was sent, outlives it. A store
-// that records attempts (the embedded store and the Redis store do) keeps
-// the hand-over outstanding while no result is recorded, so that the call
+// (attempts.go), recorded before the call was sent, outlives it. The store
+// keeps the hand-over outstanding while no result is recorded, so that the call
 // is never sent again whatever happens to the service: after a restart, or
-// on another node, every retry gets ErrCallOutcomeUnknown. Only a store
-// that records no attempts (a Store given with WithStore that is not an
-// AttemptStore) loses that with the service: its call is then pending, as
-// any call in flight when such a registry stops, and a retry sends it.
+// on another node, every retry gets ErrCallOutcomeUnknown.
 
 import (
 	"context"

@@ -31,6 +31,13 @@ func (s *fullStore) Complete(ctx context.Context, callID string, res *registry.C
 	return s.Store.Complete(ctx, callID, res)
 }
 
+func (s *fullStore) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
+	if s.full.Load() {
+		return nil, fmt.Errorf("write the journal: %w", service.ErrStorageFull)
+	}
+	return s.Store.CompleteHandedOver(ctx, callID, fence, res)
+}
+
 // TestResultNotRecordedIsNeverRunAgain: the provider ran a call and the
 // store then refused its result. The caller is told the outcome is unknown
 // (not storage_full, which on the code before was followed by a retry that

@@ -19,7 +19,7 @@ import (
 // st must hold the registration of toolset "a" under token "t1" and no
 // call "c" or "d". lapse makes the current claim of a call lapse, as its
 // expiry does.
-func Fencing(t *testing.T, st service.AttemptStore, lapse func(callID string)) {
+func Fencing(t *testing.T, st service.Store, lapse func(callID string)) {
 	t.Helper()
 	ctx := context.Background()
 	epoch := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -1,6 +1,6 @@
 package redisstore
 
-// The attempts of calls (service.AttemptStore): a call's hash, call:ID,
+// The attempts of calls (service.Store's Claim to Attempt): a call's hash, call:ID,
 // holds with its record and result the claim of the node forwarding it,
 // "FENCE DEADLINE OWNER", current until DEADLINE on Redis's clock unless
 // renewed, and sent, the FENCE of the claim the call was handed to its
@@ -19,8 +19,6 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
 
-var _ service.AttemptStore = (*Store)(nil)
-
 // attemptStates are the states the scripts name.
 var attemptStates = map[any]service.AttemptState{
 	"free":    service.AttemptFree,
@@ -29,7 +27,7 @@ var attemptStates = map[any]service.AttemptState{
 	"done":    service.AttemptDone,
 }
 
-// Claim implements service.AttemptStore.
+// Claim implements service.Store.
 func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
 	if err := s.checkLayout(ctx); err != nil {
 		return 0, 0, err
@@ -49,7 +47,7 @@ func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Durati
 	return 0, 0, fmt.Errorf("registry store redis: claim call %q: script answered %v", callID, res)
 }
 
-// Renew implements service.AttemptStore.
+// Renew implements service.Store.
 func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
 	if err := s.checkLayout(ctx); err != nil {
 		return false, err
@@ -61,7 +59,7 @@ func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time
 	return n == 1, nil
 }
 
-// HandOver implements service.AttemptStore.
+// HandOver implements service.Store.
 func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error {
 	if err := s.checkLayout(ctx); err != nil {
 		return err
@@ -76,7 +74,7 @@ func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error
 	return nil
 }
 
-// CompleteHandedOver implements service.AttemptStore: the result recorded
+// CompleteHandedOver implements service.Store: the result recorded
 // now is not read back.
 func (s *Store) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
 	ans, err := s.complete(ctx, callID, strconv.FormatUint(fence, 10), "", res)
@@ -94,12 +92,12 @@ func (s *Store) CompleteHandedOver(ctx context.Context, callID string, fence uin
 	return out, nil
 }
 
-// Return implements service.AttemptStore.
+// Return implements service.Store.
 func (s *Store) Return(ctx context.Context, callID string, fence uint64) error {
 	return s.end(ctx, callID, fence, "0", "return call %q")
 }
 
-// Release implements service.AttemptStore.
+// Release implements service.Store.
 func (s *Store) Release(ctx context.Context, callID string, fence uint64) error {
 	return s.end(ctx, callID, fence, "1", "release claim of call %q")
 }
@@ -114,7 +112,7 @@ func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly,
 	return nil
 }
 
-// Attempt implements service.AttemptStore: one script reads the call's
+// Attempt implements service.Store: one script reads the call's
 // hash and Redis's clock, which says whether its claim is current. It
 // does not wait for the replicas: the read of the record that follows a
 // state other than claimed does (service.Service.await).

@@ -8,15 +8,15 @@
 // read, and bumps the generation in the same step; a call is admitted at
 // most once, and only while its token is current; a result is recorded at
 // most once. The store also tells the services sharing it the current
-// generation (service.SharedStore), so a node reads the registrations
+// generation (service.Store's Generation), so a node reads the registrations
 // again before it answers a read that another node's change made stale,
 // and records which node forwards a pending call and whether it was handed
-// to its provider (service.AttemptStore), each step checked against the
+// to its provider (service.Store's attempts), each step checked against the
 // fence of the node's claim, so that a call is sent at most once at a time
 // and never again once its outcome is unknown.
 //
 // A new call is admitted, claimed and handed over by one script
-// (service.SendingStore), and its result recorded by another: two round
+// (service.Store's AdmitAndHandOver), and its result recorded by another: two round
 // trips, which the scripts of a node's concurrent calls share (go-redis's
 // autopipeliner: what is sent while Redis answers earlier scripts goes out
 // in one write), so that Redis reads, runs and, with appendfsync always,

@@ -19,7 +19,7 @@ package redisstore
 //     finds it writes a new identity, so that the other nodes find it too
 //     even where their generations have caught up meanwhile.
 //
-// Each finding starts a new epoch (service.SharedStore's Epoch); what a
+// Each finding starts a new epoch (service.Store's Epoch); what a
 // read returns that found it belongs to the new one.
 
 import (
@@ -52,7 +52,7 @@ func (s *Store) mark() mark {
 	return mark{s.ident.epoch, s.ident.high}
 }
 
-// Epoch implements service.SharedStore: how many times the store found
+// Epoch implements service.Store: how many times the store found
 // that Redis had lost changes it acknowledged.
 func (s *Store) Epoch() uint64 {
 	s.ident.mu.Lock()

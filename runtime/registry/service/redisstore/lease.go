@@ -12,9 +12,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
 
-var _ service.LeaseStore = (*Store)(nil)
-
-// RenewLease implements service.LeaseStore: the lease is set only while
+// RenewLease implements service.Store: the lease is set only while
 // token is the toolset's current token, in one script.
 func (s *Store) RenewLease(ctx context.Context, toolset string, token registry.Token, until time.Time) error {
 	keys := []string{s.key("tokens"), s.key("leases")}
@@ -28,7 +26,7 @@ func (s *Store) RenewLease(ctx context.Context, toolset string, token registry.T
 	return nil
 }
 
-// Lease implements service.LeaseStore.
+// Lease implements service.Store.
 func (s *Store) Lease(ctx context.Context, toolset string) (time.Time, error) {
 	v, err := s.rdb.HGet(ctx, s.key("leases"), toolset).Result()
 	if errors.Is(err, redis.Nil) {

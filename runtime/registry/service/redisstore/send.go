@@ -9,9 +9,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 )
 
-var _ service.SendingStore = (*Store)(nil)
-
-// AdmitAndHandOver implements service.SendingStore in one script
+// AdmitAndHandOver implements service.Store in one script
 // (admitSendScript).
 func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, owner string, ttl time.Duration) (*service.CallRecord, bool, uint64, error) {
 	stored := rec.Clone()
@@ -42,7 +40,7 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 	return nil, false, 0, fmt.Errorf("registry store redis: admit call %q: script answered %v", id, res)
 }
 
-// ReturnUnsent implements service.SendingStore.
+// ReturnUnsent implements service.Store.
 func (s *Store) ReturnUnsent(ctx context.Context, callID, owner string) error {
 	if err := s.checkLayout(ctx); err != nil {
 		return err

@@ -45,7 +45,13 @@ type decodedRegistration struct {
 	reg  registry.Registration
 }
 
-var _ service.SharedStore = (*Store)(nil)
+var _ service.Store = (*Store)(nil)
+
+// Traits implements service.Store: the nodes of a registry share the
+// store, and it keeps providers' leases.
+func (s *Store) Traits() service.StoreTraits {
+	return service.StoreTraits{Shared: true, Leases: true}
+}
 
 // New returns the store of the registry called name in the Redis rdb
 // reaches: a redis.Client, a failover client of a Sentinel-managed
@@ -100,7 +106,7 @@ func (s *Store) Close() error {
 
 func (s *Store) key(k string) string { return s.prefix + k }
 
-// Generation implements service.SharedStore: from the generation watch
+// Generation implements service.Store: from the generation watch
 // without a round trip while it is fresh (see WithMaxStaleness), from
 // Redis otherwise, with the registry's identity (identity.go).
 func (s *Store) Generation(ctx context.Context) (uint64, error) {
@@ -403,7 +409,7 @@ func isUnavailableReply(err error) bool {
 	return false
 }
 
-// ListCalls implements service.CallLister: it reads the calls by their
+// ListCalls implements service.Store: it reads the calls by their
 // last event, the latest first, a batch at a time, until limit matched and
 // one more is known to.
 func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*service.CallRecord, bool, error) {
