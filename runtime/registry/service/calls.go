@@ -55,19 +55,20 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 	}
 	sum := sha256.Sum256(canon)
 	digest := hex.EncodeToString(sum[:])
-	if res, done, err := s.sendNew(ctx, req, digest); done {
-		return res, err
-	}
+	// A new call takes the normal path first (sending.go), on which the
+	// call's record is not read before the store's admission.
+	unread := s.opts.handOverHook == nil // the tests' hook holds a hand-over made on its own
 	for {
 		if err := retrying(ctx, fmt.Sprintf("call %q", req.CallID)); err != nil {
 			return nil, err
 		}
-		a, res, err := s.admit(ctx, req, digest)
+		a, res, err := s.admit(ctx, req, digest, unread)
+		unread = false
 		if err != nil || res != nil {
 			return res, err
 		}
 		if a == nil {
-			continue // the record went away meanwhile: admit anew
+			continue // the record went away meanwhile, or is to be read: admit anew
 		}
 		select {
 		case <-a.done:
@@ -83,65 +84,69 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 	}
 }
 
-// admit returns the call's recorded result, or the attempt to wait for.
-// Admissions and results are written to the store without a lock of the
-// service held, so that concurrent calls share the store's syncs.
-func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest string) (*attempt, *registry.CallResult, error) {
-	rec, err := s.store.Call(ctx, req.CallID)
-	if err != nil {
-		return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
+// admit returns the call's recorded result, or the attempt to wait for;
+// neither when the call is to be admitted anew, its record read. unread:
+// the call is taken for new, and its record is read only if admission
+// refuses it; it is then admitted, claimed and handed over in one step
+// (sendNew). Admissions and results are written to the store without a
+// lock of the service held, so that concurrent calls share the store's
+// syncs.
+func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest string, unread bool) (*attempt, *registry.CallResult, error) {
+	var rec *CallRecord
+	if !unread {
+		r, err := s.store.Call(ctx, req.CallID)
+		if err != nil {
+			return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
+		}
+		rec = r
 	}
 	var spec *tools.ToolSpec
 	if rec == nil {
-		if err := s.current(ctx); err != nil {
+		e, sp, refusal, err := s.admission(ctx, req)
+		if err != nil {
 			return nil, nil, err
 		}
-		e := s.registration(req.Tool.Toolset())
-		if e == nil || e.reg.Token != req.Token {
-			if err := s.recheck(ctx); err != nil {
-				return nil, nil, err
+		if refusal != nil && unread {
+			// A retry of an admitted call is decided by its record.
+			r, err := s.store.Call(ctx, req.CallID)
+			if err != nil {
+				return nil, nil, s.storeError(fmt.Sprintf("read call %q", req.CallID), err)
 			}
-			e = s.registration(req.Tool.Toolset())
+			rec = r
 		}
-		switch {
-		case e == nil:
-			return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token)
-		case e.reg.Token != req.Token:
-			return nil, nil, notAdmitted(req, e)
+		if rec == nil && refusal != nil {
+			return nil, nil, refusal
 		}
-		spec = e.specs[req.Tool]
-		if spec == nil {
-			return nil, nil, registry.Errorf(registry.CodeToolNotFound, "call %q: toolset %q (revision %q) has no tool %q", req.CallID, req.Tool.Toolset(), e.reg.Revision, req.Tool)
-		}
-		if err := s.live(ctx, e); err != nil {
-			return nil, nil, err
-		}
-		if _, err := spec.Payload.Decode(req.Payload); err != nil {
-			return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err)
-		}
-		// Forget expired calls before admitting: a failure to forget then
-		// refuses this call rather than leaving it admitted but unsent.
-		if err := s.sweep(ctx); err != nil {
-			return nil, nil, s.storeError("forget expired calls", err)
-		}
-		stored, isNew, err := s.store.Admit(ctx, &CallRecord{
-			CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
-			Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, AdmittedAt: s.opts.now().UTC().Round(0),
-		})
-		switch {
-		case errors.Is(err, ErrStale):
-			// The store's registration is newer than the one this service
-			// read: read it, to name it.
-			if rerr := s.refresh(ctx, nil); rerr != nil {
-				return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is no longer the current registration of toolset %q; resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset())
+		if rec == nil {
+			// Forget expired calls before admitting: a failure to forget
+			// then refuses this call rather than leaving it admitted but
+			// unsent.
+			if err := s.sweep(ctx); err != nil {
+				return nil, nil, s.storeError("forget expired calls", err)
 			}
-			return nil, nil, notAdmitted(req, s.registration(req.Tool.Toolset()))
-		case err != nil:
-			return nil, nil, s.storeError(fmt.Sprintf("admit call %q", req.CallID), err)
-		}
-		rec = stored
-		if !isNew {
-			spec = nil // admitted meanwhile by another arrival: check against it
+			if unread {
+				a, err := s.sendNew(ctx, req, digest, e, sp)
+				return a, nil, err
+			}
+			stored, isNew, err := s.store.Admit(ctx, &CallRecord{
+				CallID: req.CallID, Tool: req.Tool, Token: req.Token, PayloadDigest: digest,
+				Revision: e.reg.Revision, Endpoint: e.reg.Endpoint, AdmittedAt: s.opts.now().UTC().Round(0),
+			})
+			switch {
+			case errors.Is(err, ErrStale):
+				// The store's registration is newer than the one this
+				// service read: read it, to name it.
+				if rerr := s.refresh(ctx, nil); rerr != nil {
+					return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token %s is no longer the current registration of toolset %q; resolve the toolset again", req.CallID, req.Token, req.Tool.Toolset())
+				}
+				return nil, nil, notAdmitted(req, s.registration(req.Tool.Toolset()))
+			case err != nil:
+				return nil, nil, s.storeError(fmt.Sprintf("admit call %q", req.CallID), err)
+			}
+			rec = stored
+			if isNew {
+				spec = sp
+			} // else admitted meanwhile by another arrival: check against it
 		}
 	}
 	if spec == nil {
@@ -155,15 +160,9 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 			res, err := s.recordHeld(ctx, held)
 			return nil, res, err
 		}
-		if err := s.current(ctx); err != nil {
+		e, err := s.currentRegistration(ctx, rec.Tool.Toolset(), rec.Token)
+		if err != nil {
 			return nil, nil, err
-		}
-		e := s.registration(rec.Tool.Toolset())
-		if e == nil || e.reg.Token != rec.Token {
-			if err := s.recheck(ctx); err != nil {
-				return nil, nil, err
-			}
-			e = s.registration(rec.Tool.Toolset())
 		}
 		switch {
 		case e == nil:
@@ -177,6 +176,53 @@ func (s *Service) admit(ctx context.Context, req *registry.CallRequest, digest s
 		spec = e.specs[rec.Tool]
 	}
 	return s.start(ctx, rec, spec, req)
+}
+
+// admission decides whether req, a call with no record, is admitted now:
+// its token is the current registration of its toolset, its tool is
+// registered, its provider's lease is live and its payload is one the tool
+// accepts. It returns the registration and the tool's spec, or the refusal
+// (a registry error: a failure to read a lease is one too); err is a
+// failure to read the registrations.
+func (s *Service) admission(ctx context.Context, req *registry.CallRequest) (e *entry, spec *tools.ToolSpec, refusal, err error) {
+	e, err = s.currentRegistration(ctx, req.Tool.Toolset(), req.Token)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	switch {
+	case e == nil:
+		return nil, nil, registry.Errorf(registry.CodeCallNotAdmitted, "call %q: toolset %q is not registered; token %s is not admitted", req.CallID, req.Tool.Toolset(), req.Token), nil
+	case e.reg.Token != req.Token:
+		return nil, nil, notAdmitted(req, e), nil
+	}
+	spec = e.specs[req.Tool]
+	if spec == nil {
+		return nil, nil, registry.Errorf(registry.CodeToolNotFound, "call %q: toolset %q (revision %q) has no tool %q", req.CallID, req.Tool.Toolset(), e.reg.Revision, req.Tool), nil
+	}
+	if err := s.live(ctx, e); err != nil {
+		return nil, nil, err, nil // an expired lease, or the store's failure to tell
+	}
+	if _, err := spec.Payload.Decode(req.Payload); err != nil {
+		return nil, nil, registry.Errorf(registry.CodeInvalidPayload, "call %q to %q: %v", req.CallID, req.Tool, err), nil
+	}
+	return e, spec, nil, nil
+}
+
+// currentRegistration returns the current registration of toolset (nil:
+// none), read again from a shared store before it is found missing or
+// under a token other than token (fresh.go).
+func (s *Service) currentRegistration(ctx context.Context, toolset string, token registry.Token) (*entry, error) {
+	if err := s.current(ctx); err != nil {
+		return nil, err
+	}
+	e := s.registration(toolset)
+	if e == nil || e.reg.Token != token {
+		if err := s.recheck(ctx); err != nil {
+			return nil, err
+		}
+		e = s.registration(toolset)
+	}
+	return e, nil
 }
 
 // notAdmitted is the error of a new call whose token is not the current
