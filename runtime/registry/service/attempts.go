@@ -149,7 +149,7 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		return nil, registry.Errorf(registry.CodeProviderUnavailable, "provider of %q: its endpoint breaks the registry's endpoint rules", req.Tool)
 	}
 	if !handedOver {
-		err := s.handOver(ctx, req.CallID, fence)
+		err := s.store.HandOver(ctx, req.CallID, fence)
 		if err != nil {
 			s.claimEnding(req.CallID, fence)
 			<-s.slots
@@ -200,18 +200,6 @@ func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64,
 		return nil, s.storeError(fmt.Sprintf("end the attempt of call %q", req.CallID), rerr)
 	}
 	return nil, err
-}
-
-// handOver hands callID over under fence, through the tests' hook when
-// one is set.
-func (s *Service) handOver(ctx context.Context, callID string, fence uint64) error {
-	if s.opts.handOverHook == nil {
-		return s.store.HandOver(ctx, callID, fence)
-	}
-	done := s.opts.handOverHook(callID)
-	err := s.store.HandOver(ctx, callID, fence)
-	done(err)
-	return err
 }
 
 // lostOutcome is the error of a call handed over under a claim that ended

@@ -39,19 +39,20 @@ func TestClaimLapsedBeforeTheHandOver(t *testing.T) {
 		<-resume
 		return func(err error) { handedOver <- err }
 	}
-	node := func(opts ...service.Option) *service.Service {
+	node := func(wrap func(service.Store) service.Store) *service.Service {
 		st, err := redisstore.New(rdb, "reg")
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc, err := service.New(append([]service.Option{service.WithStore(st), service.WithInsecure()}, opts...)...)
+		svc, err := service.New(service.WithStore(wrap(st)), service.WithInsecure())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = svc.Close() })
 		return svc
 	}
-	a, b := node(service.WithHandOverHook(hook)), node()
+	a := node(func(st service.Store) service.Store { return &heldHandOver{Store: st, hook: hook} })
+	b := node(func(st service.Store) service.Store { return st })
 	p := newProvider(t)
 	gate := make(chan struct{})
 	var open sync.Once
@@ -98,4 +99,26 @@ func TestClaimLapsedBeforeTheHandOver(t *testing.T) {
 	if n := p.executions.Load(); n != 1 {
 		t.Fatalf("the call ran %d times, want 1", n)
 	}
+}
+
+// heldHandOver is a store whose hand-overs run hook first, and the function
+// hook returns with the hand-over's outcome (nil: the call is being sent).
+// It admits a new call without claiming it, as AdmitAndHandOver does when a
+// forgotten call's claim is in the way, so that its service claims the
+// call and hands it over in two steps.
+type heldHandOver struct {
+	service.Store
+	hook func(callID string) func(error)
+}
+
+func (s *heldHandOver) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, _ string, _ time.Duration) (*service.CallRecord, bool, uint64, error) {
+	stored, isNew, err := s.Store.Admit(ctx, rec)
+	return stored, isNew, 0, err
+}
+
+func (s *heldHandOver) HandOver(ctx context.Context, callID string, fence uint64) error {
+	done := s.hook(callID)
+	err := s.Store.HandOver(ctx, callID, fence)
+	done(err)
+	return err
 }

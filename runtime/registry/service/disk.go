@@ -14,8 +14,7 @@ package service
 // then a sync): that needs no new space, so that a withdrawal, which writes
 // the generation and then removes a file, works on a full disk. File names
 // hash the names they stand for, so that names differing only in case do
-// not collide on case-insensitive file systems. A calls/ directory of one
-// file per call, the earlier layout, is moved into the journal on open.
+// not collide on case-insensitive file systems.
 
 import (
 	"crypto/sha256"
@@ -36,7 +35,6 @@ import (
 const (
 	generationFile = "generation"
 	toolsetsDir    = "toolsets"
-	callsDir       = "calls"
 	callsJournal   = "calls.journal"
 	tempPrefix     = ".tmp-"
 	// generationSize is the fixed size of the generation file: the longest
@@ -59,8 +57,7 @@ type snapshot struct {
 }
 
 // journalCall is how the journal persists a call: its record, and the
-// hand-over outstanding (embedded_attempts.go). A record of the earlier
-// layout has no hand-over.
+// hand-over outstanding (embedded_attempts.go).
 type journalCall struct {
 	CallRecord
 	// HandedOver is the fence of the claim the call was handed to its
@@ -80,10 +77,10 @@ type generationDoc struct {
 
 // openDisk creates the directory layout when missing, removes temporary
 // files a crash left behind and reads everything persisted. A file that
-// cannot be read or decoded is an error: nothing is skipped. The calls of
-// the earlier layout are moved into the journal; when that fails for want
-// of space the error wraps ErrStorageFull and the disk is returned with
-// its snapshot, to be served read-only.
+// cannot be read or decoded is an error: nothing is skipped. When the
+// journal cannot be created for want of space the error wraps
+// ErrStorageFull and the disk is returned with its snapshot, to be served
+// read-only.
 func openDisk(dir string) (*disk, *snapshot, error) {
 	d := &disk{dir: dir}
 	if err := os.MkdirAll(filepath.Join(dir, toolsetsDir), 0o755); err != nil {
@@ -129,92 +126,29 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 			full, err = err, nil
 		}
 	}
-	var legacy []CallRecord
 	if err == nil {
-		legacy, err = d.readCalls(snap, values)
+		err = readCalls(snap, values)
 	}
 	if err != nil {
 		d.close()
 		return nil, nil, err
 	}
-	if full != nil {
-		return d, snap, full // to be served read-only, which writes nothing
-	}
-	return d, snap, d.migrate(legacy)
+	return d, snap, full // full: to be served read-only, which writes nothing
 }
 
-// readCalls adds the calls of the journal's values and of the earlier
-// layout to snap, and returns the latter.
-func (d *disk) readCalls(snap *snapshot, values map[string][]byte) ([]CallRecord, error) {
+// readCalls adds the calls of the journal's values to snap.
+func readCalls(snap *snapshot, values map[string][]byte) error {
 	for id, v := range values {
 		var rec journalCall
 		if err := strictjson.Decode(v, &rec); err != nil || rec.CallID != id {
-			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
+			return fmt.Errorf("registry store: journal record of call %q is not its call record (%v)", id, err)
 		}
 		if rec.HandedOver != 0 && rec.Result != nil {
-			return nil, fmt.Errorf("registry store: journal record of call %q is not its call record (it has both a result and a hand-over)", id)
+			return fmt.Errorf("registry store: journal record of call %q is not its call record (it has both a result and a hand-over)", id)
 		}
 		snap.calls = append(snap.calls, rec)
 	}
-	legacy, err := d.legacyCalls(values)
-	if err != nil {
-		return nil, err
-	}
-	for _, rec := range legacy {
-		snap.calls = append(snap.calls, journalCall{CallRecord: rec})
-	}
-	return legacy, nil
-}
-
-// legacyCalls reads the calls of the earlier layout that the journal does
-// not hold (an interrupted migration leaves some it does).
-func (d *disk) legacyCalls(inJournal map[string][]byte) ([]CallRecord, error) {
-	if _, err := os.Stat(filepath.Join(d.dir, callsDir)); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	var out []CallRecord
-	err := d.each(callsDir, func(path string) error {
-		var rec CallRecord
-		if err := readJSON(path, &rec); err != nil {
-			return err
-		}
-		if want := filepath.Join(d.dir, callsDir, hashName(rec.CallID)+".json"); want != path {
-			return fmt.Errorf("registry store: %s holds call %q, which belongs in %s", path, rec.CallID, want)
-		}
-		if _, ok := inJournal[rec.CallID]; !ok {
-			out = append(out, rec)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// migrate moves the calls of the earlier layout into the journal, then
-// removes their directory.
-func (d *disk) migrate(legacy []CallRecord) error {
-	if _, err := os.Stat(filepath.Join(d.dir, callsDir)); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	for len(legacy) > 0 {
-		var frames []frame
-		size := 0
-		for len(legacy) > 0 && (len(frames) == 0 || size < maxBatchBytes/4) {
-			v, err := json.Marshal(&legacy[0])
-			if err != nil {
-				return fmt.Errorf("registry store: encode call %q: %w", legacy[0].CallID, err)
-			}
-			frames = append(frames, frame{key: legacy[0].CallID, value: v})
-			size += frameHeader + len(legacy[0].CallID) + len(v)
-			legacy = legacy[1:]
-		}
-		if err := d.calls.commit(frames...); err != nil {
-			return err
-		}
-	}
-	if err := os.RemoveAll(filepath.Join(d.dir, callsDir)); err != nil {
-		return fmt.Errorf("registry store: remove the migrated calls: %w", err)
-	}
-	return syncDir(d.dir)
+	return nil
 }
 
 func (d *disk) close() {
@@ -248,7 +182,7 @@ func (d *disk) each(sub string, fn func(path string) error) error {
 }
 
 func removeTemps(dir string) error {
-	for _, sub := range []string{".", toolsetsDir, callsDir} {
+	for _, sub := range []string{".", toolsetsDir} {
 		matches, err := filepath.Glob(filepath.Join(dir, sub, tempPrefix+"*"))
 		if err != nil {
 			return fmt.Errorf("registry store: %w", err)

@@ -74,8 +74,8 @@ type storedCall struct {
 // memory when dir is empty. The generation moves past the persisted one: a
 // change acknowledged just before a crash may have written its
 // registration but not the generation, and a consumer must never see one
-// generation twice with different contents. When that, or moving calls of
-// the earlier layout, fails for want of space, the store opens read-only.
+// generation twice with different contents. When that, or creating the
+// calls' journal, fails for want of space, the store opens read-only.
 func openEmbeddedStore(dir string) (*embeddedStore, error) {
 	s := &embeddedStore{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall),
 		fence: uint64(time.Now().UnixNano())}

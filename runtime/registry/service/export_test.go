@@ -32,13 +32,6 @@ func NewMemoryStore() Store {
 	return st
 }
 
-// WithHandOverHook runs f before each call is handed over to its provider,
-// once the call was claimed, and the function f returns with the outcome of
-// the hand-over (nil: the call is being sent).
-func WithHandOverHook(f func(callID string) func(error)) Option {
-	return func(o *options) { o.handOverHook = f }
-}
-
 // FillStore makes every later write of the embedded store svc opened fail
 // for want of space, as a disk that filled, until svc is closed.
 func FillStore(svc *Service) {

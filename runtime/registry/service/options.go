@@ -53,10 +53,6 @@ type options struct {
 	now             func() time.Time
 	store           Store
 	providerLease   time.Duration
-	// handOverHook, set by the package's tests, runs before a call is
-	// handed over to its provider, and what it returns runs with the
-	// hand-over's outcome.
-	handOverHook func(callID string) func(error)
 	// claimRenew is how often held claims are renewed: claimRenew, or
 	// shorter in the package's tests.
 	claimRenew time.Duration

@@ -2,14 +2,10 @@ package service_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -111,8 +107,6 @@ func TestCorruptDataDirIsAnError(t *testing.T) {
 	}{
 		{"malformed toolset", "toolsets/0123.json", "{", "registry store"},
 		{"toolset in the wrong file", "toolsets/0123.json", "", "belongs in"},
-		{"malformed call of the earlier layout", "calls/0123.json", `{"call_id":`, "registry store"},
-		{"call of the earlier layout in the wrong file", "calls/0123.json", `{"call_id":"c1"}`, "belongs in"},
 		{"stray entry", "toolsets/notes.txt", "x", "unexpected entry notes.txt"},
 		{"malformed generation", "generation", "[]", "registry store"},
 	}
@@ -174,63 +168,5 @@ func TestTamperedRegistrationIsAnError(t *testing.T) {
 	_, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
 	if err == nil || !strings.Contains(err.Error(), "does not match its content") {
 		t.Fatalf("New on a tampered store = %v", err)
-	}
-}
-
-func TestEarlierLayoutCallsMoveIntoTheJournal(t *testing.T) {
-	dir := t.TempDir()
-	p := newProvider(t)
-	ctx := context.Background()
-	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := publish(t, svc, p, "1.0.0", "r1")
-	if err := svc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// A call recorded by the earlier layout: one file per call, named by
-	// the hash of its ID.
-	canon, err := tools.Canonicalize(json.RawMessage(`{"id":"a"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	digest := sha256.Sum256(canon)
-	at := time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)
-	rec := service.CallRecord{
-		CallID: "legacy", Tool: "records.lookup", Token: reg.Token, PayloadDigest: hex.EncodeToString(digest[:]),
-		Revision: "r1", Endpoint: reg.Endpoint, AdmittedAt: at,
-		Result: &registry.CallResult{CallID: "legacy", Tool: "records.lookup", Token: reg.Token, Result: json.RawMessage(`{"name":"kept"}`), CompletedAt: at},
-	}
-	data, err := json.Marshal(&rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := sha256.Sum256([]byte("legacy"))
-	if err := os.MkdirAll(filepath.Join(dir, "calls"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "calls", hex.EncodeToString(name[:16])+".json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	for restart := range 2 {
-		svc, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := svc.CallResolvedTool(ctx, lookup("legacy", reg.Token, "a"))
-		if err != nil || string(res.Result) != `{"name":"kept"}` {
-			t.Fatalf("restart %d: call of the earlier layout = %+v, %v", restart, res, err)
-		}
-		if err := svc.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "calls")); !os.IsNotExist(err) {
-			t.Fatalf("restart %d: calls/ still there: %v", restart, err)
-		}
-	}
-	if n := p.executions.Load(); n != 0 {
-		t.Fatalf("provider ran %d calls, want none", n)
 	}
 }

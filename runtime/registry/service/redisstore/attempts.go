@@ -29,9 +29,6 @@ var attemptStates = map[any]service.AttemptState{
 
 // Claim implements service.Store.
 func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return 0, 0, err
-	}
 	res, err := s.eval(ctx, claimScript, []string{s.callKey(callID), s.key("fence")}, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return 0, 0, wrap(fmt.Sprintf("claim call %q", callID), err)
@@ -49,9 +46,6 @@ func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Durati
 
 // Renew implements service.Store.
 func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return false, err
-	}
 	n, err := s.eval(ctx, renewScript, []string{s.callKey(callID)}, fence, ttl.Milliseconds()).Int()
 	if err != nil {
 		return false, wrap(fmt.Sprintf("renew claim of call %q", callID), err)
@@ -61,9 +55,6 @@ func (s *Store) Renew(ctx context.Context, callID string, fence uint64, ttl time
 
 // HandOver implements service.Store.
 func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error {
-	if err := s.checkLayout(ctx); err != nil {
-		return err
-	}
 	n, err := s.eval(ctx, handOverScript, []string{s.callKey(callID)}, fence).Int()
 	if err != nil {
 		return wrap(fmt.Sprintf("hand over call %q", callID), err)
@@ -103,9 +94,6 @@ func (s *Store) Release(ctx context.Context, callID string, fence uint64) error 
 }
 
 func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly, what string) error {
-	if err := s.checkLayout(ctx); err != nil {
-		return err
-	}
 	if err := s.eval(ctx, returnScript, []string{s.callKey(callID)}, fence, claimOnly).Err(); err != nil {
 		return wrap(fmt.Sprintf(what, callID), err)
 	}
@@ -117,9 +105,6 @@ func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly,
 // does not wait for the replicas: the read of the record that follows a
 // state other than claimed does (service.Service.await).
 func (s *Store) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return 0, err
-	}
 	res, err := attemptScript.Run(ctx, s.rdb, []string{s.callKey(callID)}).Result()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("read the attempt of call %q", callID), err)

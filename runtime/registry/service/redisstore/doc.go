@@ -37,9 +37,7 @@
 // is current until), callindex (a sorted set of call IDs by last event,
 // for listing and forgetting), fence (the counter of fences), barrier (the
 // counter WAIT follows) and the channel changes (the generations the
-// change scripts made). A registry still holding calls in the layout of
-// earlier versions (the sorted set calls) is refused with ErrOldLayout
-// (layout.go). Nothing that matters is kept in a node.
+// change scripts made). Nothing that matters is kept in a node.
 //
 // Instrument times every Redis command of the store (MetricStoreDuration)
 // and exports whether Redis's settings keep acknowledged changes across a

@@ -19,9 +19,6 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 		return nil, false, 0, fmt.Errorf("registry store redis: encode call %q: %w", rec.CallID, err)
 	}
 	id := rec.CallID
-	if err := s.checkLayout(ctx); err != nil {
-		return nil, false, 0, err
-	}
 	keys := []string{s.callKey(id), s.key("tokens"), s.key(callsKey), s.key("fence")}
 	res, err := s.eval(ctx, admitSendScript, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), id, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
@@ -42,9 +39,6 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 
 // ReturnUnsent implements service.Store.
 func (s *Store) ReturnUnsent(ctx context.Context, callID, owner string) error {
-	if err := s.checkLayout(ctx); err != nil {
-		return err
-	}
 	if err := s.eval(ctx, returnUnsentScript, []string{s.callKey(callID)}, owner).Err(); err != nil {
 		return wrap(fmt.Sprintf("return call %q", callID), err)
 	}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -29,9 +28,8 @@ type Store struct {
 	publish string // the command the change scripts publish with
 	watch   *watch // nil: every read asks Redis
 
-	layoutChecked atomic.Bool // Redis holds no calls in the earlier layout (layout.go)
-	ident         identity    // the Redis read, and whether it lost changes (identity.go)
-	durable       durable     // MetricStoreDurable (durability.go)
+	ident   identity // the Redis read, and whether it lost changes (identity.go)
+	durable durable  // MetricStoreDurable (durability.go)
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes
@@ -244,9 +242,6 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 	if err != nil {
 		return nil, false, fmt.Errorf("registry store redis: encode call %q: %w", rec.CallID, err)
 	}
-	if err := s.checkLayout(ctx); err != nil {
-		return nil, false, err
-	}
 	keys := []string{s.callKey(rec.CallID), s.key("tokens"), s.key(callsKey)}
 	res, err := s.eval(ctx, admitScript, keys, rec.Tool.Toolset(), string(rec.Token), data, score(rec.AdmittedAt), rec.CallID).Slice()
 	if err != nil {
@@ -281,9 +276,6 @@ func (s *Store) complete(ctx context.Context, callID, fence, answer string, resu
 	if err != nil {
 		return nil, fmt.Errorf("registry store redis: encode result of call %q: %w", callID, err)
 	}
-	if err := s.checkLayout(ctx); err != nil {
-		return nil, err
-	}
 	keys := []string{s.callKey(callID), s.key(callsKey)}
 	res, err := s.eval(ctx, completeScript, keys, data, score(result.CompletedAt), callID, fence, answer).Slice()
 	if err != nil {
@@ -303,9 +295,6 @@ func (s *Store) complete(ctx context.Context, callID, fence, answer string, resu
 // Call implements service.Store: the admission and the result are read
 // with one command.
 func (s *Store) Call(ctx context.Context, callID string) (*service.CallRecord, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return nil, err
-	}
 	vals, err := s.read(ctx, func(p redis.Cmdable) *redis.SliceCmd {
 		return p.HMGet(ctx, s.callKey(callID), "rec", "res")
 	})
@@ -346,9 +335,6 @@ const forgetBatch = 256
 // cutoff meanwhile (its result was recorded) is kept: the script checks
 // again.
 func (s *Store) Forget(ctx context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return 0, err
-	}
 	ids, err := s.rdb.ZRangeByScore(ctx, s.key(callsKey), &redis.ZRangeBy{Min: "-inf", Max: "(" + strconv.FormatInt(score(cutoff), 10)}).Result()
 	if err != nil {
 		return 0, wrap("list expired calls", err)
@@ -413,9 +399,6 @@ func isUnavailableReply(err error) bool {
 // last event, the latest first, a batch at a time, until limit matched and
 // one more is known to.
 func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*service.CallRecord, bool, error) {
-	if err := s.checkLayout(ctx); err != nil {
-		return nil, false, err
-	}
 	var out []*service.CallRecord
 	for start := int64(0); ; start += forgetBatch {
 		ids, err := s.rdb.ZRevRange(ctx, s.key(callsKey), start, start+forgetBatch-1).Result()
