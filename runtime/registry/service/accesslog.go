@@ -197,7 +197,11 @@ func validRequestID(id string) bool {
 	return true
 }
 
-// observeRequests records every request next serves; see the file comment.
+// observeRequests records every request next serves, once its answer is
+// sent: one access log record, one count and one latency by route and
+// outcome, one span; never a credential, token, payload or result. It is
+// the outermost handler but for the health checks, so that a request
+// refused for its credentials is recorded too.
 func (s *Service) observeRequests(next http.Handler) http.Handler {
 	t := s.telemetry
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

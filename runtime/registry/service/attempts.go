@@ -127,8 +127,9 @@ func (s *Service) release(callID string, fence uint64) {
 	_ = s.store.Release(context.Background(), callID, fence)
 }
 
-// send hands an admitted call to its provider under the claim fence (see
-// the file comment), and records its result, which it returns. It returns
+// send hands an admitted call to its provider under the claim fence (a
+// hand-over recorded in one step that checks the fence, unless handedOver),
+// and records its result, which it returns. It returns
 // no result and no error when the claim was lost before the hand-over, so
 // that the caller reads the record again. It frees the forwarding slot the
 // call holds once the provider is done with it. handedOver: the hand-over

@@ -205,9 +205,11 @@ func hashName(s string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// putGeneration overwrites the generation in place; see the file comment.
-// The first one creates the file atomically, so that a failure for want of
-// space leaves no empty generation file behind.
+// putGeneration overwrites the generation in place: one write of the
+// fixed-size document at the start of its file, then a sync, which needs no
+// new space, so that a withdrawal works on a full disk. The first one
+// creates the file atomically, so that a failure for want of space leaves
+// no empty generation file behind.
 func (d *disk) putGeneration(gen uint64) error {
 	doc, err := json.Marshal(generationDoc{Generation: gen})
 	if err != nil {
@@ -310,7 +312,10 @@ func writeJSONAtomic(path string, v any) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic replaces path with data; see the file comment.
+// writeFileAtomic replaces path with data: it writes a temporary file in
+// path's directory, syncs it, renames it over path and syncs the
+// directory, so that a reader after a crash sees the old file or the new
+// one, never a mix.
 func writeFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, tempPrefix+"*")

@@ -27,7 +27,13 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// embeddedStore is the default Store; see the file comment.
+// embeddedStore is the default Store: the registrations and calls of one
+// registry process, in memory, and written to a data directory before each
+// change is acknowledged when it has one (disk). One brief lock guards the
+// maps, never held across a write; a call being written is busy, and other
+// operations on it wait for the write to end. It records the attempts of
+// its calls (embedded_attempts.go), the claims in memory, the hand-overs
+// with the calls' records.
 type embeddedStore struct {
 	disk *disk // nil: in memory only
 	// readOnly, when set, refuses every change: the store could not be

@@ -45,7 +45,10 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// journal is an open journal file; see the file comment.
+// journal is an open journal file: an append-only file of keyed frames,
+// written in batches that share one sync (group commit), with the last
+// frame of every live key kept in memory, to answer reads and to compact
+// the file when it has grown past twice what is live.
 type journal struct {
 	path       string
 	compactMin int64

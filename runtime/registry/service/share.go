@@ -100,7 +100,9 @@ func (sh *shares) give(key string) {
 
 // admitRequest wraps next, which runs authenticated requests (the
 // principal in their context unless the service is insecure), with the
-// checks of the file comment.
+// checks made before a body is read: the route's action against the
+// principal's scopes, the principal's share of the requests in flight, and
+// the deadline for reading the body.
 func (s *Service) admitRequest(next http.Handler) http.Handler {
 	sh := &shares{max: s.opts.maxPerPrincipal, inUse: map[string]int{}, timeout: s.opts.bodyTimeout}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
