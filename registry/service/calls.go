@@ -57,13 +57,13 @@ func (s *Service) CallResolvedTool(ctx context.Context, req *registry.CallReques
 	digest := hex.EncodeToString(sum[:])
 	// A new call takes the normal path first (sending.go), on which the
 	// call's record is not read before the store's admission.
-	unread := true
-	for {
-		if err := retrying(ctx, fmt.Sprintf("call %q", req.CallID)); err != nil {
-			return nil, err
+	for unread := true; ; unread = false {
+		if !unread { // the normal path allocates no message before its store step
+			if err := retrying(ctx, fmt.Sprintf("call %q", req.CallID)); err != nil {
+				return nil, err
+			}
 		}
 		a, res, err := s.admit(ctx, req, digest, unread)
-		unread = false
 		if err != nil || res != nil {
 			return res, err
 		}
