@@ -52,9 +52,6 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type journal struct {
 	path       string
 	compactMin int64
-	// beforeWrite, when set (by tests), is called with the number of
-	// writers of each batch before it is written.
-	beforeWrite func(writers int)
 
 	mu       sync.Mutex
 	queue    []*writer
@@ -242,9 +239,6 @@ func (j *journal) flush() {
 		}
 		batch := j.takeBatch()
 		j.mu.Unlock()
-		if j.beforeWrite != nil {
-			j.beforeWrite(len(batch))
-		}
 		err := j.write(batch)
 		for _, w := range batch {
 			w.done <- err

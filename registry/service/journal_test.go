@@ -100,6 +100,9 @@ func TestJournalTornTail(t *testing.T) {
 	}
 }
 
+// TestJournalGroupsConcurrentCommits: the writers that queued while a
+// batch was written are the next batch, all of them, written with one sync
+// and each answered once it is durable.
 func TestJournalGroupsConcurrentCommits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j")
 	j, _, err := openJournal(path)
@@ -107,32 +110,21 @@ func TestJournalGroupsConcurrentCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.close()
-	// Hold the flusher inside its first batch while more writers queue.
-	first, release := make(chan struct{}), make(chan struct{})
-	var batches []int
-	j.beforeWrite = func(n int) {
-		batches = append(batches, n)
-		if len(batches) == 1 {
-			close(first)
-			<-release
-		}
-	}
+	// Stand for a flusher busy with an earlier batch: writers queue.
+	j.mu.Lock()
+	j.flushing = true
+	j.mu.Unlock()
 	var wg sync.WaitGroup
-	commit := func(i int) {
-		defer wg.Done()
-		if err := j.commit(frame{key: fmt.Sprint(i), value: []byte("v")}); err != nil {
-			t.Error(err)
-		}
-	}
-	wg.Add(1)
-	go commit(0)
-	<-first
 	const queued = 20
-	for i := 1; i <= queued; i++ {
+	for i := range queued {
 		wg.Add(1)
-		go commit(i)
+		go func() {
+			defer wg.Done()
+			if err := j.commit(frame{key: fmt.Sprint(i), value: []byte("v")}); err != nil {
+				t.Error(err)
+			}
+		}()
 	}
-	// Every queued writer is in the queue before the flusher moves on.
 	for {
 		j.mu.Lock()
 		n := len(j.queue)
@@ -142,10 +134,19 @@ func TestJournalGroupsConcurrentCommits(t *testing.T) {
 		}
 		runtime.Gosched()
 	}
-	close(release)
+	// The flusher's next turn takes every queued writer as one batch.
+	j.mu.Lock()
+	batch := j.takeBatch()
+	took, left := len(batch), len(j.queue)
+	j.queue = append(batch, j.queue...)
+	j.mu.Unlock()
+	j.flush()
 	wg.Wait()
-	if diff := cmp.Diff([]int{1, queued}, batches); diff != "" {
-		t.Fatalf("writers per batch (-want +got):\n%s", diff)
+	if took != queued || left != 0 {
+		t.Fatalf("the next batch took %d writers and left %d, want all %d in one", took, left, queued)
+	}
+	if n := len(liveValues(t, path)); n != queued {
+		t.Fatalf("the journal holds %d keys, want %d", n, queued)
 	}
 }
 
