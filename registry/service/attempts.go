@@ -2,10 +2,9 @@ package service
 
 // Attempts of calls. Services of a Store (the embedded store, which one
 // process's services share, and the Redis store, which the nodes of a
-// cluster share) send each call
-// to its provider at most once at a time, and never again once a sending
-// may have run it without its outcome being known, whatever happens to the
-// service that sent it:
+// cluster share) send each call to its provider at most once at a time,
+// and never again once a sending may have run it without its outcome being
+// known, whatever happens to the service that sent it:
 //
 //   - A node forwards a pending call under a claim that it renews while it
 //     forwards. Each claim carries a fence, a number the store hands out in
@@ -43,9 +42,9 @@ import (
 var ErrClaimLost = errors.New("registry store: the claim of the call was lost")
 
 // ErrNoAnswer marks, in the chain of a Forwarder's error, a call that may
-// have reached its provider but whose answer did not come back. A call
-// forwarded through a store that records attempts is then never sent
-// again: the provider may have run it, or be running it still.
+// have reached its provider but whose answer did not come back. The call
+// is then never sent again: the provider may have run it, or be running it
+// still.
 var ErrNoAnswer = errors.New("the provider's answer did not arrive")
 
 // AttemptState is the state of a pending call's forwarding in a Store.
@@ -65,10 +64,10 @@ const (
 	AttemptDone
 )
 
-// Claims: a forwarding node renews its claims every
-// claimRenew (claims.go; a new claim's first renewal comes within 1.5
-// claimRenew); a claim not renewed lapses after claimTTL. A call arriving
-// at another node meanwhile checks for the result every claimPoll.
+// Claims: a forwarding node renews its claims every claimRenew (claims.go;
+// a new claim's first renewal comes within 1.5 claimRenew); a claim not
+// renewed lapses after claimTTL. A call arriving at another node meanwhile
+// checks for the result every claimPoll.
 const (
 	claimTTL   = 3 * time.Second
 	claimRenew = time.Second
@@ -77,9 +76,9 @@ const (
 
 // claim makes this service the forwarder of a pending call, whose attempt
 // a is registered. It returns the claim's fence and true when the call is
-// this service's to forward;
-// otherwise a waits for another service's attempt, or has ended so that
-// the caller reads the record again. An error is not yet a's.
+// this service's to forward; otherwise a waits for another service's
+// attempt, or has ended so that the caller reads the record again. An
+// error is not yet a's.
 func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64, bool, error) {
 	fence, state, err := s.store.Claim(ctx, callID, s.instance, claimTTL)
 	switch {
@@ -128,12 +127,12 @@ func (s *Service) release(callID string, fence uint64) {
 }
 
 // send hands an admitted call to its provider under the claim fence (a
-// hand-over recorded in one step that checks the fence, unless handedOver),
-// and records its result, which it returns. It returns
-// no result and no error when the claim was lost before the hand-over, so
-// that the caller reads the record again. It frees the forwarding slot the
-// call holds once the provider is done with it. handedOver: the hand-over
-// under fence is recorded already (AdmitAndHandOver).
+// hand-over recorded in one step that checks the fence), and records its
+// result, which it returns. It returns no result and no error when the
+// claim was lost before the hand-over, so that the caller reads the record
+// again. It frees the forwarding slot the call holds once the provider is
+// done with it. handedOver: the hand-over under fence is recorded already
+// (AdmitAndHandOver).
 func (s *Service) send(endpoint string, req *registry.CallRequest, fence uint64, handedOver bool, outcome func(*registry.ProviderResult) (*registry.CallResult, error)) (*registry.CallResult, error) {
 	ctx := context.Background()
 	st := s.store
