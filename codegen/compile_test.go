@@ -31,10 +31,14 @@ func TestGoldenCompiles(t *testing.T) {
 	for _, gd := range goldenDesigns {
 		src := filepath.Join(goldenRoot, gd.name)
 		mod.CopyTree(t, src, gd.name)
-		// An MCP server package needs Goa's service package, which only
-		// "goa gen" writes: TestMCPServerEndToEnd builds and runs it.
-		if err := os.RemoveAll(filepath.Join(mod.Dir, gd.name, "mcpservers")); err != nil {
-			t.Fatal(err)
+		// An MCP server package, and a gateway that serves one, need Goa's
+		// service package, which only "goa gen" writes:
+		// TestMCPServerEndToEnd and TestMCPGatewayEndToEnd build and run
+		// them.
+		for _, dir := range []string{"mcpservers", "mcpgateways"} {
+			if err := os.RemoveAll(filepath.Join(mod.Dir, gd.name, dir)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, p := range packagesUnder(t, src, "toolsets", gd.name) {
 			if !isDynamicMCPPackage(t, filepath.Join(src, "toolsets", path.Base(p))) {

@@ -55,13 +55,14 @@ func Generate(outDir, importPath string) ([]File, error) {
 
 // render builds the IR of root and renders every file, in a fixed order:
 // toolset packages, then agent packages, then registry packages, then MCP
-// server packages, then the packages of dynamic MCP toolsets.
+// server packages, then the packages of dynamic MCP toolsets, then MCP
+// gateway packages.
 func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	d, err := buildIR(root, importPath)
 	if err != nil {
 		return nil, err
 	}
-	pkgs := make([]packageFiles, 0, len(d.toolsets)+len(d.agents)+len(d.registries)+len(d.mcpServers)+len(d.dynamicMCP))
+	pkgs := make([]packageFiles, 0, len(d.toolsets)+len(d.agents)+len(d.registries)+len(d.mcpServers)+len(d.dynamicMCP)+len(d.gateways))
 	for _, ts := range d.toolsets {
 		pkgs = append(pkgs, func() ([]*genFile, error) { return toolsetFiles(ts) })
 	}
@@ -76,6 +77,9 @@ func render(root *expr.RootExpr, importPath string) ([]output, error) {
 	}
 	for _, dyn := range d.dynamicMCP {
 		pkgs = append(pkgs, func() ([]*genFile, error) { return dynamicMCPFiles(dyn), nil })
+	}
+	for _, g := range d.gateways {
+		pkgs = append(pkgs, func() ([]*genFile, error) { return gatewayFiles(g), nil })
 	}
 	return renderAll(pkgs)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/testdata/designs/localtoolset"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpdeclared"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpdynamic"
+	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpgateway"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/mcpservice"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/registrysources"
 	"github.com/goa-discovery/goa-discovery/testdata/designs/samenames"
@@ -43,6 +44,7 @@ var goldenDesigns = []struct {
 	{"localtoolset", localtoolset.Design},
 	{"mcpdeclared", mcpdeclared.Design},
 	{"mcpdynamic", mcpdynamic.Design},
+	{"mcpgateway", mcpgateway.Design},
 	{"mcpservice", mcpservice.Design},
 	{"registrysources", registrysources.Design},
 	{"samenames", samenames.Design},

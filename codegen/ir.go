@@ -35,6 +35,8 @@ type designIR struct {
 	// dynamicMCP are the MCP toolsets without declared tools, sorted by
 	// name.
 	dynamicMCP []*dynamicMCPIR
+	// gateways are the MCP gateways, sorted by name.
+	gateways []*gatewayIR
 }
 
 // dynamicMCPIR is an MCP toolset whose tools are whatever its server lists
@@ -155,6 +157,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		d.registries = append(d.registries, ir)
 	}
 	byDynamic := map[*expr.ToolsetExpr]*dynamicMCPIR{}
+	byServer := map[*expr.ToolsetExpr]*mcpServerIR{}
 	built := buildToolsets(root.Toolsets, importPath)
 	for i, ts := range root.Toolsets {
 		if ts.IsDynamic() {
@@ -178,6 +181,7 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 				return nil, err
 			}
 			d.mcpServers = append(d.mcpServers, s)
+			byServer[ts] = s
 		}
 	}
 	for _, a := range root.Agents {
@@ -192,6 +196,10 @@ func buildIR(root *expr.RootExpr, importPath string) (*designIR, error) {
 		}
 		d.agents = append(d.agents, ir)
 	}
+	for _, g := range root.MCPGateways {
+		d.gateways = append(d.gateways, buildGateway(g, importPath, byToolset, byServer, byDynamic))
+	}
+	slices.SortFunc(d.gateways, func(a, b *gatewayIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.toolsets, func(a, b *toolsetIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.agents, func(a, b *agentIR) int { return cmp.Compare(a.name, b.name) })
 	slices.SortFunc(d.registries, func(a, b *registryIR) int { return cmp.Compare(a.name, b.name) })

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/goa-discovery/goa-discovery/expr"
 )
 
 // ErrNotGenerated is wrapped by the error of Generate when a file it would
@@ -186,7 +188,7 @@ func removeStale(outDir string, written []string) ([]string, error) {
 	for _, w := range written {
 		keep[w] = true
 	}
-	for _, sub := range []string{toolsetsDir, agentsDir, registriesDir, mcpServersDir} {
+	for _, sub := range expr.GeneratedDirs() {
 		root := filepath.Join(outDir, sub)
 		var dirs []string
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

@@ -56,10 +56,12 @@ func TestWriteOutputs(t *testing.T) {
 		{
 			name: "removes stale generated files and keeps the others",
 			before: map[string]string{
-				"toolsets/old/toolset.go": generated,
-				"toolsets/a/extra.go":     "package a\n",
-				"toolsets/a/notes.txt":    "notes",
-				"main.go":                 generated,
+				"toolsets/old/toolset.go":     generated,
+				"mcpgateways/old/gateway.go":  generated,
+				"mcpservers/oldmcp/server.go": generated,
+				"toolsets/a/extra.go":         "package a\n",
+				"toolsets/a/notes.txt":        "notes",
+				"main.go":                     generated,
 			},
 			files: map[string]string{"toolsets/a/toolset.go": generated},
 			after: map[string]string{

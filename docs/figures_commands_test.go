@@ -38,6 +38,7 @@ var shrink = []struct {
 	{regexp.MustCompile(`-n 100000\b`), "-n 2000"},
 	{regexp.MustCompile(`/tmp/`), "$FIGURES_TMP/"},
 	{regexp.MustCompile(`(^| )(cpu\.out|scaleout\.test)\b`), "$1$$FIGURES_TMP/$2"},
+	{regexp.MustCompile(`scripts/bench-compare `), "scripts/bench-compare -benchtime 1x "},
 }
 
 // TestFiguresCommands runs every shell command docs/figures.md shows, from

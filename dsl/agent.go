@@ -28,7 +28,8 @@ func Agent(name, description string, fn func()) {
 }
 
 // Use makes a toolset, or every toolset of a registry, available to the
-// current agent. Its optional DSL may only hold Deferred, which chooses the
+// current agent, or serves a toolset of an MCP server through the current
+// MCPGateway. Its optional DSL may only hold Deferred, which chooses the
 // tools that load through search instead of being declared up front.
 //
 //	Use(Records, func() { Deferred("search") })
@@ -36,12 +37,16 @@ func Agent(name, description string, fn func()) {
 func Use(value any, fn ...func()) {
 	at := expr.DesignLocation()
 	body := bodyOf("Use", fn)
-	a, ok := eval.Current().(*expr.AgentExpr)
-	if !ok {
-		misuse("Use must appear in an Agent")
+	u := &expr.UseExpr{At: at}
+	switch owner := eval.Current().(type) {
+	case *expr.AgentExpr:
+		u.Agent = owner
+	case *expr.MCPGatewayExpr:
+		u.Gateway = owner
+	default:
+		misuse("Use must appear in an Agent or an MCPGateway")
 		return
 	}
-	u := &expr.UseExpr{Agent: a, At: at}
 	switch v := value.(type) {
 	case *expr.ToolsetExpr:
 		u.Toolset = v
@@ -55,7 +60,11 @@ func Use(value any, fn ...func()) {
 		misuse("Use of %s", describe(value))
 		return
 	}
-	a.Uses = append(a.Uses, u)
+	if u.Agent != nil {
+		u.Agent.Uses = append(u.Agent.Uses, u)
+	} else {
+		u.Gateway.Uses = append(u.Gateway.Uses, u)
+	}
 	eval.Execute(body, u)
 }
 

@@ -421,7 +421,7 @@ func TestDeclarationRules(t *testing.T) {
 			Toolset(42)                 // ERR bad-toolset-arg
 		}, []wantErr{
 			{`top-level: Tool "search" must be declared in a Toolset, an Export or a Method`, "tool-top"},
-			{`top-level: Use must appear in an Agent`, "use-top"},
+			{`top-level: Use must appear in an Agent or an MCPGateway`, "use-top"},
 			{`top-level: Agent "agent" must be declared in a Service`, "agent-top"},
 			{`tool "search" of toolset "records": empty description`, "no-description"},
 			{`toolset "records": Toolset "inner" must be declared at the top level`, "toolset-nested"},

@@ -27,11 +27,15 @@ const (
 	RegistriesDir = "registries"
 	// MCPServersDir holds one package per MCP server of a Goa service.
 	MCPServersDir = "mcpservers"
+	// MCPGatewaysDir holds one package per MCP gateway.
+	MCPGatewaysDir = "mcpgateways"
 )
 
-// GeneratedDirs lists ToolsetsDir, AgentsDir, RegistriesDir and
-// MCPServersDir.
-func GeneratedDirs() []string { return []string{ToolsetsDir, AgentsDir, RegistriesDir, MCPServersDir} }
+// GeneratedDirs lists ToolsetsDir, AgentsDir, RegistriesDir,
+// MCPServersDir and MCPGatewaysDir.
+func GeneratedDirs() []string {
+	return []string{ToolsetsDir, AgentsDir, RegistriesDir, MCPServersDir, MCPGatewaysDir}
+}
 
 // validateGoaServiceDirs reports every Goa service whose generated package
 // directory is one of GeneratedDirs, at the design line of its DSL.

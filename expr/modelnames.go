@@ -54,11 +54,15 @@ type declaredTool struct {
 // tools included) reach the model under one name: "a_b.c" and "a.b_c" are
 // both "a_b_c". The error is reported at the later Use. The discovery tool's
 // name is reserved, so no tool takes it (validateModelName).
-func (a *AgentExpr) validateModelNames(p *problems) {
+func (a *AgentExpr) validateModelNames(p *problems) { validateUsesModelNames(p, a.Uses) }
+
+// validateUsesModelNames checks that no two tools of the toolsets of uses
+// (an agent's, or an MCP gateway's) reach the model under one name.
+func validateUsesModelNames(p *problems, uses []*UseExpr) {
 	var names discovery.ModelNames
 	declared := map[tools.Ident]declaredTool{}
 	used := map[*ToolsetExpr]bool{}
-	for _, u := range a.Uses {
+	for _, u := range uses {
 		if u.Toolset == nil || u.Toolset.Source != nil || used[u.Toolset] {
 			continue // registry sources are checked at run time; a repeated Use is reported on its own
 		}

@@ -28,6 +28,8 @@ type RootExpr struct {
 	// MCPServers lists the MCP servers that Goa services declare, in
 	// declaration order.
 	MCPServers []*MCPServerExpr
+	// MCPGateways lists the MCP gateways in declaration order.
+	MCPGateways []*MCPGatewayExpr
 	// MCPTools lists the Goa methods marked as MCP tools, in declaration
 	// order; Prepare attaches them to their services' servers.
 	MCPTools []*MCPToolExpr
@@ -74,13 +76,15 @@ func (*RootExpr) DependsOn() []eval.Root {
 func (*RootExpr) Packages() []string { return []string{ExprPackage, DSLPackage} }
 
 // WalkSets gives the eval engine the registries, then the toolsets, then the
-// agents: toolset and agent DSLs may reference registries and toolsets, and
-// agent DSLs add exported toolsets and tools. Tools, uses and exports run
+// agents, then the MCP gateways: toolset, agent and gateway DSLs may
+// reference registries and toolsets, and agent DSLs add exported toolsets
+// and tools. Tools, uses and exports run
 // their DSL when they are declared, so they carry no DSL of their own here.
 func (r *RootExpr) WalkSets(walk eval.SetWalker) {
 	walk(eval.ToExpressionSet(r.Registries))
 	walk(eval.ToExpressionSet(r.Toolsets))
 	walk(eval.ToExpressionSet(r.Agents))
+	walk(eval.ToExpressionSet(r.MCPGateways))
 }
 
 // Prepare builds the tools of the toolsets that Goa services serve over MCP
@@ -125,6 +129,7 @@ func (r *RootExpr) Validate() error {
 	for _, a := range r.Agents {
 		a.validate(&p)
 	}
+	r.validateGateways(&p)
 	r.validateExportCycles(&p)
 	return p.err()
 }
@@ -136,6 +141,9 @@ func (r *RootExpr) Finalize() {
 		for _, u := range a.Uses {
 			u.finalize()
 		}
+	}
+	for _, g := range r.MCPGateways {
+		g.finalize()
 	}
 }
 

@@ -12,8 +12,11 @@ import (
 // Deferral changes how tool definitions load, never what the agent may call.
 type UseExpr struct {
 	strayVersion
-	// Agent is the agent that uses the source.
+	// Agent is the agent that uses the source; nil for a gateway's use.
 	Agent *AgentExpr
+	// Gateway is the MCP gateway that serves the source; nil for an
+	// agent's use.
+	Gateway *MCPGatewayExpr
 	// Toolset is the used toolset; nil for a whole-registry use.
 	Toolset *ToolsetExpr
 	// Registry is the registry used as a whole; nil for a toolset use.
@@ -46,6 +49,12 @@ func (d *Deferral) String() string {
 
 // EvalName returns the used source and the agent for error messages.
 func (u *UseExpr) EvalName() string {
+	if u.Gateway != nil {
+		if u.Registry != nil {
+			return fmt.Sprintf("Use of registry %q in MCP gateway %q", u.Registry.Name, u.Gateway.Name)
+		}
+		return fmt.Sprintf("Use of toolset %q in MCP gateway %q", u.Toolset.Name, u.Gateway.Name)
+	}
 	if u.Registry != nil {
 		return fmt.Sprintf("Use of registry %q in agent %q", u.Registry.Name, u.Agent.Name)
 	}
@@ -85,7 +94,7 @@ func (u *UseExpr) sourceName() string {
 // validate checks the Deferred declarations of the use.
 func (u *UseExpr) validate(p *problems) {
 	u.strayVersion.validate(p, u)
-	if u.Toolset != nil && u.Toolset.ExportedBy == u.Agent {
+	if u.Agent != nil && u.Toolset != nil && u.Toolset.ExportedBy == u.Agent {
 		p.add(u, u.At, "an agent cannot use toolset %q that it exports itself", u.Toolset.Name)
 	}
 	var firstAll, firstNamed *Deferral

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
@@ -76,52 +75,6 @@ type agent struct {
 
 	mu    sync.Mutex
 	local *catalog // the local part, built at local.generation
-}
-
-// RegisterAgent registers an agent. The toolsets of its immediate and
-// deferred tools must be registered first (the generated Register of each
-// toolset package, or RegisterToolset): an agent whose toolset is missing is
-// refused here, with ErrInvalidRegistration, rather than at the first step
-// of its first run. Registries and the agents of agent tools may come later.
-// It refuses, as gen
-// does and with gen's words, a local tool whose model-facing name is
-// reserved for discovery ("tool.search" is "tool_search") and two local
-// tools that reach the model under one name ("a_b.c" and "a.b_c").
-func (rt *Runtime) RegisterAgent(ctx context.Context, reg AgentRegistration, opts ...AgentOption) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("register agent %q: %w", reg.Name, err)
-	}
-	a, err := newAgent(reg)
-	if err != nil {
-		return err
-	}
-	for _, o := range opts {
-		o(a)
-	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if err := rt.checkToolsetsRegistered(&a.reg); err != nil {
-		return err
-	}
-	if _, dup := rt.agents[reg.Name]; dup {
-		return fmt.Errorf("%w: agent %q", ErrAlreadyRegistered, reg.Name)
-	}
-	rt.agents[reg.Name] = a
-	return nil
-}
-
-// checkToolsetsRegistered refuses an agent that uses a toolset nobody
-// registered, naming the registration to make. rt.mu is held.
-func (rt *Runtime) checkToolsetsRegistered(reg *AgentRegistration) error {
-	for _, list := range [][]tools.Ident{reg.Immediate, reg.Deferred} {
-		for _, id := range list {
-			name := id.Toolset()
-			if _, ok := rt.toolsets[name]; !ok {
-				return fmt.Errorf("%w: agent %q uses toolset %q, which is not registered: register it before the agent, with the Register function of its generated toolset package (gen/toolsets/...) or Runtime.RegisterToolset", ErrInvalidRegistration, reg.Name, name)
-			}
-		}
-	}
-	return nil
 }
 
 func newAgent(reg AgentRegistration) (*agent, error) {
@@ -209,14 +162,4 @@ func (a *agent) hasDeferred() bool {
 		}
 	}
 	return false
-}
-
-func (rt *Runtime) agentNamed(name string) (*agent, error) {
-	rt.mu.RLock()
-	defer rt.mu.RUnlock()
-	a, ok := rt.agents[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownAgent, name)
-	}
-	return a, nil
 }

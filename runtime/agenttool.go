@@ -19,8 +19,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/goa-discovery/goa-discovery/runtime/model"
-	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
@@ -47,42 +45,6 @@ type AgentToolRequest struct {
 // RegisterAgentTools.
 var agentToolPayload = json.RawMessage(`{"type":"object","properties":{"request":{"type":"string","minLength":1,"description":"What to ask the agent, in full."}},"required":["request"],"additionalProperties":false}`)
 
-// RegisterAgentTools registers a toolset whose tools run agents and take a
-// request in words: the arguments {"request": "..."}, whose request is the
-// child run's user message. Agents use the toolset like any toolset
-// (immediate or deferred); the named agents may be registered later, but
-// before the first run of an agent that uses the toolset, whose first step
-// fails otherwise.
-func (rt *Runtime) RegisterAgentTools(toolsetName string, agentTools ...AgentTool) error {
-	payload, err := tools.CompileSchema(agentToolPayload)
-	if err != nil {
-		return fmt.Errorf("agent tool payload schema: %w", err)
-	}
-	reg := ToolsetRegistration{
-		Schema:   tools.ToolsetSchema{Name: toolsetName},
-		Executor: ToolExecutorFunc(refuseDirect),
-	}
-	agents := make(map[tools.Ident]string, len(agentTools))
-	for _, at := range agentTools {
-		id, err := tools.NewIdent(toolsetName, at.Tool)
-		if err != nil {
-			return fmt.Errorf("%w: agent tool: %w", ErrInvalidRegistration, err)
-		}
-		if at.Agent == "" {
-			return fmt.Errorf("%w: agent tool %q names no agent", ErrInvalidRegistration, id)
-		}
-		reg.Schema.Tools = append(reg.Schema.Tools, tools.ToolSchema{Name: id, Description: at.Description, Payload: agentToolPayload})
-		reg.Specs = append(reg.Specs, tools.ToolSpec{Name: id, Description: at.Description, Payload: tools.NewTypedCodec[AgentToolRequest](payload)})
-		agents[id] = at.Agent
-	}
-	ts, err := newToolset(reg)
-	if err != nil {
-		return err
-	}
-	ts.agents, ts.agentRequests = agents, true
-	return rt.addToolset(ts)
-}
-
 // AgentToolset is a toolset whose tools run agents, with the tools' own
 // payload schemas: an agent exported as a toolset by its design.
 type AgentToolset struct {
@@ -101,112 +63,40 @@ type AgentToolset struct {
 	Agents map[tools.Ident]string
 }
 
-// RegisterAgentToolset registers a toolset whose tools run agents and
-// take the arguments their payload schemas describe. Agents use it like
-// any toolset (immediate or deferred).
-func (rt *Runtime) RegisterAgentToolset(reg AgentToolset) error {
-	name := reg.Schema.Name
-	specs := reg.Specs
-	if specs == nil {
-		specs = make([]tools.ToolSpec, 0, len(reg.Schema.Tools))
-		for i := range reg.Schema.Tools {
-			spec, err := contract.Compile(&reg.Schema.Tools[i])
-			if err != nil {
-				return fmt.Errorf("%w: agent toolset %q: %w", ErrInvalidRegistration, name, err)
-			}
-			specs = append(specs, *spec)
-		}
-	}
-	ts, err := newToolset(ToolsetRegistration{Schema: reg.Schema, Specs: specs, Executor: ToolExecutorFunc(refuseDirect)})
-	if err != nil {
-		return err
-	}
-	agents := make(map[tools.Ident]string, len(ts.schema.Tools))
-	for _, t := range ts.schema.Tools {
-		agent := reg.Agents[t.Name]
-		if agent == "" {
-			return fmt.Errorf("%w: agent toolset %q: tool %q names no agent", ErrInvalidRegistration, name, t.Name)
-		}
-		agents[t.Name] = agent
-	}
-	for id := range reg.Agents {
-		if _, ok := agents[id]; !ok {
-			return fmt.Errorf("%w: agent toolset %q: agent tool %q is not a tool of the toolset", ErrInvalidRegistration, name, id)
-		}
-	}
-	ts.agents = agents
-	return rt.addToolset(ts)
-}
-
-// addToolset adds a toolset built by newToolset, refusing a second toolset
-// of its name.
-func (rt *Runtime) addToolset(ts *toolset) error {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if _, dup := rt.toolsets[ts.schema.Name]; dup {
-		return fmt.Errorf("%w: toolset %q", ErrAlreadyRegistered, ts.schema.Name)
-	}
-	rt.toolsets[ts.schema.Name] = ts
-	rt.generation++
-	return nil
-}
-
 // errAgentToolDirect is returned if an agent tool's executor is ever called:
 // the runtime runs agent tools as child runs instead.
 var errAgentToolDirect = errors.New("runtime: agent tools run as child runs")
 
 func refuseDirect(context.Context, *ToolInvocation) (any, error) { return nil, errAgentToolDirect }
 
-// childRequest returns the user message that starts the child run of an
+// childInput returns the user message that starts the child run of an
 // admitted agent tool call: the request of a RegisterAgentTools tool, the
-// validated arguments of a RegisterAgentToolset tool.
-func childRequest(a *admission) (string, error) {
-	if !a.tool.local.agentRequests {
-		return string(a.call.Arguments), nil
+// validated arguments of a RegisterAgentToolset tool. A call admitted
+// elsewhere has no tool at hand: its toolset is looked up by its record.
+func childInput(rt *Runtime, p *PlannedCall) (string, error) {
+	rec := p.Record
+	if p.tool != nil {
+		if !p.tool.local.agentRequests {
+			return string(rec.Arguments), nil
+		}
+		req, ok := p.payload.(AgentToolRequest)
+		if !ok {
+			return "", fmt.Errorf("agent tool %q: payload is %T", rec.Tool, p.payload)
+		}
+		return req.Request, nil
 	}
-	req, ok := a.payload.(AgentToolRequest)
+	ts, ok := rt.toolsetOf(rec.Tool)
 	if !ok {
-		return "", fmt.Errorf("agent tool %q: payload is %T", a.tool.id, a.payload)
-	}
-	return req.Request, nil
-}
-
-// childInput returns the user message of an admitted agent tool call
-// whose tool may not be at hand (an admission that a step elsewhere made):
-// its toolset is looked up by the call's record.
-func (rt *Runtime) childInput(a *admission) (string, error) {
-	if a.tool != nil {
-		return childRequest(a)
-	}
-	ts, ok := rt.toolsetOf(a.record.Tool)
-	if !ok {
-		return "", fmt.Errorf("toolset %q is not registered", a.record.Tool.Toolset())
+		return "", fmt.Errorf("toolset %q is not registered", rec.Tool.Toolset())
 	}
 	if !ts.agentRequests {
-		return string(a.record.Arguments), nil
+		return string(rec.Arguments), nil
 	}
 	var req AgentToolRequest
-	if err := json.Unmarshal(a.record.Arguments, &req); err != nil {
-		return "", fmt.Errorf("agent tool %q: %w", a.record.Tool, err)
+	if err := json.Unmarshal(rec.Arguments, &req); err != nil {
+		return "", fmt.Errorf("agent tool %q: %w", rec.Tool, err)
 	}
 	return req.Request, nil
-}
-
-// childRun runs the agent behind an agent tool and returns its final text.
-func (r *run) childRun(ctx context.Context, a *admission) (string, error) {
-	request, err := childRequest(a)
-	if err != nil {
-		return "", err
-	}
-	child, err := r.rt.agentNamed(a.tool.source.Agent)
-	if err != nil {
-		return "", err
-	}
-	id := childRunID(r.id, a.record.Step, a.call.ID)
-	a.record.ChildRunID = id
-	state := &RunState{ID: id, Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive}
-	out, err := r.rt.start(ctx, child, state, []model.Message{model.UserMessage(request)}, invocation{caps: child.caps, parent: r}, true)
-	return childContent(child.reg.Name, out, err)
 }
 
 // childRunID returns the id of the child run started by a parent run's call:

@@ -55,7 +55,7 @@ type catalog struct {
 
 	// dropped are the MCP tools left out because their model-facing name
 	// is another source's tool's: one server's listing never takes the
-	// agent's other tools down. Each step records them (observedCatalog).
+	// agent's other tools down. Each step records them (step.resolve).
 	dropped []droppedTool
 
 	// labelKeys are the run labels some tool's contract requires; only
@@ -210,61 +210,6 @@ func newCatalogTool(schema *tools.ToolSchema, deferred bool, src ToolSource) (*c
 	}, nil
 }
 
-// localCatalog returns the agent's local catalog, building it when the
-// registrations changed since it was last built.
-func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
-	rt.mu.RLock()
-	gen := rt.generation
-	rt.mu.RUnlock()
-	version := versionKey("local", a.reg.Name, strconv.FormatUint(gen, 10))
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.local != nil && a.local.version == version {
-		return a.local, nil
-	}
-	c := newCatalog(version, len(a.reg.Immediate)+len(a.reg.Deferred))
-	for _, list := range [][]tools.Ident{a.reg.Immediate, a.reg.Deferred} {
-		for _, id := range list {
-			ts, ok := rt.toolsetOf(id)
-			if !ok {
-				return nil, fmt.Errorf("%w: agent %q uses toolset %q, which is not registered", ErrCatalog, a.reg.Name, id.Toolset())
-			}
-			schema := ts.tool(id)
-			if schema == nil {
-				return nil, fmt.Errorf("%w: agent %q uses tool %q, which toolset %q does not have", ErrCatalog, a.reg.Name, id, id.Toolset())
-			}
-			src := ToolSource{Kind: SourceLocal, Toolset: ts.schema.Name, Version: ts.schema.Version}
-			if ts.mcpServer != "" {
-				src.Kind, src.Server = SourceMCP, ts.mcpServer
-			}
-			if agentName, ok := ts.agents[id]; ok {
-				// An agent tool's agent must be there before the first step,
-				// like a toolset, not when the model first calls it.
-				if _, err := rt.agentNamed(agentName); err != nil {
-					return nil, fmt.Errorf("%w: agent %q uses agent tool %q of agent %q, which is not registered (%w)", ErrCatalog, a.reg.Name, id, agentName, ErrUnknownAgent)
-				}
-				src.Kind, src.Agent = SourceAgent, agentName
-			}
-			t, err := newCatalogTool(schema, a.deferredSet[id], src)
-			if err != nil {
-				return nil, err
-			}
-			t.local = ts
-			if err := c.add(t); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if ix := a.reg.DeferredIndex; ix != nil {
-		if err := checkPrebuiltIndex(ix, c.deferred); err != nil {
-			return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
-		}
-		c.prebuilt = ix
-	}
-	a.local = c
-	return c, nil
-}
-
 // checkPrebuiltIndex checks that a generated index holds exactly the
 // deferred tools.
 func checkPrebuiltIndex(ix *toolsearch.Index, deferred []*catalogTool) error {
@@ -387,3 +332,58 @@ func (k *keyBuilder) flag(v bool) {
 
 // String returns the key.
 func (k *keyBuilder) String() string { return string(k.buf) }
+
+// The permitted catalog answers a discovery call: the deferred tools the
+// run may use. It is built on the first discovery call that needs it and
+// shared by every run and step that may use the same tools of the same
+// catalog, so steps without a discovery call never pay for it. Every
+// permitted catalog is a subset of one catalog of all the deferred tools,
+// checked and indexed once per step catalog. A returned tool brings its
+// pagination partner (discovery.Catalog.Answer) from the same permitted
+// catalog: a partner the run may not use, or the agent does not defer, is
+// never loaded, and a call to it is refused.
+
+// permittedCacheSize bounds the permitted catalogs one catalog keeps.
+const permittedCacheSize = 64
+
+// permittedFor returns the discovery catalog of the deferred tools p
+// permits. Runs whose policies leave out the same tools share one: the set
+// left out is worked out once per policy key, and a discovery catalog is
+// built once per distinct set.
+func (c *catalog) permittedFor(p *runPolicy) (*discovery.Catalog, error) {
+	key := p.key(c.labelKeys)
+	c.permittedMu.Lock()
+	defer c.permittedMu.Unlock()
+	set, ok := c.excludedByKey[key]
+	if !ok {
+		var kb keyBuilder
+		for i, t := range c.deferred {
+			if !p.permits(t) {
+				kb.add(strconv.Itoa(i))
+			}
+		}
+		set = kb.String()
+		if c.excludedByKey == nil || len(c.excludedByKey) == permittedCacheSize {
+			c.excludedByKey = make(map[string]string)
+		}
+		c.excludedByKey[key] = set
+	}
+	if dc, ok := c.permitted[set]; ok {
+		return dc, nil
+	}
+	full, err := c.fullCatalog()
+	if err != nil {
+		return nil, err
+	}
+	dc := full
+	if set != "" {
+		// Subset keeps the full catalog's order, its index and its
+		// checked entries: nothing is checked or indexed again.
+		dc = full.Subset(func(i int) bool { return p.permits(c.deferred[i]) })
+	}
+	if c.permitted == nil || len(c.permitted) == permittedCacheSize {
+		c.permitted = make(map[string]*discovery.Catalog)
+	}
+	c.permitted[set] = dc
+	return dc, nil
+}

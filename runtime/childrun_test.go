@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -339,5 +340,71 @@ func TestRunsAboveThatCannotBeKnownRefuse(t *testing.T) {
 				t.Errorf("%d executions", exec.count())
 			}
 		})
+	}
+}
+
+// recordingSteps are Steps that run every step where the loop runs, as the
+// in-memory engine's do, and note each planning step and child run they
+// are given.
+type recordingSteps struct {
+	engine   runtime.Engine
+	plans    []string // agent/step of each planning step
+	children []*runtime.RunSpec
+}
+
+func (s *recordingSteps) CreateRun(ctx context.Context, state *runtime.RunState) error {
+	return s.engine.CreateRun(ctx, state)
+}
+
+func (s *recordingSteps) AppendRun(ctx context.Context, id string, u runtime.RunUpdate) error {
+	return s.engine.AppendRun(ctx, id, u)
+}
+
+func (s *recordingSteps) Bound(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, d)
+}
+
+func (s *recordingSteps) PlanStep(ctx context.Context, req *runtime.StepRequest, plan func(context.Context) (*runtime.StepPlan, error)) (*runtime.StepPlan, error) {
+	s.plans = append(s.plans, fmt.Sprintf("%s/%d", req.Agent, req.Step))
+	return plan(ctx)
+}
+
+func (s *recordingSteps) ExecuteCall(ctx context.Context, req *runtime.CallRequest, exec func(context.Context) (*runtime.CallResult, error)) (*runtime.CallResult, error) {
+	if req.Child != nil {
+		s.children = append(s.children, req.Child)
+	}
+	return exec(ctx)
+}
+
+// TestChildRunDrivenFromItsRunSpec checks that an agent tool call run
+// where the loop runs starts its child run as a durable engine does: with
+// Drive, from the RunSpec of the call's request, under the same Steps.
+func TestChildRunDrivenFromItsRunSpec(t *testing.T) {
+	child := newScriptedClient(final(t, "child done"))
+	parent := newScriptedClient(respond(t, callPart("p1", "experts_research", `{"request":"Look up record 7"}`)), final(t, "ok"))
+	rt, _ := childRuntime(t, child, parent, runtime.Policy{}, runtime.Policy{})
+	steps := &recordingSteps{engine: rt.Engine()}
+	spec := &runtime.RunSpec{State: runtime.RunState{ID: "lead-1", Agent: "lead", Labels: map[string]string{"team": "a"}, Status: runtime.RunActive},
+		Input: userSays("go"), Create: true}
+	out, err := rt.Drive(context.Background(), steps, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"lead/1", "researcher/1", "lead/2"}; !slices.Equal(steps.plans, want) {
+		t.Errorf("planning steps through the Steps: %v, want %v", steps.plans, want)
+	}
+	if len(steps.children) != 1 || len(out.Calls) != 1 {
+		t.Fatalf("child runs %d, calls %+v: want one of each", len(steps.children), out.Calls)
+	}
+	childSpec := steps.children[0]
+	if childSpec.State.ID != out.Calls[0].ChildRunID || childSpec.Depth != 1 || !slices.Equal(childSpec.Above, []string{"lead"}) {
+		t.Errorf("child run spec %+v, call record %+v", childSpec, out.Calls[0])
+	}
+	state, err := rt.LoadRun(context.Background(), childSpec.State.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state.ParentID != "lead-1" || state.Labels["team"] != "a" || state.Status != runtime.RunStopped || state.Steps != 1 {
+		t.Errorf("child run recorded as %+v", state)
 	}
 }

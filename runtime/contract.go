@@ -10,9 +10,12 @@ package runtime
 // that shares its catalog.
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -39,3 +42,54 @@ func (t *catalogTool) payloadSpec() (*tools.ToolSpec, error) {
 }
 
 func hasServerOnly(c *tools.Contract) bool { return c != nil && len(c.ServerOnlyFields) > 0 }
+
+// errInvalidResult is wrapped when a tool's result breaks its schema.
+var errInvalidResult = errors.New("invalid result")
+
+// checkResult validates a registry tool's JSON result with the result codec
+// of its compiled contract, when its record has a result schema.
+func checkResult(t *catalogTool, raw json.RawMessage) error {
+	spec, err := t.payloadSpec()
+	if err != nil {
+		return err
+	}
+	if spec.Result == nil {
+		return nil
+	}
+	if _, err := spec.Result.Decode(raw); err != nil {
+		return fmt.Errorf("%w: %w", errInvalidResult, err)
+	}
+	return nil
+}
+
+// encodeResult encodes a tool's result for the model.
+func encodeResult(spec *tools.ToolSpec, v any) (string, error) {
+	if spec.Result != nil {
+		b, err := spec.Result.Encode(v)
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", errInvalidResult, err)
+		}
+		return string(b), nil
+	}
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return "", fmt.Errorf("%w: not valid JSON", errInvalidResult)
+		}
+		return string(v), nil
+	case nil:
+		return "", nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errInvalidResult, err)
+	}
+	return string(b), nil
+}
+
+// errorResult answers a call with an error the model reads.
+func errorResult(call model.ToolCall, text string) model.ToolResult {
+	return model.ToolResult{CallID: call.ID, Name: call.Name, Content: text, IsError: true}
+}

@@ -83,7 +83,7 @@ func TestDeclarationsFollowDiscovery(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := r.declarations(cat, model.Capabilities{Strict: tc.strict})
+			got, err := (&step{r: r, number: 1}).declare(cat, model.Capabilities{Strict: tc.strict})
 			if err != nil {
 				t.Fatal(err)
 			}

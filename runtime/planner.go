@@ -5,8 +5,13 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/goa-discovery/goa-discovery/runtime/discovery"
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
+
+// DiscoveryToolName is the name requests give the discovery tool; package
+// discovery decides it.
+const DiscoveryToolName = discovery.ToolName
 
 // Planner decides an agent's next step. Package planner has one that drives
 // any model.Client; applications can write their own.

@@ -48,6 +48,11 @@ type compiledPolicy struct {
 	key string
 }
 
+// isZero reports whether p sets nothing: it permits every tool.
+func (p Policy) isZero() bool {
+	return len(p.AllowTools) == 0 && len(p.AllowToolsets) == 0 && len(p.DenyTools) == 0 && len(p.DenyToolsets) == 0 && len(p.RequiredLabels) == 0
+}
+
 func (p Policy) compile() (*compiledPolicy, error) {
 	c := &compiledPolicy{
 		restricted:    len(p.AllowTools) > 0 || len(p.AllowToolsets) > 0,
@@ -185,4 +190,31 @@ func (p *runPolicy) permits(t *catalogTool) bool {
 		}
 	}
 	return true
+}
+
+// key identifies what the policy permits in a catalog whose contracts
+// require labelKeys: two runs with one key see the same tools.
+func (p *runPolicy) key(labelKeys map[string]bool) string {
+	keys := make(map[string]bool, len(labelKeys))
+	maps.Copy(keys, labelKeys)
+	var b strings.Builder
+	for _, c := range p.policies {
+		for _, want := range c.labels {
+			for k := range want {
+				keys[k] = true
+			}
+		}
+		b.WriteString(strconv.Quote(c.key))
+	}
+	b.WriteString("/")
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		v, ok := p.labels[k]
+		b.WriteString(strconv.Quote(k))
+		if ok {
+			b.WriteString(strconv.Quote(v))
+		} else {
+			b.WriteString("-")
+		}
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/goa-discovery/goa-discovery/runtime/model"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -122,4 +123,9 @@ func (r *CallRecord) Confirmation() (title, text string, ok bool, err error) {
 		return "", "", true, fmt.Errorf("call %q: %w", r.CallID, err)
 	}
 	return prompt.Title, prompt.Text, true, nil
+}
+
+// toolCall returns the model's call that the record admitted.
+func (r *CallRecord) toolCall() model.ToolCall {
+	return model.ToolCall{ID: r.CallID, Name: r.Name, Arguments: r.Arguments}
 }

@@ -92,13 +92,12 @@ func newRefusal(callID, name string, step int, reason RefusalReason) Refusal {
 	return f
 }
 
-// observeRefusals records a step's refusals as span events on the step's
+// refused records a step's refusals as span events on the step's
 // span (the span of ctx), metric counts and log records.
-func (r *run) observeRefusals(ctx context.Context, refusals []Refusal) {
+func (o *observer) refused(ctx context.Context, r *run, refusals []Refusal) {
 	if len(refusals) == 0 {
 		return
 	}
-	o := r.rt.observer()
 	span := trace.SpanFromContext(ctx)
 	rec := span.IsRecording()
 	agentAttr := semconv.GenAIAgentName(r.agent.reg.Name)

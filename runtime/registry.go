@@ -142,31 +142,6 @@ func (s RegistrySource) String() string {
 	return s.Registry + "/" + ts
 }
 
-// RegisterRegistry connects the registry a design names to a client. It
-// must happen before runs that use the registry start.
-func (rt *Runtime) RegisterRegistry(name string, client RegistryClient) error {
-	if err := tools.ValidateName(name); err != nil {
-		return fmt.Errorf("%w: registry: %w", ErrInvalidRegistration, err)
-	}
-	if client == nil {
-		return fmt.Errorf("%w: registry %q has no client", ErrInvalidRegistration, name)
-	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if _, dup := rt.registries[name]; dup {
-		return fmt.Errorf("%w: registry %q", ErrAlreadyRegistered, name)
-	}
-	rt.registries[name] = client
-	return nil
-}
-
-func (rt *Runtime) registryNamed(name string) (RegistryClient, bool) {
-	rt.mu.RLock()
-	defer rt.mu.RUnlock()
-	c, ok := rt.registries[name]
-	return c, ok
-}
-
 // RegistryTools chooses an agent's registry sources per planning step from
 // the run's labels. Attach it with WithRegistryTools. Run policy still
 // filters whatever the sources hold.

@@ -42,15 +42,7 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord, opt
 	if o.id != "" || o.hasLabels || o.caps != (Caps{}) {
 		return model.ToolResult{}, fmt.Errorf("%w: replay takes WithPolicy only: it runs under the run's id and recorded labels", ErrInvalidInput)
 	}
-	runPol, err := o.policy.compile()
-	if err != nil {
-		return model.ToolResult{}, fmt.Errorf("%w: %w", ErrInvalidInput, err)
-	}
 	state, err := rt.engine.LoadRun(ctx, runID)
-	if err != nil {
-		return model.ToolResult{}, fmt.Errorf("replay: %w", err)
-	}
-	a, err := rt.agentNamed(state.Agent)
 	if err != nil {
 		return model.ToolResult{}, fmt.Errorf("replay: %w", err)
 	}
@@ -61,30 +53,38 @@ func (rt *Runtime) Replay(ctx context.Context, runID string, rec CallRecord, opt
 	if err != nil {
 		return refuse(err)
 	}
-	_, above, err := rt.policiesAbove(ctx, state)
+	above, _, err := rt.policiesAbove(ctx, state)
 	if err != nil {
 		return refuse(err)
 	}
-	t, err := rt.replayTool(a, recorded)
+	r, err := newRun(rt, &RunSpec{State: *state, Policy: o.policy, Above: above}, nil)
+	if errors.Is(err, ErrInvalidInput) {
+		return model.ToolResult{}, err // the policy given: nothing of the run
+	}
+	if err != nil {
+		return model.ToolResult{}, fmt.Errorf("replay: %w", err)
+	}
+	t, err := rt.replayTool(r.agent, recorded)
 	if err != nil {
 		return refuse(err)
 	}
-	policy := newRunPolicy(state.Labels, append([]*compiledPolicy{a.policy, runPol}, above...)...)
-	if !policy.permits(t) {
+	if !r.policy.permits(t) {
 		return refuse(fmt.Errorf("tool %q is not permitted by the policy in force", recorded.Tool))
 	}
-	call := model.ToolCall{ID: recorded.CallID, Name: recorded.Name, Arguments: recorded.Arguments}
 	spec, err := t.payloadSpec()
 	if err != nil {
 		return refuse(err)
 	}
-	payload, err := spec.Payload.Decode(call.Arguments)
+	payload, err := spec.Payload.Decode(recorded.Arguments)
 	if err != nil {
 		return refuse(err)
 	}
-	r := &run{rt: rt, agent: a, id: runID, state: state, policy: policy}
-	res, _, err := r.execute(ctx, &admission{call: call, tool: t, record: *recorded, payload: payload})
-	return res, err
+	// The call runs as the run ran it, without a span of its own.
+	res, err := (&step{r: r, number: recorded.Step}).call(ctx, nil, &PlannedCall{Record: recorded, tool: t, payload: payload})
+	if err != nil {
+		return model.ToolResult{}, err
+	}
+	return res.Result, nil
 }
 
 // recordedCall returns the run's record of rec's call (its step and call

@@ -103,6 +103,7 @@ func TestReplayIsCheckedAgainstTheRunAndPolicy(t *testing.T) {
 		{name: "labels given", opts: []runtime.RunOption{runtime.WithLabels(map[string]string{"team": "b"})}, want: runtime.ErrInvalidInput},
 		{name: "caps given", opts: []runtime.RunOption{runtime.WithCaps(runtime.Caps{MaxSteps: 1})}, want: runtime.ErrInvalidInput},
 		{name: "a run id given", opts: []runtime.RunOption{runtime.WithRunID("x")}, want: runtime.ErrInvalidInput},
+		{name: "an invalid run policy given", opts: []runtime.RunOption{runtime.WithPolicy(runtime.Policy{DenyToolsets: []string{"not a name"}})}, want: runtime.ErrInvalidInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt, exec := importInto(t, tc.contract, tc.mutate, state, other)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -82,7 +83,10 @@ func (rt *Runtime) readSources(ctx context.Context, sources []RegistrySource) ([
 				idx, done[j] = append(idx, j), true
 			}
 		}
-		if err := rt.observedReadRegistry(ctx, sources, idx, got); err != nil {
+		rctx, obs := rt.observer().startRegistryRead(ctx, sources, idx)
+		err := rt.readRegistry(rctx, sources, idx, got)
+		obs.endRegistryRead(sources, idx, got, err)
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -296,4 +300,59 @@ func addRegistryToolset(c *catalog, r resolvedSource) error {
 		}
 	}
 	return nil
+}
+
+// localCatalog returns the agent's local catalog, building it when the
+// registrations changed since it was last built.
+func (rt *Runtime) localCatalog(a *agent) (*catalog, error) {
+	rt.mu.RLock()
+	gen := rt.generation
+	rt.mu.RUnlock()
+	version := versionKey("local", a.reg.Name, strconv.FormatUint(gen, 10))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.local != nil && a.local.version == version {
+		return a.local, nil
+	}
+	c := newCatalog(version, len(a.reg.Immediate)+len(a.reg.Deferred))
+	for _, list := range [][]tools.Ident{a.reg.Immediate, a.reg.Deferred} {
+		for _, id := range list {
+			ts, ok := rt.toolsetOf(id)
+			if !ok {
+				return nil, fmt.Errorf("%w: agent %q uses toolset %q, which is not registered", ErrCatalog, a.reg.Name, id.Toolset())
+			}
+			schema := ts.tool(id)
+			if schema == nil {
+				return nil, fmt.Errorf("%w: agent %q uses tool %q, which toolset %q does not have", ErrCatalog, a.reg.Name, id, id.Toolset())
+			}
+			src := ToolSource{Kind: SourceLocal, Toolset: ts.schema.Name, Version: ts.schema.Version}
+			if ts.mcpServer != "" {
+				src.Kind, src.Server = SourceMCP, ts.mcpServer
+			}
+			if agentName, ok := ts.agents[id]; ok {
+				// An agent tool's agent must be there before the first step,
+				// like a toolset, not when the model first calls it.
+				if _, err := rt.agentNamed(agentName); err != nil {
+					return nil, fmt.Errorf("%w: agent %q uses agent tool %q of agent %q, which is not registered (%w)", ErrCatalog, a.reg.Name, id, agentName, ErrUnknownAgent)
+				}
+				src.Kind, src.Agent = SourceAgent, agentName
+			}
+			t, err := newCatalogTool(schema, a.deferredSet[id], src)
+			if err != nil {
+				return nil, err
+			}
+			t.local = ts
+			if err := c.add(t); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if ix := a.reg.DeferredIndex; ix != nil {
+		if err := checkPrebuiltIndex(ix, c.deferred); err != nil {
+			return nil, fmt.Errorf("%w: agent %q: %w", ErrCatalog, a.reg.Name, err)
+		}
+		c.prebuilt = ix
+	}
+	a.local = c
+	return c, nil
 }

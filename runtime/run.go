@@ -1,9 +1,13 @@
 package runtime
 
+// A run: one invocation of a run, built from its RunSpec by newRun, the
+// one place that compiles an invocation's caps, policies and depth, for
+// Run, Continue, Drive (a durable engine's invocations and every child
+// run), PlanStep, ExecuteCall and Replay. The loop takes planning steps
+// (step.go) until the planner answers without calls or a cap ends the run.
+
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,289 +16,63 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/model"
 )
 
-// AgentClient starts and continues runs of one agent. The generated
-// NewClient returns one; it does no lookup until a run starts.
-type AgentClient struct {
-	rt    *Runtime
-	agent string
-}
-
-// Client returns a client for the named agent. The agent may be registered
-// later; a run of an unregistered agent fails with ErrUnknownAgent.
-func (rt *Runtime) Client(agent string) *AgentClient {
-	return &AgentClient{rt: rt, agent: agent}
-}
-
-// RunOption configures one invocation of a run.
-type RunOption func(*runOptions)
-
-type runOptions struct {
-	id        string
-	labels    map[string]string
-	hasLabels bool
-	policy    Policy
-	caps      Caps
-}
-
-// WithRunID gives a new run its id instead of a random one.
-func WithRunID(id string) RunOption { return func(o *runOptions) { o.id = id } }
-
-// WithLabels sets the run's labels. A continued run keeps its recorded
-// labels unless this option replaces them.
-func WithLabels(labels map[string]string) RunOption {
-	return func(o *runOptions) { o.labels, o.hasLabels = maps.Clone(labels), true }
-}
-
-// WithPolicy restricts the tools of this invocation, on top of the agent's
-// policy.
-func WithPolicy(p Policy) RunOption { return func(o *runOptions) { o.policy = p } }
-
-// WithCaps sets this invocation's caps; zero fields take the agent's.
-func WithCaps(c Caps) RunOption { return func(o *runOptions) { o.caps = c } }
-
-// RunOutput is the outcome of one invocation of a run.
-type RunOutput struct {
-	// RunID identifies the run.
-	RunID string
-	// Messages is the whole history.
-	Messages []model.Message
-	// Final is the last assistant message, or the zero message when the
-	// run has none.
-	Final model.Message
-	// Calls are the calls this invocation executed, bound to their
-	// definitions.
-	Calls []CallRecord
-	// Refusals are the calls this invocation refused: answered with an
-	// error result, never executed.
-	Refusals []Refusal
-	// Steps counts this invocation's planning steps.
-	Steps int
-	// ToolCalls counts this invocation's executed tool calls.
-	ToolCalls int
-	// Usage adds up the planner's token usage.
-	Usage model.Usage
-	// Stop says why the run stopped; empty when a step failed.
-	Stop StopReason
-}
-
-// Run starts a run with the given system and user messages. It returns the
-// output and, when a cap ended the run, a *CapError; when a step fails, the
-// output so far and the error.
-func (c *AgentClient) Run(ctx context.Context, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
-	o := collect(opts)
-	a, err := c.rt.agentNamed(c.agent)
+// newRun returns the run of spec, driven by steps (nil for a run that
+// only plans or executes one step). Its caps are spec.Caps over the
+// agent's; its policy the agent's, spec.Policy and those of the agents
+// above (spec.Above), under the run's labels; its MaxDepth, when zero,
+// Depth plus the caps' MaxDepth.
+func newRun(rt *Runtime, spec *RunSpec, steps Steps) (*run, error) {
+	a, err := rt.agentNamed(spec.State.Agent)
 	if err != nil {
 		return nil, err
 	}
-	if len(messages) == 0 {
-		return nil, fmt.Errorf("%w: a run starts with at least one message", ErrInvalidInput)
-	}
-	if err := checkInput(messages); err != nil {
-		return nil, err
-	}
-	caps, runPol, err := o.settings(a)
+	caps, err := spec.Caps.over(a.caps)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
 	}
-	id := o.id
-	if id == "" {
-		id = newRunID()
-	}
-	state := &RunState{ID: id, Agent: a.reg.Name, Labels: o.labels, Status: RunActive}
-	if l, ok := c.rt.engine.(Launcher); ok {
-		return l.Launch(ctx, &RunSpec{State: *state, Input: messages, Create: true, Caps: caps, Policy: o.policy, MaxDepth: caps.MaxDepth})
-	}
-	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, policy: o.policy}, true)
-}
-
-// Continue appends messages to a recorded run and runs it on. One
-// invocation of a run runs at a time: continuing an active run fails with
-// an error wrapping ErrRunActive. A child run (an agent used as a tool)
-// continued this way stays below the runs above it: the policies of their
-// agents hold, and it fails when one of those runs is not recorded or its
-// agent is not registered. The run policies of their invocations are not
-// recorded; WithPolicy gives this invocation's.
-func (c *AgentClient) Continue(ctx context.Context, runID string, messages []model.Message, opts ...RunOption) (*RunOutput, error) {
-	o := collect(opts)
-	a, err := c.rt.agentNamed(c.agent)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkInput(messages); err != nil {
-		return nil, err
-	}
-	caps, runPol, err := o.settings(a)
-	if err != nil {
-		return nil, err
-	}
-	recorded, err := c.rt.engine.LoadRun(ctx, runID)
-	if err != nil {
-		return nil, fmt.Errorf("continue run: %w", err)
-	}
-	if recorded.Agent != a.reg.Name {
-		return nil, fmt.Errorf("%w: run %q belongs to agent %q, not %q", ErrInvalidInput, runID, recorded.Agent, a.reg.Name)
-	}
-	// A child run continued by a client stays below the runs above it.
-	aboveNames, above, err := c.rt.policiesAbove(ctx, recorded)
-	if err != nil {
-		return nil, fmt.Errorf("continue run: %w", err)
-	}
-	depth := len(aboveNames)
-	if l, ok := c.rt.engine.(Launcher); ok {
-		// The engine holds one invocation of a run at a time.
-		if o.hasLabels {
-			recorded.Labels = o.labels
-		}
-		return l.Launch(ctx, &RunSpec{State: *recorded, Input: messages, Caps: caps, Policy: o.policy, Above: aboveNames, Depth: depth, MaxDepth: depth + caps.MaxDepth})
-	}
-	state, err := c.rt.engine.ResumeRun(ctx, runID)
-	if err != nil {
-		return nil, fmt.Errorf("continue run: %w", err)
-	}
-	if o.hasLabels {
-		state.Labels = o.labels
-	}
-	return c.rt.start(ctx, a, state, messages, invocation{caps: caps, runPolicy: runPol, policy: o.policy, above: above, aboveNames: aboveNames, depth: depth}, false)
-}
-
-// LoadRun returns a recorded run.
-func (rt *Runtime) LoadRun(ctx context.Context, id string) (*RunState, error) {
-	return rt.engine.LoadRun(ctx, id)
-}
-
-// ImportRun records a run stored elsewhere (for example a RunState decoded
-// from JSON), so that Continue can run it on. Its history must pass
-// discovery.ValidateHistory, which also requires every call answered. A
-// child run's parent must be recorded first.
-func (rt *Runtime) ImportRun(ctx context.Context, state *RunState) error {
-	if state.ID == "" || state.Agent == "" {
-		return fmt.Errorf("%w: imported run needs an id and an agent", ErrInvalidInput)
-	}
-	switch state.Status {
-	case "", RunActive, RunStopped, RunFailed:
-	default:
-		return fmt.Errorf("%w: imported run %q: unknown status %q", ErrInvalidInput, state.ID, state.Status)
-	}
-	switch state.Stop {
-	case "", StopCompleted, StopMaxSteps, StopMaxToolCalls, StopMaxDepth, StopTimeBudget:
-	default:
-		return fmt.Errorf("%w: imported run %q: unknown stop reason %q", ErrInvalidInput, state.ID, state.Stop)
-	}
-	if state.Error != "" && state.Status != RunFailed {
-		return fmt.Errorf("%w: imported run %q: an error recorded with status %q", ErrInvalidInput, state.ID, state.Status)
-	}
-	if state.Steps < 0 || state.ToolCalls < 0 {
-		return fmt.Errorf("%w: imported run %q: negative counters", ErrInvalidInput, state.ID)
-	}
-	if err := discovery.ValidateHistory(state.Messages); err != nil {
-		return fmt.Errorf("%w: imported run %q: %w", ErrInvalidInput, state.ID, err)
-	}
-	if state.ParentID != "" {
-		// A child run is continued and replayed under the policies of the
-		// runs above it, so they are imported first.
-		if _, err := rt.engine.LoadRun(ctx, state.ParentID); err != nil {
-			return fmt.Errorf("%w: imported run %q: its parent run %q: %w", ErrInvalidInput, state.ID, state.ParentID, err)
+	var runPol *compiledPolicy // none for an invocation without a run policy
+	if !spec.Policy.isZero() {
+		if runPol, err = spec.Policy.compile(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
 		}
 	}
-	s := state.clone()
-	if s.Status == RunActive || s.Status == "" {
-		s.Status = RunStopped
-	}
-	return rt.engine.CreateRun(ctx, s)
-}
-
-func collect(opts []RunOption) runOptions {
-	var o runOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return o
-}
-
-// checkInput accepts system and user messages only: the runtime writes every
-// other message itself.
-func checkInput(msgs []model.Message) error {
-	if err := model.ValidateMessages(msgs); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidInput, err)
-	}
-	for i, m := range msgs {
-		if m.Role != model.RoleSystem && m.Role != model.RoleUser {
-			return fmt.Errorf("%w: message %d has role %q; a run takes system and user messages", ErrInvalidInput, i, m.Role)
-		}
-	}
-	return nil
-}
-
-func newRunID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "run-" + hex.EncodeToString(b[:])
-}
-
-// settings returns the caps and compiled run policy of an invocation.
-func (o *runOptions) settings(a *agent) (Caps, *compiledPolicy, error) {
-	caps, err := o.caps.over(a.caps)
+	above, err := rt.agentPolicies(spec.Above)
 	if err != nil {
-		return Caps{}, nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+		return nil, err
 	}
-	runPol, err := o.policy.compile()
-	if err != nil {
-		return Caps{}, nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
+	state := spec.State.clone()
+	maxDepth := spec.MaxDepth
+	if maxDepth == 0 {
+		maxDepth = spec.Depth + caps.MaxDepth
 	}
-	return caps, runPol, nil
-}
-
-// invocation is what one invocation of a run runs under.
-type invocation struct {
-	caps      Caps
-	runPolicy *compiledPolicy
-	policy    Policy // runPolicy before it was compiled
-	// parent is the run whose agent tool call starts this one, nil for an
-	// invocation by a client.
-	parent *run
-	// above holds, for a child run continued by a client, the policies of
-	// the agents of the runs above it, aboveNames those agents; depth
-	// counts those runs.
-	above      []*compiledPolicy
-	aboveNames []string
-	depth      int
-}
-
-// start records the input and runs the loop where the caller runs.
-func (rt *Runtime) start(ctx context.Context, a *agent, state *RunState, input []model.Message, inv invocation, create bool) (*RunOutput, error) {
-	r := rt.newRun(a, state, inv)
-	if p := inv.parent; p != nil {
-		r.policy = p.policy.child(a)
-		r.runPolicy = p.runPolicy
-		r.aboveNames = append([]string{p.agent.reg.Name}, p.aboveNames...)
-		r.depth = p.depth + 1
-		r.maxDepth = min(p.maxDepth, r.depth+inv.caps.MaxDepth)
-	}
-	return r.begin(ctx, input, create)
-}
-
-// newRun returns the run of an invocation, driven by the engine's steps.
-func (rt *Runtime) newRun(a *agent, state *RunState, inv invocation) *run {
 	return &run{
 		rt:         rt,
 		agent:      a,
 		id:         state.ID,
 		parent:     state.ParentID,
-		policy:     newRunPolicy(maps.Clone(state.Labels), append([]*compiledPolicy{a.policy, inv.runPolicy}, inv.above...)...),
-		runPolicy:  inv.policy,
-		aboveNames: inv.aboveNames,
-		caps:       inv.caps,
-		depth:      inv.depth,
-		maxDepth:   inv.depth + inv.caps.MaxDepth,
+		policy:     newRunPolicy(maps.Clone(state.Labels), append([]*compiledPolicy{a.policy, runPol}, above...)...),
+		runPolicy:  spec.Policy,
+		aboveNames: spec.Above,
+		caps:       caps,
+		depth:      spec.Depth,
+		maxDepth:   maxDepth,
 		state:      state,
-		driver:     memorySteps{engine: rt.engine},
-	}
+		driver:     steps,
+		ledger:     rt.declarer.NewLedger(),
+	}, nil
+}
+
+// spec returns spec with the caps and MaxDepth the run compiled from it:
+// what an engine that runs invocations itself is handed.
+func (r *run) spec(spec *RunSpec) *RunSpec {
+	s := *spec
+	s.Caps, s.MaxDepth = r.caps, r.maxDepth
+	return &s
 }
 
 // begin records the input and runs the loop.
 func (r *run) begin(ctx context.Context, input []model.Message, create bool) (*RunOutput, error) {
 	state := r.state
-	r.ledger = r.rt.declarer.NewLedger()
 	if err := r.ledger.Append(state.Messages...); err != nil {
 		err = fmt.Errorf("run %q: recorded history: %w", r.id, err)
 		if !create {
@@ -322,6 +100,15 @@ func (r *run) begin(ctx context.Context, input []model.Message, create bool) (*R
 		return nil, fmt.Errorf("run %q: %w", r.id, err)
 	}
 	return r.loop(ctx)
+}
+
+// declarationsKey is everything a run's declarations depend on besides the
+// run's policy, which is fixed for the invocation: the step's immutable
+// catalog, the model's capabilities and the revision of the run's ledger.
+type declarationsKey struct {
+	cat        *catalog
+	caps       model.Capabilities
+	discovered int
 }
 
 // run is one invocation of a run. It belongs to one goroutine.
@@ -353,6 +140,10 @@ type run struct {
 
 	failure string // why the invocation failed, recorded with the run
 
+	// step is the planning step being taken, held here so that taking a
+	// step allocates no step.
+	step step
+
 	immCatalog *catalog // the catalog immDefs were computed for
 	immDefs    []model.ToolDefinition
 	decl       *discovery.Declarations // the last step's, decided for declKey
@@ -361,7 +152,7 @@ type run struct {
 
 // loop plans and executes steps until the run stops.
 func (r *run) loop(parent context.Context) (*RunOutput, error) {
-	parent, observation := r.observeRun(parent)
+	parent, observation := r.rt.observer().startRun(parent, r)
 	ctx, cancel := r.driver.Bound(parent, r.caps.MaxDuration)
 	defer cancel()
 	var stop StopReason
@@ -373,7 +164,8 @@ func (r *run) loop(parent context.Context) (*RunOutput, error) {
 		case r.steps >= r.caps.MaxSteps:
 			stop = StopMaxSteps
 		default:
-			stop, err = r.observedStep(ctx)
+			r.step = step{r: r, number: r.state.Steps + r.steps + 1}
+			stop, err = r.step.run(ctx)
 		}
 	}
 	status := RunStopped
@@ -454,4 +246,46 @@ func (r *run) output(stop StopReason) *RunOutput {
 		}
 	}
 	return out
+}
+
+// extend appends msgs to the run's history and to the ledger of what it
+// discovered. A discovery result that no history may hold is an error and
+// extends nothing.
+func (r *run) extend(msgs ...model.Message) error {
+	if err := r.ledger.Append(msgs...); err != nil {
+		return err
+	}
+	r.messages = append(r.messages, msgs...)
+	return nil
+}
+
+// stepPermits is the run's permitted set of discovered tools in one step:
+// the tools the step's catalog still holds as deferred tools, unchanged
+// since their latest discovery, that the run's policy permits.
+type stepPermits struct {
+	run *run
+	cat *catalog
+}
+
+// Permits reports whether the step may declare the discovered tool name.
+func (p stepPermits) Permits(name string) bool {
+	snap, ok := p.run.ledger.Snapshot(name)
+	return ok && p.run.callable(p.cat, name, snap) != nil
+}
+
+// callable returns the catalog tool a discovered snapshot stands for, or nil
+// when the step's catalog no longer holds it, holds it changed, or the run
+// may not use it.
+func (r *run) callable(cat *catalog, name string, snap model.ToolSnapshot) *catalogTool {
+	t := cat.byName[name]
+	if t == nil || !t.deferred || !discovery.SameSnapshot(t.snapshot, snap) || !r.policy.permits(t) {
+		return nil
+	}
+	return t
+}
+
+// discoverySettings returns the request's discovery settings.
+func (r *run) discoverySettings() model.Discovery {
+	return model.Discovery{Enabled: r.agent.hasDeferred(), Description: r.agent.reg.DiscoveryDescription,
+		ConversationCatalog: r.agent.reg.ConversationCatalog}
 }

@@ -1,17 +1,19 @@
 package runtime
 
-// One run loop, two drivers. The run loop (run.loop, run.step) decides
-// everything about a run deterministically from what its steps return: the
-// caps, the stop reasons, which admitted calls execute, what the history
-// records. Every side effect goes through the Steps the loop is driven
-// with: a planning step (catalog resolution, the planner call, admission
-// and discovery answers, which need the step's catalog), each tool call's
-// execution (a child run for an agent used as a tool), recording the run,
-// and the clock of the time cap. The in-memory engine's Steps call the
-// step functions directly; a durable engine (package
+// The engine seam: one run loop, two drivers. The run loop (run.loop,
+// step.run) decides everything about a run deterministically from what its
+// steps return: the caps, the stop reasons, which admitted calls execute,
+// what the history records. Every side effect goes through the Steps the
+// loop is driven with: a planning step (catalog resolution, the planner
+// call, admission and discovery answers, which need the step's catalog),
+// each tool call's execution (a child run for an agent used as a tool),
+// recording the run, and the clock of the time cap. The in-memory engine's
+// Steps call the step functions directly; a durable engine (package
 // runtime/engine/temporal) records them and, on a replay, returns what it
 // recorded instead of running them again, running them on a worker through
 // Runtime.PlanStep and Runtime.ExecuteCall, which are the same functions.
+// Both drivers run a child run with Drive from the RunSpec the step builds
+// for the call.
 
 import (
 	"context"
@@ -96,7 +98,11 @@ type StepRequest struct {
 
 // StepPlan is what a planning step decided: the planner's response, the
 // admission of each of its tool calls and the answers to its discovery
-// calls, all from the step's catalog.
+// calls, all from the step's catalog. A durable engine records it (the
+// Temporal engine as the result of its plan activity) and, on a replay,
+// hands the recorded plan back instead of planning again, so its JSON form
+// is durable: a field is added only with omitempty and a zero value that
+// means what the field's absence meant, and no field is renamed or removed.
 type StepPlan struct {
 	// Response is the planner's validated response.
 	Response model.Response `json:"response"`
@@ -105,12 +111,14 @@ type StepPlan struct {
 	Calls []PlannedCall `json:"calls,omitempty"`
 	// Discovery holds one result per discovery call, in order.
 	Discovery []model.DiscoveryResult `json:"discovery,omitempty"`
-
-	admissions []admission // the step's own admissions, when it ran here
 }
 
 // PlannedCall is the admission of one tool call: a refusal, or the record
-// it is admitted under.
+// it is admitted under. It is the one form of an admission decision; like
+// StepPlan, engines record it, so its JSON form is durable. A call admitted
+// in this process also keeps its catalog tool and decoded arguments, which
+// its execution here uses; a call admitted elsewhere is executed from its
+// Record (Runtime.ExecuteCall).
 type PlannedCall struct {
 	// Refusal is the error result's text of a refused call.
 	Refusal string `json:"refusal,omitempty"`
@@ -118,6 +126,9 @@ type PlannedCall struct {
 	Reason RefusalReason `json:"reason,omitempty"`
 	// Record binds an admitted call to its definition.
 	Record *CallRecord `json:"record,omitempty"`
+
+	tool    *catalogTool // the admitted call's tool, when admitted here
+	payload any          // its arguments as the payload codec decoded them
 }
 
 // CallRequest is one admitted call to execute. Its maps and slices are
@@ -199,81 +210,28 @@ func (c *clockContext) Err() error {
 }
 
 // Drive runs one invocation of a run with steps: the run loop that Run
-// and Continue run, for an engine that runs invocations itself. It returns
-// what Run returns.
+// and Continue run, for an engine that runs invocations itself, and for
+// the child run of an agent used as a tool. It returns what Run returns.
 func (rt *Runtime) Drive(ctx context.Context, steps Steps, spec *RunSpec) (*RunOutput, error) {
-	a, err := rt.agentNamed(spec.State.Agent)
+	r, err := newRun(rt, spec, steps)
 	if err != nil {
 		return nil, err
 	}
-	caps, err := spec.Caps.over(a.caps)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
-	}
-	runPol, err := spec.Policy.compile()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
-	}
-	above, err := rt.agentPolicies(spec.Above)
-	if err != nil {
-		return nil, err
-	}
-	state := spec.State.clone()
-	state.Status = RunActive
-	r := rt.newRun(a, state, invocation{caps: caps, runPolicy: runPol, policy: spec.Policy, above: above, aboveNames: spec.Above, depth: spec.Depth})
-	r.driver = steps
-	if spec.MaxDepth > 0 {
-		r.maxDepth = spec.MaxDepth
-	}
+	r.state.Status = RunActive
 	return r.begin(ctx, spec.Input, spec.Create)
-}
-
-// agentPolicies returns the policies of the named agents.
-func (rt *Runtime) agentPolicies(names []string) ([]*compiledPolicy, error) {
-	policies := make([]*compiledPolicy, 0, len(names))
-	for _, name := range names {
-		a, err := rt.agentNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		policies = append(policies, a.policy)
-	}
-	return policies, nil
-}
-
-// stepRun returns the run a step of another process runs under: the
-// request's agent, policy and history.
-func (rt *Runtime) stepRun(runID, agentName string, labels map[string]string, pol Policy, aboveNames []string) (*run, error) {
-	a, err := rt.agentNamed(agentName)
-	if err != nil {
-		return nil, err
-	}
-	runPol, err := pol.compile()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidInput, err)
-	}
-	above, err := rt.agentPolicies(aboveNames)
-	if err != nil {
-		return nil, err
-	}
-	state := &RunState{ID: runID, Agent: agentName, Labels: labels}
-	r := rt.newRun(a, state, invocation{runPolicy: runPol, policy: pol, above: above, aboveNames: aboveNames})
-	r.ledger = rt.declarer.NewLedger()
-	return r, nil
 }
 
 // PlanStep runs the planning step of req, as the run loop runs it: the
 // step a durable engine runs on a worker.
 func (rt *Runtime) PlanStep(ctx context.Context, req *StepRequest) (*StepPlan, error) {
-	r, err := rt.stepRun(req.RunID, req.Agent, req.Labels, req.Policy, req.Above)
+	r, err := newRun(rt, &RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}, Policy: req.Policy, Above: req.Above}, nil)
 	if err != nil {
 		return nil, err
 	}
 	if err := r.extend(req.Messages...); err != nil {
 		return nil, fmt.Errorf("run %q: recorded history: %w", r.id, err)
 	}
-	var counted bool
-	return r.plan(ctx, req.Step, &counted)
+	return (&step{r: r, number: req.Step}).plan(ctx)
 }
 
 // ExecuteCall executes the admitted call of req, as the run loop executes
@@ -282,7 +240,7 @@ func (rt *Runtime) PlanStep(ctx context.Context, req *StepRequest) (*StepPlan, e
 // must still hold it as recorded. Calls of agents used as tools are child
 // runs, which the engine runs with Drive.
 func (rt *Runtime) ExecuteCall(ctx context.Context, req *CallRequest) (*CallResult, error) {
-	r, err := rt.stepRun(req.RunID, req.Agent, req.Labels, Policy{}, nil)
+	r, err := newRun(rt, &RunSpec{State: RunState{ID: req.RunID, Agent: req.Agent, Labels: req.Labels}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -302,21 +260,19 @@ func (rt *Runtime) ExecuteCall(ctx context.Context, req *CallRequest) (*CallResu
 	if err != nil {
 		return nil, fmt.Errorf("call %q: %w", rec.CallID, err)
 	}
-	a := &admission{call: model.ToolCall{ID: rec.CallID, Name: rec.Name, Arguments: rec.Arguments}, tool: t, record: rec, payload: payload}
-	return r.executeStep(ctx, a)
+	return (&step{r: r, number: rec.Step}).execute(ctx, req, &PlannedCall{Record: &rec, tool: t, payload: payload})
 }
 
 // ConfirmCall asks the runtime's confirmer about req's call, as the run
 // loop asks before executing it. It returns nil when the call may run,
 // otherwise the result that answers it.
 func (rt *Runtime) ConfirmCall(ctx context.Context, req *CallRequest) (*CallResult, error) {
-	r := &run{rt: rt, id: req.RunID}
-	a := &admission{call: model.ToolCall{ID: req.Record.CallID, Name: req.Record.Name, Arguments: req.Record.Arguments}, record: req.Record}
-	ok, res, err := r.confirm(ctx, a)
+	rec := req.Record
+	ok, res, err := rt.confirm(ctx, req.RunID, &rec)
 	if err != nil || ok {
 		return nil, err
 	}
-	return &CallResult{Result: res, Record: a.record}, nil
+	return &CallResult{Result: res, Record: rec}, nil
 }
 
 // AgentCallResult answers the call of an agent used as a tool from its
@@ -336,57 +292,6 @@ func AgentCallResult(req *CallRequest, out *RunOutput, err error) *CallResult {
 		return &CallResult{Result: errorResult(call, forModel), Ran: true, Record: rec}
 	}
 	return &CallResult{Result: model.ToolResult{CallID: call.ID, Name: call.Name, Content: content}, Ran: true, Record: rec}
-}
-
-// stepRequest returns the planning step number of r as data.
-func (r *run) stepRequest(number int) *StepRequest {
-	return &StepRequest{
-		RunID: r.id, Agent: r.agent.reg.Name, Step: number,
-		Labels: r.policy.labels, Policy: r.runPolicy, Above: r.aboveNames,
-		Messages: r.messages[:len(r.messages):len(r.messages)],
-	}
-}
-
-// callRequest returns an admitted call of r as data, with its child run
-// when the call runs an agent.
-func (r *run) callRequest(ctx context.Context, a *admission) (*CallRequest, error) {
-	req := &CallRequest{RunID: r.id, Agent: r.agent.reg.Name, Labels: r.policy.labels, Record: a.record}
-	if a.record.Source.Kind != SourceAgent {
-		return req, nil
-	}
-	child, err := r.rt.agentNamed(a.record.Source.Agent)
-	if err != nil {
-		return nil, err
-	}
-	request, err := r.rt.childInput(a)
-	if err != nil {
-		return nil, err
-	}
-	depth := r.depth + 1
-	spec := &RunSpec{
-		State:    RunState{ID: childRunID(r.id, a.record.Step, a.call.ID), Agent: child.reg.Name, ParentID: r.id, Labels: r.policy.labels, Status: RunActive},
-		Input:    []model.Message{model.UserMessage(request)},
-		Create:   true,
-		Caps:     child.caps,
-		Policy:   r.runPolicy,
-		Above:    append([]string{r.agent.reg.Name}, r.aboveNames...),
-		Depth:    depth,
-		MaxDepth: min(r.maxDepth, depth+child.caps.MaxDepth),
-	}
-	if d, ok := ctx.Deadline(); ok {
-		spec.Deadline = d
-	}
-	req.Child = spec
-	return req, nil
-}
-
-// executeStep executes an admitted call where the loop runs.
-func (r *run) executeStep(ctx context.Context, a *admission) (*CallResult, error) {
-	res, ran, err := r.observedExecute(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	return &CallResult{Result: res, Ran: ran, Record: a.record}, nil
 }
 
 // childContent returns the content of an agent tool call from its child

@@ -82,17 +82,6 @@ type toolset struct {
 	mcpServer string
 }
 
-// RegisterToolset registers a toolset's executor. Every tool of the schema
-// needs a spec with a payload codec, every spec a tool, and a toolset name
-// can be registered once.
-func (rt *Runtime) RegisterToolset(reg ToolsetRegistration) error {
-	ts, err := newToolset(reg)
-	if err != nil {
-		return err
-	}
-	return rt.addToolset(ts)
-}
-
 func newToolset(reg ToolsetRegistration) (*toolset, error) {
 	name := reg.Schema.Name
 	if err := tools.ValidateName(name); err != nil {

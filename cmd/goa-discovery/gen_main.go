@@ -24,8 +24,10 @@ const generatorGCPercent = 400
 // it imports the design package (whose package-level DSL registers the
 // design), runs eval.RunDSL, then codegen.Generate with the --output and
 // --import-path flags, and reports the files it wrote or removed on stdout
-// with codegen.Report (every file with --verbose); without
-// GOGC in its environment it collects garbage at generatorGCPercent. Design errors go to stderr
+// with codegen.Report (every file with --verbose). With --mcp-toolsets or
+// --agent-catalogs it writes codegen's declared MCP toolsets or agent
+// catalogs as JSON instead of generating. Without GOGC in its environment
+// it collects garbage at generatorGCPercent. Design errors go to stderr
 // verbatim with exit status 1.
 func generatorMain(designPath string) ([]byte, error) {
 	f := jen.NewFile("main")
@@ -36,6 +38,7 @@ func generatorMain(designPath string) ([]byte, error) {
 		jen.Id("importPath").Op(":=").Qual("flag", "String").Call(jen.Lit("import-path"), jen.Lit(""), jen.Lit("import path of the output directory")),
 		jen.Id("verbose").Op(":=").Qual("flag", "Bool").Call(jen.Lit("verbose"), jen.False(), jen.Lit("list unchanged files too")),
 		jen.Id("mcpToolsets").Op(":=").Qual("flag", "Bool").Call(jen.Lit("mcp-toolsets"), jen.False(), jen.Lit("write the declared MCP toolsets as JSON instead of generating")),
+		jen.Id("agentCatalogs").Op(":=").Qual("flag", "Bool").Call(jen.Lit("agent-catalogs"), jen.False(), jen.Lit("write the catalogs of the agents' search tools as JSON instead of generating")),
 		jen.Qual("flag", "Parse").Call(),
 		jen.If(jen.Qual("os", "Getenv").Call(jen.Lit("GOGC")).Op("==").Lit("")).Block(
 			jen.Qual("runtime/debug", "SetGCPercent").Call(jen.Lit(generatorGCPercent)),
@@ -48,6 +51,12 @@ func generatorMain(designPath string) ([]byte, error) {
 		),
 		jen.If(jen.Op("*").Id("mcpToolsets")).Block(
 			jen.If(jen.Err().Op(":=").Qual(codegenPkg, "WriteDeclaredMCPToolsets").Call(jen.Qual("os", "Stdout")), jen.Err().Op("!=").Nil()).Block(
+				jen.Id("fail").Call(jen.Err()),
+			),
+			jen.Return(),
+		),
+		jen.If(jen.Op("*").Id("agentCatalogs")).Block(
+			jen.If(jen.Err().Op(":=").Qual(codegenPkg, "WriteAgentCatalogs").Call(jen.Qual("os", "Stdout")), jen.Err().Op("!=").Nil()).Block(
 				jen.Id("fail").Call(jen.Err()),
 			),
 			jen.Return(),

@@ -22,6 +22,8 @@ type searchFlags struct {
 	tools      string
 	mcpCommand string
 	mcpURL     string
+	design     string
+	agent      string
 	queries    string
 	limit      int
 	passes     int
@@ -48,7 +50,9 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := search(f, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
+		if !errors.Is(err, errDesign) { // the design's errors are printed as gen prints them
+			fmt.Fprintf(stderr, "goa-discovery search: %v\n", err)
+		}
 		return 1
 	}
 	return 0
@@ -58,9 +62,11 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	var f searchFlags
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.tools, "tools", "", "tool catalog: JSON lines of {name, description, parameters} or an MCP tools/list result")
+	fs.StringVar(&f.tools, "tools", "", "tool catalog: JSON lines of {name, description, parameters} or of tool wire records {name, description, payload}, an MCP tools/list result or a toolset wire record")
 	fs.StringVar(&f.mcpCommand, "mcp-command", "", "tool catalog: the tools/list of the MCP server this command starts (stdio), \"CMD ARGS\" split at spaces")
 	fs.StringVar(&f.mcpURL, "mcp-url", "", "tool catalog: the tools/list of the MCP server at this streamable HTTP endpoint")
+	fs.StringVar(&f.design, "design", "", "tool catalog: the deferred tools that an agent's search tool searches, from the design package at this import path; registry and MCP-listed sources are named on stderr, not included")
+	fs.StringVar(&f.agent, "agent", "", "the agent of --design; required when the design declares several")
 	fs.StringVar(&f.queries, "queries", "", "query set to evaluate: JSON lines of {query, gold}")
 	fs.IntVar(&f.limit, "limit", toolsearch.DefaultLimit, "number of tools to print for a query")
 	fs.IntVar(&f.passes, "passes", 5, "timed passes over the query set when evaluating (1 with --embeddings unless given)")
@@ -72,8 +78,9 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 	fs.IntVar(&f.embedRetries, "embed-retries", toolsearch.DefaultEmbedAttempts, "attempts at one request of --embeddings before giving up, 1 s apart and doubling; the requests done are kept")
 	fs.StringVar(&f.embedCache, "embed-cache", "", "directory of the tool vectors of --embeddings, by server, model and tool text (default the user cache directory's goa-discovery/embeddings)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] [--limit N] QUERY...")
-		fmt.Fprintln(stderr, "       goa-discovery search (--tools FILE | --mcp-command \"CMD ARGS\" | --mcp-url URL) [--embeddings URL] --queries FILE [--passes N] [--json] [--misses]")
+		fmt.Fprintln(stderr, "usage: goa-discovery search CATALOG [--embeddings URL] [--limit N] QUERY...")
+		fmt.Fprintln(stderr, "       goa-discovery search CATALOG [--embeddings URL] --queries FILE [--passes N] [--json] [--misses]")
+		fmt.Fprintln(stderr, "CATALOG is --tools FILE, --mcp-command \"CMD ARGS\", --mcp-url URL or --design IMPORTPATH [--agent NAME]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,16 +93,20 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 		f.passes = 1 // each search embeds its query: one pass is slow enough
 	}
 	catalogs := 0
-	for _, c := range []string{f.tools, f.mcpCommand, f.mcpURL} {
+	for _, c := range []string{f.tools, f.mcpCommand, f.mcpURL, f.design} {
 		if c != "" {
 			catalogs++
 		}
 	}
 	switch {
 	case catalogs == 0:
-		return f, errors.New("--tools is required, or --mcp-command \"CMD ARGS\" or --mcp-url URL")
+		return f, errors.New("--tools is required, or --mcp-command \"CMD ARGS\", --mcp-url URL or --design IMPORTPATH")
 	case catalogs > 1:
-		return f, errors.New("give one catalog: --tools, --mcp-command or --mcp-url")
+		return f, errors.New("give one catalog: --tools, --mcp-command, --mcp-url or --design")
+	case set["agent"] && f.design == "":
+		return f, errors.New("--agent applies with --design IMPORTPATH")
+	case set["agent"] && f.agent == "":
+		return f, errors.New("--agent names no agent")
 	case set["mcp-command"] && len(strings.Fields(f.mcpCommand)) == 0:
 		return f, errors.New("--mcp-command names no command")
 	case f.limit < 1:
@@ -131,7 +142,8 @@ func parseSearchFlags(args []string, stderr io.Writer) (searchFlags, error) {
 }
 
 func search(f searchFlags, stdout, stderr io.Writer) error {
-	docs, source, err := readCatalog(f)
+	ctx := context.Background()
+	docs, source, err := readCatalog(ctx, f, stderr)
 	if err != nil {
 		return err
 	}
@@ -141,7 +153,6 @@ func search(f searchFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", source, err)
 	}
-	ctx := context.Background()
 	s := lexicalSearcher(ix)
 	var embedding *embeddingReport
 	if f.embeddings != "" {
@@ -152,11 +163,12 @@ func search(f searchFlags, stdout, stderr io.Writer) error {
 		embedding = &er
 	}
 	if f.queries == "" {
-		results, err := s(ctx, nil, strings.Join(f.words, " "), f.limit)
+		query := strings.Join(f.words, " ")
+		results, err := s(ctx, nil, query, f.limit)
 		if err != nil {
 			return err
 		}
-		return printRanking(stdout, results)
+		return printRanking(stdout, query, results)
 	}
 	queries, err := readQueriesFile(f.queries, ix)
 	if err != nil {
@@ -195,8 +207,10 @@ func search(f searchFlags, stdout, stderr io.Writer) error {
 }
 
 // readCatalog reads the catalog the flags name and says where it came from.
-func readCatalog(f searchFlags) ([]toolsearch.Document, string, error) {
+func readCatalog(ctx context.Context, f searchFlags, stderr io.Writer) ([]toolsearch.Document, string, error) {
 	switch {
+	case f.design != "":
+		return readDesignCatalog(ctx, f.design, f.agent, stderr)
 	case f.mcpCommand != "":
 		args := strings.Fields(f.mcpCommand)
 		cmd := mcp.Command(args[0], args[1:]...)
@@ -239,10 +253,15 @@ func readQueriesFile(path string, ix *toolsearch.Index) ([]catalogfile.Query, er
 }
 
 // printRanking prints one ranked tool a line: rank, name, score and the
-// fields that matched.
-func printRanking(w io.Writer, results []toolsearch.Result) error {
+// fields that matched; when nothing matched the query, the note a
+// discovery answer gives (noMatchNote).
+func printRanking(w io.Writer, query string, results []toolsearch.Result) error {
 	if len(results) == 0 {
-		_, err := fmt.Fprintln(w, "no tools found")
+		note, err := noMatchNote(query)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, note)
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

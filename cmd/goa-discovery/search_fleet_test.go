@@ -54,6 +54,7 @@ func TestSearchCommandMisses(t *testing.T) {
 	queries := writeFile(t, "queries.jsonl", `{"query": "weather forecast for Paris", "gold": ["weather.forecast"]}
 {"query": "send an email", "gold": ["files.list"], "id": "q2"}
 {"query": "zzz", "gold": ["email.send"]}
+{"query": "please help me", "gold": ["email.send"], "id": "q4"}
 `)
 	tests := []struct {
 		name string
@@ -61,13 +62,16 @@ func TestSearchCommandMisses(t *testing.T) {
 		want []string // the lines after the evaluation
 	}{
 		{"text", nil, []string{
-			"missed: 2 of 3 queries",
+			"missed: 3 of 4 queries",
 			`"send an email"`, "  gold: files.list", "  top:  email.send",
-			`"zzz"`, "  gold: email.send", "  top:  no tools found",
+			`"zzz"`, "  gold: email.send", "  top:  none", `  note: No available tool matches the query "zzz".`,
+			`"please help me"`, "  gold: email.send", "  top:  none",
+			`  note: The query "please help me" names nothing searchable: its words only frame a request or join words (such as "please", "help me", "the", "de", "から"); say what the tool does.`,
 		}},
 		{"json", []string{"--json"}, []string{
 			`{"query":"send an email","id":"q2","gold":["files.list"],"top":["email.send"]}`,
-			`{"query":"zzz","gold":["email.send"],"top":[]}`,
+			`{"query":"zzz","gold":["email.send"],"top":[],"note":"No available tool matches the query \"zzz\"."}`,
+			`{"query":"please help me","id":"q4","gold":["email.send"],"top":[],"note":"The query \"please help me\" names nothing searchable: its words only frame a request or join words (such as \"please\", \"help me\", \"the\", \"de\", \"から\"); say what the tool does."}`,
 		}},
 	}
 	for _, tt := range tests {

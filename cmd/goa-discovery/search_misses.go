@@ -2,7 +2,9 @@ package main
 
 // The requests of a query set that search misses: those whose top 5 holds
 // none of their gold tools, each with the top 5 it got, so that a user sees
-// what a catalog's descriptions fail to say.
+// what a catalog's descriptions fail to say; a request that finds nothing
+// carries the note a discovery answer gives for it (noMatchNote), such as
+// that it names nothing searchable.
 
 import (
 	"context"
@@ -22,6 +24,8 @@ type missedQuery struct {
 	ID    string   `json:"id,omitempty"`
 	Gold  []string `json:"gold"`
 	Top   []string `json:"top"`
+	// Note is the discovery answer's note when Top is empty.
+	Note string `json:"note,omitempty"`
 }
 
 // missedQueries ranks every query's top evalDepth and returns those that
@@ -41,19 +45,25 @@ func missedQueries(ctx context.Context, search searcher, queries []catalogfile.Q
 		for i, r := range results {
 			top[i] = r.Name
 		}
-		misses = append(misses, missedQuery{Query: q.Text, ID: q.ID, Gold: q.Gold, Top: top})
+		m := missedQuery{Query: q.Text, ID: q.ID, Gold: q.Gold, Top: top}
+		if len(top) == 0 {
+			if m.Note, err = noMatchNote(q.Text); err != nil {
+				return nil, err
+			}
+		}
+		misses = append(misses, m)
 	}
 	return misses, nil
 }
 
 // writeMissesText lists the misses, each request with its gold tools and
-// the top 5 it got.
+// the top 5 it got, or the note on why it found nothing.
 func writeMissesText(w io.Writer, misses []missedQuery, queries int) error {
 	if _, err := fmt.Fprintf(w, "missed: %d of %d queries\n", len(misses), queries); err != nil {
 		return err
 	}
 	for _, m := range misses {
-		top := "no tools found"
+		top := "none\n  note: " + m.Note
 		if len(m.Top) > 0 {
 			top = strings.Join(m.Top, ", ")
 		}

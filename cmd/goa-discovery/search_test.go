@@ -41,7 +41,9 @@ func TestSearchCommandRanks(t *testing.T) {
 		{"ranked tools", []string{"--tools", tools, "weather", "in", "a", "city"}, []string{"1.  weather.forecast", "2.  weather.alerts"}},
 		{"limit", []string{"--tools", tools, "--limit", "1", "weather"}, []string{"1.  weather.forecast"}},
 		{"exact name", []string{"--tools", tools, "files.list"}, []string{"1.  files.list", "2.  weather.alerts"}},
-		{"nothing found", []string{"--tools", tools, "the"}, []string{"no tools found"}},
+		{"nothing matches", []string{"--tools", tools, "zzz"}, []string{`No available tool matches the query "zzz".`}},
+		{"frame words only", []string{"--tools", tools, "please", "help", "me"}, []string{`The query "please help me" names nothing searchable: `}},
+		{"stop word only", []string{"--tools", tools, "the"}, []string{`The query "the" names nothing searchable: `}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,8 +275,8 @@ func TestSearchCommandHybrid(t *testing.T) {
 	tools := writeFile(t, "tools.jsonl", testTools)
 	const query = "will it rain in Paris tomorrow"
 	var stdout, stderr bytes.Buffer
-	if code := runSearch([]string{"--tools", tools, query}, &stdout, &stderr); code != 0 || stdout.String() != "no tools found\n" {
-		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tools found", code, stdout.String(), stderr.String())
+	if code := runSearch([]string{"--tools", tools, query}, &stdout, &stderr); code != 0 || stdout.String() != `No available tool matches the query "`+query+`".`+"\n" {
+		t.Fatalf("lexical: exit %d, stdout %q, stderr %q; want no tool found", code, stdout.String(), stderr.String())
 	}
 	stdout.Reset()
 	args := []string{"--tools", tools, "--embeddings", url, "--embeddings-model", embedserver.Model, "--embed-cache", t.TempDir()}

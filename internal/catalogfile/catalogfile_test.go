@@ -148,6 +148,8 @@ func FuzzReadTools(f *testing.F) {
 	f.Add([]byte(`{"name": "a", "description": "x", "parameters": {"type": "object"}}`))
 	f.Add([]byte(`{"tools": [{"name": "a", "inputSchema": {"properties": {"b": {}}}}]}`))
 	f.Add([]byte("{\"name\": \"a\"}\n{\"name\": \"a\"}"))
+	f.Add([]byte(`{"name": "t.a", "payload": {"type": "object"}, "contract": {"search_terms": ["x"]}}`))
+	f.Add([]byte(`{"name": "t", "tools": [{"name": "t.a", "payload": {"type": "object"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		docs, err := ReadTools(strings.NewReader(string(data)))
 		if err != nil {

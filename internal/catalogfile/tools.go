@@ -57,8 +57,8 @@ func ReadTools(r io.Reader) ([]toolsearch.Document, error) {
 	if spansLines(data) {
 		return readDocument(data)
 	}
-	if isMCPList(data) {
-		return readMCP(data)
+	if top := listing(data); top != nil {
+		return readListing(data, top)
 	}
 	return readLines(data)
 }
@@ -87,7 +87,17 @@ func readDocument(data []byte) ([]toolsearch.Document, error) {
 	}
 	if _, ok := top["tools"]; !ok {
 		return nil, fmt.Errorf("%w: line 1: a JSON value over several lines must be an MCP tools/list result "+
-			"with a \"tools\" member; JSON lines hold one tool a line", ErrMalformed)
+			"or a toolset's wire record, with a \"tools\" member; JSON lines hold one tool a line", ErrMalformed)
+	}
+	return readListing(data, top)
+}
+
+// readListing reads a document with a "tools" member: a toolset's wire
+// record when it has a "name" member too, an MCP tools/list result
+// otherwise.
+func readListing(data []byte, top map[string]json.RawMessage) ([]toolsearch.Document, error) {
+	if _, ok := top["name"]; ok {
+		return readToolset(data)
 	}
 	return readMCP(data)
 }
@@ -113,18 +123,21 @@ func atLine(data []byte, err error) error {
 	return fmt.Errorf("line %d: %w", 1+bytes.Count(data[:offset], []byte("\n")), err)
 }
 
-// isMCPList reports whether data holds one JSON object with a "tools" key.
-func isMCPList(data []byte) bool {
+// listing returns the members of the one JSON object data holds when it
+// has a "tools" member, and nil otherwise.
+func listing(data []byte) map[string]json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
 	if err := dec.Decode(&top); err != nil {
-		return false
+		return nil
 	}
 	if _, ok := top["tools"]; !ok {
-		return false
+		return nil
 	}
-	_, err := dec.Token()
-	return err == io.EOF
+	if _, err := dec.Token(); err != io.EOF {
+		return nil
+	}
+	return top
 }
 
 func readMCP(data []byte) ([]toolsearch.Document, error) {
@@ -158,14 +171,13 @@ func readLines(data []byte) ([]toolsearch.Document, error) {
 	var docs []toolsearch.Document
 	seen := make(map[string]int)
 	err := eachLine(data, func(line int, text []byte) error {
-		var t lineTool
-		if err := decodeStrict(text, &t); err != nil {
+		doc, err := lineDocument(text)
+		if err != nil {
 			return err
 		}
-		if err := checkName(t.Name, seen, line, func(j int) string { return fmt.Sprintf("line %d", j) }); err != nil {
+		if err := checkName(&doc.Name, seen, line, func(j int) string { return fmt.Sprintf("line %d", j) }); err != nil {
 			return err
 		}
-		doc := toolsearch.Document{Name: *t.Name, Title: t.Title, Description: t.Description, Parameters: t.Parameters}
 		if _, err := toolsearch.Count(doc); err != nil {
 			return err
 		}
@@ -179,6 +191,29 @@ func readLines(data []byte) ([]toolsearch.Document, error) {
 		return nil, fmt.Errorf("%w: no tools", ErrMalformed)
 	}
 	return docs, nil
+}
+
+// lineDocument decodes one line of a JSON lines catalog: a tool's wire
+// record (see kindOfLine) or a catalog line.
+func lineDocument(text []byte) (toolsearch.Document, error) {
+	switch kindOfLine(text) {
+	case wireRecordLine:
+		return wireLine(text)
+	case listingLine:
+		return toolsearch.Document{}, errors.New("an object with \"tools\" (a toolset's wire record or an MCP tools/list result) " +
+			"must be the whole file; JSON lines hold one tool a line")
+	}
+	var t lineTool
+	if err := decodeStrict(text, &t); err != nil {
+		return toolsearch.Document{}, err
+	}
+	switch {
+	case t.Name == nil:
+		return toolsearch.Document{}, errors.New("missing \"name\"")
+	case *t.Name == "":
+		return toolsearch.Document{}, errors.New("empty \"name\"")
+	}
+	return toolsearch.Document{Name: *t.Name, Title: t.Title, Description: t.Description, Parameters: t.Parameters}, nil
 }
 
 // checkName checks that a tool has a non-empty name that no earlier tool has;

@@ -12,6 +12,7 @@ const (
 	KindRegistry = "registry"
 	KindToolset  = "toolset"
 	KindAgent    = "agent"
+	KindGateway  = "gateway"
 )
 
 // reservedPackages are the names a generated package cannot take because
@@ -25,6 +26,14 @@ var reservedPackages = map[string]bool{
 // MCPServerPackage returns the Go package name, also the directory name,
 // of the MCP server of Goa service service.
 func MCPServerPackage(service string) string { return Package(service, "service") + "mcp" }
+
+// GatewayEndpointsField returns the field of an MCP gateway's Servers
+// that holds the Goa endpoints of service service.
+func GatewayEndpointsField(service string) string { return Exported(service) + "Endpoints" }
+
+// GatewayTransportField returns the field of an MCP gateway's Servers that
+// reaches the external MCP server server.
+func GatewayTransportField(server string) string { return Exported(server) + "Transport" }
 
 // IsReservedPackage reports whether pkg is a name Package never returns
 // because generated files import a package of that name.

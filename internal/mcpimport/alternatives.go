@@ -13,7 +13,8 @@ package mcpimport
 //   - anyOf / oneOf of one branch (after null) is that branch, the
 //     keywords beside it merged in (the outer description first);
 //   - anyOf / oneOf whose branches are constants or enums of one type is
-//     an enum of that type;
+//     an enum of that type, by the rule Session.Check reads it with
+//     (mcp.EnumOfConstants);
 //   - anything else is a union, a Problem whose property --any declares
 //     Any, its description kept (from a single described branch when the
 //     union has none) with the listed types appended.
@@ -22,6 +23,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 )
 
 // unionKeys are the keywords that list alternatives as subschemas.
@@ -76,8 +79,8 @@ func (d *decoder) alternatives(m map[string]any, pointer string) (map[string]any
 			d.fail(pointer+"/"+key, "a value that is only null: the DSL declares no null")
 			return nil, false, false
 		}
-		if e, ok := enumOf(rest); ok {
-			rest = []any{e}
+		if typ, values, ok := mcp.EnumOfConstants(rest); ok {
+			rest = []any{map[string]any{"type": typ, "enum": values}}
 		}
 		if o, ok := richest(rest); ok && !d.output {
 			d.notes = append(d.notes, Note{Tool: d.tool, Schema: d.schema, Pointer: pointer + "/" + key, Keyword: key,
@@ -139,64 +142,6 @@ func isNull(b any) bool {
 		}
 	}
 	return true
-}
-
-// enumOf returns the enum schema of branches that are each a constant
-// ("const") or an enum, all of one scalar type, or false.
-func enumOf(branches []any) (map[string]any, bool) {
-	if len(branches) < 2 {
-		return nil, false
-	}
-	var values []any
-	typ := ""
-	for _, b := range branches {
-		m, ok := b.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		for k := range m {
-			if k != "type" && k != "const" && k != "enum" && k != "description" && !slices.Contains(annotationOnly, k) {
-				return nil, false
-			}
-		}
-		var vals []any
-		if c, has := m["const"]; has {
-			vals = []any{c}
-		} else if e, isList := m["enum"].([]any); isList {
-			vals = e
-		} else {
-			return nil, false
-		}
-		for _, v := range vals {
-			t := scalarType(v)
-			if t == "" || typ != "" && t != typ && !(isNumberType(t) && isNumberType(typ)) {
-				return nil, false
-			}
-			if typ == "" || t == "number" {
-				typ = t
-			}
-		}
-		values = append(values, vals...)
-	}
-	return map[string]any{"type": typ, "enum": values}, true
-}
-
-func isNumberType(t string) bool { return t == "integer" || t == "number" }
-
-// scalarType is the JSON Schema type of a scalar decoded with UseNumber.
-func scalarType(v any) string {
-	switch x := v.(type) {
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case interface{ Int64() (int64, error) }:
-		if _, err := x.Int64(); err == nil {
-			return "integer"
-		}
-		return "number"
-	}
-	return ""
 }
 
 // mergeBranch returns outer with the keywords of the single branch b; a

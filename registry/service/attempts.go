@@ -77,9 +77,9 @@ const (
 // claim makes this service the forwarder of a pending call, whose attempt
 // a is registered. It returns the claim's fence and true when the call is
 // this service's to forward; otherwise a waits for another service's
-// attempt, or has ended so that the caller reads the record again. An
-// error is not yet a's.
-func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64, bool, error) {
+// attempt, while wait (the request's context) lasts, or has ended so that
+// the caller reads the record again. An error is not yet a's.
+func (s *Service) claim(ctx, wait context.Context, callID string, a *attempt) (uint64, bool, error) {
 	fence, state, err := s.store.Claim(ctx, callID, s.instance, claimTTL)
 	switch {
 	case err != nil:
@@ -88,7 +88,7 @@ func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64,
 		return fence, true, nil
 	case state == AttemptClaimed:
 		s.wg.Add(1)
-		go s.await(callID, a)
+		go s.await(wait, callID, a)
 		return 0, false, nil
 	case state == AttemptLost:
 		return 0, false, lostOutcome(callID)
@@ -99,14 +99,25 @@ func (s *Service) claim(ctx context.Context, callID string, a *attempt) (uint64,
 
 // await ends a when another service's attempt at callID has ended: the call
 // has a result, no claim, or a hand-over whose claim lapsed (a's error).
-// The caller then reads the record again.
-func (s *Service) await(callID string, a *attempt) {
+// The caller then reads the record again. It polls while ctx, the context
+// of the request that started it, lasts: once that request is gone, a ends
+// with no error, and those still waiting for it read the record again (and
+// wait under their own requests' contexts).
+func (s *Service) await(ctx context.Context, callID string, a *attempt) {
 	defer s.wg.Done()
-	ctx := context.Background()
 	state, err := AttemptClaimed, error(nil)
+	poll := time.NewTimer(claimPoll)
+	defer poll.Stop()
 	for state == AttemptClaimed && err == nil {
-		time.Sleep(claimPoll)
-		state, err = s.store.Attempt(ctx, callID)
+		select {
+		case <-ctx.Done():
+		case <-poll.C:
+			poll.Reset(claimPoll)
+			state, err = s.store.Attempt(ctx, callID)
+		}
+		if ctx.Err() != nil {
+			state, err = AttemptFree, nil
+		}
 	}
 	s.callMu.Lock()
 	defer s.callMu.Unlock()

@@ -259,6 +259,7 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 	s.callMu.Unlock()
 	// Those waiting for a share what the store answers: the caller going
 	// away must not fail them.
+	wait := ctx
 	ctx = context.WithoutCancel(ctx)
 	cur, err := s.store.Call(ctx, req.CallID)
 	switch {
@@ -273,7 +274,7 @@ func (s *Service) start(ctx context.Context, rec *CallRecord, spec *tools.ToolSp
 		}
 		return nil, cur.Result, nil
 	}
-	fence, mine, err := s.claim(ctx, req.CallID, a)
+	fence, mine, err := s.claim(ctx, wait, req.CallID, a)
 	switch {
 	case err != nil:
 		s.end(req.CallID, a, err)

@@ -277,7 +277,12 @@ func (s *Service) Close() error {
 // Publish registers a toolset or replaces its registration; see
 // registry.PublishRequest. The schemas are compiled and the fingerprint
 // computed before anything changes; a rejected publish changes nothing.
+// The schema limits apply first, before the toolset is validated, as on
+// the HTTP path (registry.OutlinePublish).
 func (s *Service) Publish(ctx context.Context, req *registry.PublishRequest) (*registry.PublishResult, error) {
+	if err := s.opts.schemaLimits.Check(&req.Toolset); err != nil {
+		return nil, err
+	}
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}

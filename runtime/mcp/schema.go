@@ -189,7 +189,8 @@ var rootObjectKeywords = []string{"properties", "required", "additionalPropertie
 // mergeAlternatives writes two spellings of one schema one way: anyOf,
 // oneOf or allOf of a single branch whose keywords the schema does not
 // state otherwise is that branch merged into the schema, and anyOf or
-// oneOf of constants and enums of one type is an enum of that type. m is
+// oneOf of constants and enums of one type (EnumOfConstants), in a schema
+// that states no enum and no other type, is an enum of that type. m is
 // canonical below; it is modified.
 func mergeAlternatives(m map[string]any) {
 	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
@@ -197,11 +198,11 @@ func mergeAlternatives(m map[string]any) {
 		if !ok {
 			continue
 		}
-		if e, ok := constantBranches(branches); ok && key != "allOf" {
-			if _, has := m["type"]; !has {
+		if typ, values, ok := EnumOfConstants(branches); ok && key != "allOf" {
+			if t, has := m["type"]; !has || t == typ {
 				if _, has := m["enum"]; !has {
 					delete(m, key)
-					m["type"], m["enum"] = e["type"], e["enum"]
+					m["type"], m["enum"] = typ, sortedSet(values)
 				}
 			}
 			continue
@@ -228,51 +229,65 @@ func mergeAlternatives(m map[string]any) {
 	}
 }
 
-// constantBranches returns {"type": T, "enum": [...]} for branches that
-// are each a const or an enum (nothing else, annotations dropped) of
-// values of one JSON type T, or false.
-func constantBranches(branches []any) (map[string]any, bool) {
+// EnumOfConstants returns the enum that anyOf or oneOf branches state when
+// each branch is a const or an enum of scalar values of one JSON type: the
+// type ("string", "boolean", "integer", or "number" when any value is not
+// an integer) and the values, in the branches' order. Schemas are decoded
+// with json.Decoder.UseNumber. A branch may state beside its const or enum
+// only annotations and a "type" that accepts each of its values ("number"
+// accepts integers); a branch with both const and enum, an empty or
+// non-list enum, a null or structured value, a type list, any other
+// keyword, or fewer than two branches gives false. It is the one rule by
+// which both mcp import (an enum in the design) and Session.Check (the
+// canonical form) read such a union, so that an imported declaration and
+// its server's schema compare equal.
+func EnumOfConstants(branches []any) (typ string, values []any, ok bool) {
 	if len(branches) < 2 {
-		return nil, false
+		return "", nil, false
 	}
-	var values []any
-	typ := ""
 	for _, b := range branches {
-		m, ok := b.(map[string]any)
-		if !ok {
-			return nil, false
+		m, isObject := b.(map[string]any)
+		if !isObject {
+			return "", nil, false
 		}
 		var vals []any
-		for k, v := range m {
-			switch k {
-			case "const":
-				vals = append(vals, v)
-			case "enum":
-				list, _ := v.([]any)
-				vals = append(vals, list...)
-			case "type":
-			default:
-				return nil, false
+		c, hasConst := m["const"]
+		e, hasEnum := m["enum"]
+		switch {
+		case hasConst && hasEnum:
+			return "", nil, false
+		case hasConst:
+			vals = []any{c}
+		case hasEnum:
+			list, isList := e.([]any)
+			if !isList || len(list) == 0 {
+				return "", nil, false
+			}
+			vals = list
+		default:
+			return "", nil, false
+		}
+		for k := range m {
+			if k != "const" && k != "enum" && k != "type" && !slices.Contains(annotations, k) {
+				return "", nil, false
 			}
 		}
-		if len(vals) == 0 {
-			return nil, false
-		}
+		bt, hasType := m["type"]
 		for _, v := range vals {
 			t := jsonType(v)
 			if t == "" || typ != "" && t != typ && !(numeric(t) && numeric(typ)) {
-				return nil, false
+				return "", nil, false
+			}
+			if hasType && bt != t && !(bt == "number" && t == "integer") {
+				return "", nil, false // the branch accepts no such value
 			}
 			if typ == "" || t == "number" {
 				typ = t
 			}
 		}
-		if bt, has := m["type"]; has && bt != typ && !(typ == "integer" && bt == "number") {
-			return nil, false
-		}
 		values = append(values, vals...)
 	}
-	return map[string]any{"type": typ, "enum": sortedSet(values)}, true
+	return typ, values, true
 }
 
 func numeric(t string) bool { return t == "integer" || t == "number" }

@@ -44,6 +44,12 @@ type Session struct {
 	// changes counts tools/list_changed notifications and reconnections:
 	// a tool list read at one count is stale at another.
 	changes atomic.Uint64
+
+	// notify receives what the server sends besides answers (notify.go).
+	notify Notifications
+	// progress routes the progress notifications of calls under way by
+	// their tokens (CallWithProgress).
+	progress progressRoutes
 }
 
 // Option configures a Session.
@@ -90,9 +96,7 @@ func Connect(ctx context.Context, server string, t Transport, opts ...Option) (*
 	if s.connect == 0 {
 		s.connect = DefaultConnectTimeout
 	}
-	s.client = sdk.NewClient(&sdk.Implementation{Name: "goa-discovery", Version: "v1"}, &sdk.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.changes.Add(1) },
-	})
+	s.client = sdk.NewClient(&sdk.Implementation{Name: "goa-discovery", Version: "v1"}, s.clientOptions())
 	if _, err := s.session(ctx); err != nil {
 		return nil, fmt.Errorf("mcp server %q: connect: %w", server, err)
 	}
@@ -185,6 +189,7 @@ func (s *Session) dial(ctx context.Context) (*conn, error) {
 		}
 		return nil, err
 	}
+	s.subscribeLogs(cctx, c.cs)
 	return c, nil
 }
 
@@ -296,6 +301,11 @@ func (s *Session) readPages(ctx context.Context, c *conn) ([]*sdk.Tool, error) {
 // protocol error, a timeout, a lost connection (which the next use
 // replaces), or a result larger than the limit (its cause a *LimitError).
 func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessage) (*sdk.CallToolResult, error) {
+	return s.call(ctx, name, arguments, nil)
+}
+
+// call is Call, with meta as the request's _meta when it is not nil.
+func (s *Session) call(ctx context.Context, name string, arguments json.RawMessage, meta sdk.Meta) (*sdk.CallToolResult, error) {
 	fail := func(kind CallErrorKind, detail string, cause error) error {
 		return &CallError{Server: s.server, Tool: name, Kind: kind, Detail: detail, Cause: cause}
 	}
@@ -308,6 +318,9 @@ func (s *Session) Call(ctx context.Context, name string, arguments json.RawMessa
 	params := &sdk.CallToolParams{Name: name}
 	if arguments != nil {
 		params.Arguments = arguments
+	}
+	if meta != nil {
+		params.Meta = meta
 	}
 	res, err := c.cs.CallTool(cctx, params)
 	if lerr := s.overflow(c, name); lerr != nil {

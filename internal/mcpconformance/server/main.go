@@ -3,7 +3,9 @@
 // the MCP server that goa gen writes (gen/mcpservers/conformancemcp) over
 // streamable HTTP. "server [-addr HOST:PORT]" listens on a loopback address
 // (by default a free port), prints the server's URL on stdout and serves
-// until it receives SIGINT or SIGTERM.
+// until it receives SIGINT or SIGTERM. With -gateway it serves the MCP
+// gateway "hub" of the design (gen/mcpgateways/hub) instead, in front of
+// the service "gatewayed".
 package main
 
 import (
@@ -19,7 +21,10 @@ import (
 	"time"
 
 	conformance "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/conformance"
+	gatewayed "github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/gatewayed"
+	"github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/mcpgateways/hub"
 	"github.com/goa-discovery/goa-discovery/internal/mcpconformance/server/gen/mcpservers/conformancemcp"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp/gateway"
 )
 
 // service implements the Goa service of the design.
@@ -57,10 +62,31 @@ func (service) JSONSchema202012(_ context.Context, p *conformance.JSONSchema2020
 	}, nil
 }
 
+// gatewayedService implements the Goa service that the gateway serves.
+type gatewayedService struct{}
+
+func (gatewayedService) SimpleText(context.Context) (*gatewayed.SimpleTextResult, error) {
+	return &gatewayed.SimpleTextResult{Text: "This is a simple text response for testing."}, nil
+}
+
+func (gatewayedService) ErrorHandling(context.Context) (*gatewayed.ErrorHandlingResult, error) {
+	return nil, errors.New("this tool intentionally returns an error for testing")
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "loopback `address` to listen on")
+	viaGateway := flag.Bool("gateway", false, "serve the generated MCP gateway \"hub\" instead of the service's MCP server")
 	flag.Parse()
-	if err := run(*addr); err != nil {
+	h := handler()
+	if *viaGateway {
+		g, err := gatewayHandler()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "server:", err)
+			os.Exit(1)
+		}
+		h = g
+	}
+	if err := run(*addr, h); err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
@@ -71,6 +97,17 @@ func handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", conformancemcp.NewHTTPHandler(conformance.NewEndpoints(service{})))
 	return mux
+}
+
+// gatewayHandler serves the generated MCP gateway at /mcp.
+func gatewayHandler() (http.Handler, error) {
+	g, err := hub.New(hub.Servers{GatewayedEndpoints: gatewayed.NewEndpoints(gatewayedService{})}, gateway.Options{})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", g.Handler(nil))
+	return mux, nil
 }
 
 // checkLoopback returns an error unless addr is HOST:PORT with HOST
@@ -86,7 +123,7 @@ func checkLoopback(addr string) error {
 	return nil
 }
 
-func run(addr string) error {
+func run(addr string, h http.Handler) error {
 	if err := checkLoopback(addr); err != nil {
 		return err
 	}
@@ -94,7 +131,7 @@ func run(addr string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Printf("http://%s/mcp\n", l.Addr())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

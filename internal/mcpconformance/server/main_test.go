@@ -144,3 +144,57 @@ func TestRefusesAddressesOffLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsOfTheGatewayScenarios calls, through the generated MCP gateway
+// over streamable HTTP on loopback, each tool that a server scenario run
+// against it calls, under the name the scenario calls it by.
+func TestToolsOfTheGatewayScenarios(t *testing.T) {
+	h, err := gatewayHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: srv.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"test_error_handling", "test_simple_text", "tool_search"}; !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	for _, tc := range []struct {
+		tool    string
+		isError bool
+		text    string
+	}{
+		{"test_simple_text", false, `"text":"This is a simple text response for testing."`},
+		{"test_error_handling", true, "this tool intentionally returns an error for testing"},
+	} {
+		res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.tool, err)
+		}
+		var text []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text = append(text, tc.Text)
+			}
+		}
+		if res.IsError != tc.isError || !strings.Contains(strings.Join(text, "\n"), tc.text) {
+			t.Errorf("%s = %q (isError %v), want %q (isError %v)", tc.tool, text, res.IsError, tc.text, tc.isError)
+		}
+	}
+}

@@ -23,9 +23,9 @@
 // syncs them in one turn of its event loop. Reads are answered from the
 // node's cache while its generation watch (watch.go) knows every change
 // acknowledged more than the staleness bound ago (WithMaxStaleness), with
-// no round trip. With WithReplicas every answer waits for Redis replicas
-// to have its state (replicas.go), so that a Sentinel failover loses
-// nothing acknowledged. On a Redis Cluster every key of a registry is in
+// no round trip. With WithReplicas every answer waits for every Redis
+// replica connected to the primary to have its state (replicas.go), so
+// that a Sentinel failover loses nothing acknowledged. On a Redis Cluster every key of a registry is in
 // its one hash slot.
 //
 // Keys are named registry NAME's, under "goa-discovery:{NAME}:" (one hash

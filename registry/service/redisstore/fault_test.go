@@ -39,6 +39,8 @@ type storm struct {
 	retries int
 
 	ops atomic.Int64
+	// halt: the workers stop before their next operation.
+	halt atomic.Bool
 
 	mu sync.Mutex
 	// attempts: per toolset, the tokens of its publishes in order, and
@@ -114,7 +116,7 @@ func (s *storm) work(w, maxOps int, deadline time.Time) {
 		return
 	}
 	var current registry.Token
-	for i := 0; i < maxOps && time.Now().Before(deadline); i++ {
+	for i := 0; i < maxOps && time.Now().Before(deadline) && !s.halt.Load(); i++ {
 		if i%5 == 0 {
 			rev := fmt.Sprintf("r%d", i)
 			s.mu.Lock()

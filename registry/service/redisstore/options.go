@@ -29,13 +29,15 @@ type config struct {
 // The default is DefaultMaxStaleness.
 func WithMaxStaleness(d time.Duration) Option { return func(c *config) { c.maxStale = d } }
 
-// WithReplicas makes every change wait, in the same round trip, until n
-// replicas have it (Redis WAIT n, up to timeout), and every state the store
-// returns be replicated to n replicas first. A change that n replicas did
-// not confirm in time fails with service.ErrUnavailable: it may have been
-// made, and the caller retries it. With a Sentinel-managed primary and n
-// its number of replicas, a failover then loses nothing that was
-// acknowledged; see the package comment. It needs a client of one primary
+// WithReplicas makes every change wait, in the same round trip, until
+// every replica connected to the primary, and at least n, have it (Redis
+// WAIT, up to timeout), and every state the store returns be replicated
+// so first (replicas.go). A change that they did not confirm in time
+// fails with service.ErrUnavailable: it may have been made, and the caller
+// retries it. With a Sentinel-managed primary, a failover then promotes a
+// replica that holds everything acknowledged, whichever it promotes, and
+// writes go on once the new primary has n replicas connected: with n + 1
+// replicas, while one Redis is down. It needs a client of one primary
 // (redis.Client or a failover client), not a cluster client.
 func WithReplicas(n int, timeout time.Duration) Option {
 	return func(c *config) { c.replicas, c.replicaTimeout = n, timeout }

@@ -8,23 +8,50 @@ package redisstore
 // the same pipeline as the script, after an INCR of the registry's barrier
 // key, so that the WAIT covers the script's writes and, for a script that
 // wrote nothing or a read, everything the primary had executed before,
-// which includes whatever the script or the read saw. It costs no round
-// trip more, only the replicas' delay.
+// which includes whatever the script or the read saw.
+//
+// The store acknowledges a state only once every replica connected to the
+// primary has it, and at least the minimum that WithReplicas sets: a
+// failover then promotes a replica holding everything acknowledged,
+// whichever replica Redis Sentinel picks (it picks by the replication
+// offsets it last read, which may be a second old), and writes go on as
+// soon as the promoted primary has the minimum connected. The pipeline
+// ends with INFO replication, read right after WAIT answered: a state is
+// acknowledged when WAIT's count of replicas that confirmed it is at
+// least the minimum and at least the number of replicas connected then
+// (connected_slaves, which counts a replica still syncing). A replica that
+// joined before the INFO is counted, so no state is acknowledged without
+// it; one that joins after it receives the state in its sync. (Redis may
+// run the INFO a turn of its event loop after it answered the WAIT: a
+// replica that left and another that joined within that turn would leave
+// the count unchanged.) When fewer
+// confirmed, the store waits again, for the count it read (INCR, WAIT,
+// INFO in one more round trip), until the replica timeout. The WAIT
+// target is the count the last INFO read, and each WAIT lasts at most
+// replicaSlice, so that a count gone stale (a replica that left, a new
+// primary with fewer replicas) costs a slice, not the replica timeout.
 //
 // What WAIT does not give: a replica confirms it received a write, not
-// that it synced it to its disk; a failover that promotes a replica
-// without the write (one not among the n, when the primary has more)
-// loses it; and a write whose WAIT timed out may still be on the primary
-// (and be read) until a failover drops it. The store reports such a write
-// as service.ErrUnavailable, and an acknowledgement is only ever given
-// for a state that n replicas confirmed.
+// that it synced it to its disk; a replica cut off without its connection
+// closing stays counted until the primary drops it (repl-timeout), and
+// changes wait for it meanwhile; a replica that lost its link counts no
+// more, so that a failure of that replica and then of the primary may
+// lose what was acknowledged between the two; and a write whose WAIT
+// timed out may still be on the primary (and be read) until a failover
+// drops it. The store reports such a write as service.ErrUnavailable.
 
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
+
+// replicaSlice bounds one WAIT of a change; see the file comment.
+const replicaSlice = 100 * time.Millisecond
 
 // eval runs a script, waiting for the replicas when the store has some,
 // and returns the script's command (its answer or its error).
@@ -32,12 +59,13 @@ func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args 
 	if s.cfg.replicas == 0 {
 		return sc.Run(ctx, s.scripts, keys, args...)
 	}
+	start := time.Now()
 	for loaded := false; ; loaded = true {
 		var ev *redis.Cmd
-		var wait *redis.IntCmd
+		var b barrier
 		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			ev = sc.EvalSha(ctx, p, keys, args...)
-			wait = s.barrier(ctx, p)
+			b = s.barrier(ctx, p, start)
 			return nil
 		})
 		if err != nil && redis.HasErrorPrefix(ev.Err(), "NOSCRIPT") && !loaded {
@@ -49,7 +77,7 @@ func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args 
 			continue
 		}
 		if ev.Err() == nil {
-			if err := s.replicated(wait); err != nil {
+			if err := s.replicated(ctx, b, start); err != nil {
 				ev.SetErr(err)
 			}
 		}
@@ -57,26 +85,81 @@ func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args 
 	}
 }
 
-// barrier queues, after the commands of p, the INCR of the barrier key
-// and the WAIT for the replicas.
-func (s *Store) barrier(ctx context.Context, p redis.Pipeliner) *redis.IntCmd {
-	p.Incr(ctx, s.key("barrier"))
-	cmd := redis.NewIntCmd(ctx, "wait", s.cfg.replicas, s.cfg.replicaTimeout.Milliseconds())
-	_ = p.Process(ctx, cmd)
-	return cmd
+// barrier is the commands that follow what a state is acknowledged for:
+// the WAIT, and the INFO replication read after it.
+type barrier struct {
+	wait *redis.IntCmd
+	info *redis.StringCmd
 }
 
-// replicated is the error of a WAIT that fewer replicas than the store
-// needs confirmed: the state may be on the primary only.
-func (s *Store) replicated(wait *redis.IntCmd) error {
-	n, err := wait.Result()
-	if err != nil {
-		return err
+// barrier queues, after the commands of p, the INCR of the barrier key,
+// the WAIT for the replicas the store counts now (at least the minimum),
+// lasting at most replicaSlice and until start plus the replica timeout,
+// and the INFO replication that counts the replicas connected after it.
+func (s *Store) barrier(ctx context.Context, p redis.Pipeliner, start time.Time) barrier {
+	var b barrier
+	p.Incr(ctx, s.key("barrier"))
+	target := max(s.cfg.replicas, int(s.connected.Load()))
+	ms := min(s.cfg.replicaTimeout-time.Since(start), replicaSlice).Milliseconds()
+	b.wait = redis.NewIntCmd(ctx, "wait", target, max(ms, 1)) // WAIT n 0 would wait for ever
+	_ = p.Process(ctx, b.wait)
+	b.info = p.Info(ctx, "replication")
+	return b
+}
+
+// replicated returns once the state before b is on every replica
+// connected to the primary and on at least the minimum, waiting again
+// (INCR, WAIT, INFO) while fewer confirmed it, until start plus the
+// replica timeout; then, or when ctx ends, it is the error of a state
+// that may be on the primary only.
+func (s *Store) replicated(ctx context.Context, b barrier, start time.Time) error {
+	for {
+		confirmed, err := b.wait.Result()
+		if err != nil {
+			return err
+		}
+		text, err := b.info.Result()
+		if err != nil {
+			return err
+		}
+		connected, err := connectedReplicas(text)
+		if err != nil {
+			return err
+		}
+		s.connected.Store(int64(connected))
+		need := max(s.cfg.replicas, connected)
+		if int(confirmed) >= need {
+			return nil
+		}
+		if time.Since(start) >= s.cfg.replicaTimeout || ctx.Err() != nil {
+			return fmt.Errorf("%w: %d of %d replicas confirmed within %v", errNotReplicated, confirmed, need, s.cfg.replicaTimeout)
+		}
+		if _, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			b = s.barrier(ctx, p, start)
+			return nil
+		}); err != nil {
+			return err
+		}
 	}
-	if int(n) < s.cfg.replicas {
-		return fmt.Errorf("%w: %d of %d replicas confirmed within %v", errNotReplicated, n, s.cfg.replicas, s.cfg.replicaTimeout)
+}
+
+// connectedReplicas reads connected_slaves from the text of INFO
+// replication.
+func connectedReplicas(info string) (int, error) {
+	const field = "connected_slaves:"
+	i := strings.Index(info, field)
+	if i < 0 {
+		return 0, fmt.Errorf("INFO replication has no %s", strings.TrimSuffix(field, ":"))
 	}
-	return nil
+	v := info[i+len(field):]
+	if j := strings.IndexAny(v, "\r\n"); j >= 0 {
+		v = v[:j]
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("INFO replication: %s%q is not a count", field, v)
+	}
+	return n, nil
 }
 
 // errNotReplicated: WAIT timed out; classify makes it
@@ -89,17 +172,18 @@ func (s *Store) read(ctx context.Context, q func(redis.Cmdable) *redis.SliceCmd)
 	if s.cfg.replicas == 0 {
 		return q(s.rdb).Result()
 	}
+	start := time.Now()
 	var cmd *redis.SliceCmd
-	var wait *redis.IntCmd
+	var b barrier
 	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		cmd = q(p)
-		wait = s.barrier(ctx, p)
+		b = s.barrier(ctx, p, start)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := s.replicated(wait); err != nil {
+	if err := s.replicated(ctx, b, start); err != nil {
 		return nil, err
 	}
 	return cmd.Val(), nil

@@ -5,12 +5,12 @@ package redisstore_test
 // The Sentinel suite (build tag redisha, run by .ci/steps/redis-sentinel):
 // a primary, replicas and three sentinels from Debian's redis-server and
 // redis-sentinel on loopback ports, and registry nodes on failover
-// clients. With one replica and WithReplicas(1), the primary is killed
-// mid-storm, the sentinels promote the replica, the killed primary is
-// started again and rejoins as a replica, which answers WAIT 1 again:
-// nothing acknowledged is lost, and no call runs twice. (With two replicas
-// and WithReplicas(1), writes go on at once, but the sentinels may promote
-// the replica that did not confirm a change, and it is lost.) Without
+// clients. With two replicas and WithReplicas(1), the primary is killed
+// mid-storm: every acknowledged change is on both replicas (the store
+// waits for every connected replica, replicas.go), so the replica the
+// sentinels promote has them all, and writes go on as soon as the other
+// replica follows it; the killed primary is started again and rejoins as a
+// replica: nothing acknowledged is lost, and no call runs twice. Without
 // WithReplicas, a failover to a replica that lacks the last changes loses
 // them, and the nodes notice.
 
@@ -80,17 +80,18 @@ func sentinelProc(t *testing.T, addr, dir, primary string) *proc {
 }
 
 // sentinelGroup starts a primary, n replicas of it and three sentinels
-// monitoring it as "reg", waits for the replicas to sync, and returns the
-// primary, the replicas and the sentinels' addresses.
-func sentinelGroup(t *testing.T, n int) (primary *proc, primaryAddr string, replicas []*proc, replicaAddrs, sentinels []string) {
+// monitoring it as "reg", each Redis with args, waits for the replicas to
+// sync, and returns the primary, the replicas and the sentinels'
+// addresses.
+func sentinelGroup(t *testing.T, n int, args ...string) (primary *proc, primaryAddr string, replicas []*proc, replicaAddrs, sentinels []string) {
 	t.Helper()
 	dir := t.TempDir()
 	primaryAddr = freeAddr(t)
-	primary = redisProc(t, primaryAddr, filepath.Join(dir, "primary"))
+	primary = redisProc(t, primaryAddr, filepath.Join(dir, "primary"), args...)
 	rh, rp, _ := net.SplitHostPort(primaryAddr)
 	for i := range n {
 		a := freeAddr(t)
-		replicas = append(replicas, redisProc(t, a, filepath.Join(dir, fmt.Sprintf("replica%d", i)), "--replicaof", rh, rp))
+		replicas = append(replicas, redisProc(t, a, filepath.Join(dir, fmt.Sprintf("replica%d", i)), append([]string{"--replicaof", rh, rp}, args...)...))
 		replicaAddrs = append(replicaAddrs, a)
 	}
 	for i := range 3 {
@@ -132,11 +133,27 @@ func waitPromoted(t *testing.T, sentinels []string, old string) string {
 	return promoted
 }
 
-// The primary killed mid-storm with one replica and WithReplicas(1): the
-// sentinels promote the replica; writes wait for WAIT 1 until the killed
-// primary, started again at once, is back as the new primary's replica.
+// The primary killed mid-storm with two replicas and WithReplicas(1): the
+// sentinels promote one replica, the other follows it, and calls are
+// acknowledged again without waiting for the killed primary, which is
+// started again once they are, and rejoins as a replica (the sentinels
+// convert it some seconds after it is back). While it syncs, it is a
+// connected replica that confirms nothing yet, and changes wait for it:
+// with Redis's default repl-diskless-sync-delay (5 s) and with 0.
 func TestSentinelFailoverMidStorm(t *testing.T) {
-	primary, primaryAddr, _, _, sentinels := sentinelGroup(t, 1)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"sync-delay-0", []string{"--repl-diskless-sync-delay", "0"}},
+		{"sync-delay-default", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testSentinelFailoverMidStorm(t, tc.args) })
+	}
+}
+
+func testSentinelFailoverMidStorm(t *testing.T, args []string) {
+	primary, primaryAddr, _, _, sentinels := sentinelGroup(t, 2, args...)
 	name := uniqueName(t)
 	var urls []string
 	for range stormNodes {
@@ -154,33 +171,67 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 		urls = append(urls, srv.URL)
 	}
 	s := newStorm(t, urls, newProvider(t), 200)
-	wg := s.run(stormWorkers, stormOps, time.Now().Add(40*time.Second))
+	// The storm runs until the old primary is back as a replica and calls
+	// are acknowledged after that.
+	wg := s.run(stormWorkers, 100*stormOps, time.Now().Add(2*time.Minute))
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	acknowledged := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.results)
+	}
 
 	s.waitOps(stormWorkers*stormOps/8, done)
 	primary.kill()
 	killed := time.Now()
 	killedAt := s.ops.Load()
-	waitPromoted(t, sentinels, primaryAddr)
+	newPrimary := waitPromoted(t, sentinels, primaryAddr)
+	promoted1 := newPrimary
 	promoted := time.Now()
 	failedOverAt := s.ops.Load()
-	primary.run()
-	s.mu.Lock()
-	acked := len(s.results)
-	s.mu.Unlock()
-	waitFor(t, "a call acknowledged after the promotion", func() bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return len(s.results) > acked
-	})
+	acked := acknowledged()
+	waitFor(t, "a call acknowledged after the promotion", func() bool { return acknowledged() > acked })
 	resumed := time.Now()
+
+	// The old primary comes back, as the new one's replica.
+	primary.run()
+	restarted := time.Now()
+	pause, stop := longestPause(s)
+	// The sentinels convert it some 8 s after it is back; they may also
+	// have failed over again meanwhile (a promotion not confirmed within
+	// failover-timeout is given up and another replica promoted), so the
+	// primary is asked of them each time.
+	sc := redis.NewSentinelClient(&redis.Options{Addr: sentinels[0]})
+	defer sc.Close()
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var text string
+		addr, err := sc.GetMasterAddrByName(context.Background(), "reg").Result()
+		if err == nil {
+			newPrimary = net.JoinHostPort(addr[0], addr[1])
+			info := redis.NewClient(&redis.Options{Addr: newPrimary})
+			text, err = info.Info(context.Background(), "replication").Result()
+			_ = info.Close()
+		}
+		if err == nil && contains(text, "connected_slaves:2") && strings.Count(text, "state=online") == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 90s for the old primary to rejoin the primary %s as a replica and sync: %v; its INFO replication:\n%s", newPrimary, err, text)
+		}
+	}
+	rejoined := time.Now()
+	acked = acknowledged()
+	waitFor(t, "a call acknowledged after the old primary synced", func() bool { return acknowledged() > acked+stormWorkers })
+	close(stop)
+	s.halt.Store(true)
 	<-done
 	t.Logf("%d operations, primary killed after %d, replica promoted after %d; %d calls acknowledged", s.ops.Load(), killedAt, failedOverAt, len(s.results))
 	t.Logf("promotion %v after the kill; first call acknowledged %v after the promotion", promoted.Sub(killed).Round(time.Millisecond), resumed.Sub(promoted).Round(time.Millisecond))
-	if failedOverAt >= s.ops.Load() {
-		t.Fatal("the storm ended before the failover; nothing was tested")
+	if newPrimary != promoted1 {
+		t.Logf("the sentinels failed over again, to %s", newPrimary)
 	}
+	t.Logf("old primary synced as a replica %v after its restart; longest pause in acknowledged calls from its restart until it synced %v", rejoined.Sub(restarted).Round(time.Millisecond), (<-pause).Round(time.Millisecond))
 	unknown := 0
 	for _, err := range s.errs {
 		switch {
@@ -194,6 +245,34 @@ func TestSentinelFailoverMidStorm(t *testing.T) {
 	}
 	t.Logf("%d calls have an unknown outcome (sent, result not recorded before the failover); %d errors in all", unknown, len(s.errs))
 	s.verify()
+}
+
+// longestPause measures, from now until stop is closed, the longest time
+// in which the storm acknowledged no call, and sends it on pause then.
+func longestPause(s *storm) (pause <-chan time.Duration, stop chan<- struct{}) {
+	out, halt := make(chan time.Duration, 1), make(chan struct{})
+	go func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		n, last, longest := -1, time.Now(), time.Duration(0)
+		for {
+			select {
+			case <-halt:
+				out <- longest
+				return
+			case now := <-tick.C:
+				s.mu.Lock()
+				m := len(s.results)
+				s.mu.Unlock()
+				if m != n {
+					n, last = m, now
+				} else {
+					longest = max(longest, now.Sub(last))
+				}
+			}
+		}
+	}()
+	return out, halt
 }
 
 // A failover without WithReplicas to a replica that lacks the last

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -28,14 +29,17 @@ type Store struct {
 	publish string // the command the change scripts publish with
 	watch   *watch // nil: every read asks Redis
 
-	ident   identity // the Redis read, and whether it lost changes (identity.go)
-	durable durable  // MetricStoreDurable (durability.go)
+	ident     identity     // the Redis read, and whether it lost changes (identity.go)
+	durable   durable      // MetricStoreDurable (durability.go)
+	connected atomic.Int64 // replicas connected to the primary, as INFO last said (replicas.go)
 
 	// decoded caches the registrations read, by toolset, with the bytes
 	// they were decoded from: a read decodes only those whose bytes
 	// changed. The Registrations returned share it, and are only read.
 	mu      sync.Mutex
 	decoded map[string]decodedRegistration
+	// durabilityStop ends the re-checks of WatchDurability; guarded by mu.
+	durabilityStop chan struct{}
 }
 
 type decodedRegistration struct {
@@ -89,9 +93,10 @@ func New(rdb redis.UniversalClient, name string, opts ...Option) (*Store, error)
 	return s, nil
 }
 
-// Close stops the store's generation watch and closes the connection Open
-// made.
+// Close stops the store's generation watch and durability re-checks, and
+// closes the connection Open made.
 func (s *Store) Close() error {
+	s.stopDurabilityWatch()
 	if s.watch != nil {
 		s.watch.stop()
 		s.watch = nil

@@ -15,7 +15,10 @@ import (
 
 // call calls the tool the session knows as name. Every failure is a result
 // with isError that names the tool and, once the tool is known, its server.
-func (s *clientSession) call(ctx context.Context, name string, args json.RawMessage) *sdk.CallToolResult {
+// The progress notifications of the upstream's call go to the client with
+// the progress token of req, and its log messages to the client sessions
+// with a call of the upstream under way.
+func (s *clientSession) call(ctx context.Context, req *sdk.CallToolRequest, name string, args json.RawMessage) *sdk.CallToolResult {
 	e := s.g.current().byName[name]
 	if e == nil || !s.reachable(e) {
 		return errorResult(fmt.Sprintf("no tool %q: search for tools with %s and call a tool it found", name, "tool_search"))
@@ -36,7 +39,18 @@ func (s *clientSession) call(ctx context.Context, name string, args json.RawMess
 		// The gateway closed the upstream.
 		return errorResult(fmt.Sprintf("mcp server %q tool %q: the server is not running", e.up.cfg.Name, e.mcpName))
 	}
-	res, err := session.Call(ctx, e.mcpName, args)
+	defer e.up.calling(ctx, req.Session)()
+	o := mcp.CallOptions{LogLevel: "debug"} // the client's session filters what it receives
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		o.Progress = func(p *sdk.ProgressNotificationParams) {
+			// The client's token in place of the gateway's; a client that
+			// went away misses the notification, nothing else.
+			_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &sdk.ProgressNotificationParams{
+				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
+			})
+		}
+	}
+	res, err := session.CallWith(ctx, e.mcpName, args, o)
 	if err != nil {
 		var cerr *mcp.CallError
 		if errors.As(err, &cerr) {
@@ -53,10 +67,11 @@ func errorResult(text string) *sdk.CallToolResult {
 }
 
 // modelText is what the model reads of an upstream that could not be
-// started or read: the server's name and, for a list the gateway refused,
-// why; never a command line or an address.
+// started or read: the server's name and, for a list the gateway refused
+// or that differs from the design's declaration, why; never a command line
+// or an address.
 func modelText(err error) string {
-	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) {
+	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) {
 		return err.Error()
 	}
 	return "the server cannot be started or read; the next search tries again"

@@ -68,6 +68,27 @@
 // in the background, each list older than Options.ListInterval, through an
 // mcp.Source: a server that promised notifications/tools/list_changed is
 // read again only after one (or after a reconnection), any other server
-// every time. A list that changed is indexed again and the sessions whose
-// tools/list it changes receive list_changed.
+// every time. A server's notifications/tools/list_changed makes the
+// gateway read its list again at once, without waiting for a search. A
+// list that changed is indexed again and the sessions whose tools/list it
+// changes (a tool they found or list removed or changed) receive
+// list_changed; the others are not told.
+//
+// # Notifications of a forwarded call
+//
+// The progress notifications of a forwarded call reach the client under
+// the client's progress token (the call to the server carries one of the
+// gateway's own), and the server's log messages reach the client sessions
+// with a call of that server under way, under the logger "<server>" or
+// "<server>/<logger>", filtered by the level each client asked for.
+//
+// # The design's gateway
+//
+// A design's MCPGateway generates a package whose New builds a Gateway of
+// the toolsets it Uses: a Goa service's MCP tools (FromMCP) through an
+// in-memory transport of its generated server, external MCP servers
+// through the transports the application gives. Upstream.ImmediateAll and
+// Upstream.Declared carry what the design says: a dynamic toolset used
+// without Deferred, and the declared tools (schemas included) of a
+// declared external toolset.
 package gateway

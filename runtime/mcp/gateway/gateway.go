@@ -59,6 +59,18 @@ type Upstream struct {
 	// Immediate lists tools of the server (by the server's own names)
 	// that every session lists from the start, without a search.
 	Immediate []string
+	// ImmediateAll makes every tool the server serves immediate, whatever
+	// it lists (a design's Use of a dynamic toolset without Deferred);
+	// Immediate is then empty.
+	ImmediateAll bool
+	// Declared, when set, is the design's declaration of the server's
+	// tools (a generated toolset package's Toolset()): the gateway serves
+	// only these tools, under their declared schemas, once the server's
+	// list passed mcp.Session.Check against them; a server whose list
+	// differs is unavailable, with the difference as its error. Its name
+	// is the upstream's Name; Allow, Deny and Immediate then name declared
+	// tools by their declared names.
+	Declared *tools.ToolsetSchema
 }
 
 // Options configure a Gateway.
@@ -96,13 +108,16 @@ type Gateway struct {
 	cat      *catalog // the current catalog; replaced, never changed
 	sessions map[*clientSession]struct{}
 
-	background sync.WaitGroup // reads started by searches
+	background sync.WaitGroup  // reads started by searches, watches of upstreams
+	ctx        context.Context // of the background reads; canceled by Close
+	cancel     context.CancelFunc
 }
 
 // New returns a gateway of the upstreams. It starts none of them. It
 // refuses a server name that is not valid or given twice, an empty
 // transport, a tool name given twice in one list, a tool both allowed and
-// denied, and an immediate tool that Allow or Deny removes.
+// denied, an immediate tool that Allow or Deny removes, Immediate next to
+// ImmediateAll, and a declaration named other than its upstream.
 func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 	switch opts.Mode {
 	case "":
@@ -133,6 +148,7 @@ func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 		return nil, errors.New("gateway: no upstream servers")
 	}
 	g := &Gateway{opts: opts, sessions: make(map[*clientSession]struct{})}
+	g.ctx, g.cancel = context.WithCancel(context.Background())
 	seen := make(map[string]bool, len(upstreams))
 	for i, u := range upstreams {
 		if err := tools.ValidateName(u.Name); err != nil {
@@ -147,11 +163,20 @@ func New(upstreams []Upstream, opts Options) (*Gateway, error) {
 			up.log = opts.Logger
 		}
 		if err != nil {
+			g.cancel()
 			return nil, fmt.Errorf("gateway: server %q: %w", u.Name, err)
 		}
+		up.opts = append(slices.Clone(opts.Session), mcp.WithNotifications(mcp.Notifications{
+			ToolListChanged: up.listChanged,
+			Log:             up.forwardLog,
+		}))
 		g.upstreams = append(g.upstreams, up)
 	}
 	g.cat = g.build()
+	for _, u := range g.upstreams {
+		g.background.Add(1)
+		go g.watch(u)
+	}
 	return g, nil
 }
 
@@ -161,6 +186,7 @@ func (g *Gateway) Mode() Mode { return g.opts.Mode }
 // Close closes the connections to the upstream servers (stopping the
 // commands it started).
 func (g *Gateway) Close() error {
+	g.cancel()
 	defer g.background.Wait()
 	var errs []error
 	for _, u := range g.upstreams {
@@ -258,11 +284,27 @@ func (g *Gateway) refreshForSearch(ctx context.Context) *catalog {
 	return g.refresh(ctx, wait)
 }
 
+// watch reads the list of u again each time the server says it changed,
+// without waiting for a search, so that the sessions whose tools/list
+// changes (a found tool removed or changed) are told at once. It returns
+// when the gateway closes.
+func (g *Gateway) watch(u *upstream) {
+	defer g.background.Done()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-u.changed:
+			g.refresh(g.ctx, []*upstream{u})
+		}
+	}
+}
+
 // withImmediate returns the upstreams that have immediate tools.
 func (g *Gateway) withImmediate() []*upstream {
 	var ups []*upstream
 	for _, u := range g.upstreams {
-		if len(u.immediate) > 0 {
+		if len(u.immediate) > 0 || u.cfg.ImmediateAll {
 			ups = append(ups, u)
 		}
 	}

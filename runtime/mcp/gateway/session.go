@@ -21,7 +21,8 @@ type clientSession struct {
 	g      *Gateway
 	server *sdk.Server
 
-	startOnce sync.Once // starts the upstreams with immediate tools
+	startOnce  sync.Once // starts the upstreams with immediate tools
+	followOnce sync.Once // registers the session with the gateway
 
 	mu     sync.Mutex
 	found  map[string]bool      // model-facing names the session found
@@ -31,17 +32,9 @@ type clientSession struct {
 func newClientSession(g *Gateway) *clientSession {
 	s := &clientSession{g: g, found: make(map[string]bool), listed: make(map[string]*sdk.Tool)}
 	s.server = sdk.NewServer(g.opts.Implementation, &sdk.ServerOptions{
-		Instructions: g.opts.Instructions,
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}, Logging: &sdk.LoggingCapabilities{}},
-		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
-			// The session's list follows the catalog while the client is
-			// connected.
-			g.register(s)
-			go func() {
-				_ = req.Session.Wait()
-				g.forget(s)
-			}()
-		},
+		Instructions:       g.opts.Instructions,
+		Capabilities:       &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}, Logging: &sdk.LoggingCapabilities{}},
+		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) { s.follow(req.Session) },
 	})
 	search := discovery.Tool("")
 	s.server.AddTool(&sdk.Tool{
@@ -61,6 +54,12 @@ func newClientSession(g *Gateway) *clientSession {
 	// list or call, before the SDK answers it.
 	s.server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			// A client of protocol 2026-07-28 and later sends no
+			// notifications/initialized: its first request is when its
+			// list starts following the catalog.
+			if ss, ok := req.GetSession().(*sdk.ServerSession); ok {
+				s.follow(ss)
+			}
 			if method == "tools/list" || method == "tools/call" {
 				s.startOnce.Do(func() { s.sync(g.refresh(ctx, g.withImmediate())) })
 			}
@@ -68,6 +67,18 @@ func newClientSession(g *Gateway) *clientSession {
 		}
 	})
 	return s
+}
+
+// follow makes the session's list follow the catalog while the client of
+// ss is connected; calls after the first do nothing.
+func (s *clientSession) follow(ss *sdk.ServerSession) {
+	s.followOnce.Do(func() {
+		s.g.register(s)
+		go func() {
+			_ = ss.Wait()
+			s.g.forget(s)
+		}()
+	})
 }
 
 // The meta-tools' descriptions.
@@ -102,7 +113,7 @@ func (s *clientSession) sync(cat *catalog) {
 	defer s.mu.Unlock()
 	want := make(map[string]*entry)
 	for name, e := range cat.byName {
-		if e.up.immediate[e.mcpName] || (s.g.opts.Mode != ModeCall && s.found[name]) {
+		if e.up.isImmediate(e) || (s.g.opts.Mode != ModeCall && s.found[name]) {
 			want[name] = e
 		}
 	}
@@ -122,7 +133,7 @@ func (s *clientSession) sync(cat *catalog) {
 		}
 		s.listed[name] = e.tool
 		s.server.AddTool(e.tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return s.call(ctx, name, req.Params.Arguments), nil
+			return s.call(ctx, req, name, req.Params.Arguments), nil
 		})
 	}
 }
@@ -132,7 +143,7 @@ func (s *clientSession) sync(cat *catalog) {
 func (s *clientSession) reachable(e *entry) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return e.up.immediate[e.mcpName] || s.found[e.name]
+	return e.up.isImmediate(e) || s.found[e.name]
 }
 
 // handleSearch answers tool_search.
@@ -213,7 +224,7 @@ func (s *clientSession) handleDispatch(ctx context.Context, req *sdk.CallToolReq
 	if call.Arguments == nil {
 		return errorResult("call_tool: \"arguments\" is not a JSON object: " + call.MalformedArguments), nil
 	}
-	return s.call(ctx, call.Name, call.Arguments), nil
+	return s.call(ctx, req, call.Name, call.Arguments), nil
 }
 
 // arguments returns a call's raw arguments, "{}" for none.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // upstream is one server and its last read list.
@@ -24,7 +25,13 @@ type upstream struct {
 	log                    *slog.Logger
 	allow, deny, immediate map[string]bool
 
-	reading atomic.Bool // a background read is under way
+	reading atomic.Bool   // a background read is under way
+	changed chan struct{} // the server said its list changed (buffered: 1)
+
+	// calls are the client sessions with a call of the server under way,
+	// which its log messages are forwarded to.
+	callsMu sync.Mutex
+	calls   map[*forwardedCall]struct{}
 
 	mu      sync.Mutex // serializes starts and reads
 	closed  bool       // by the gateway: no more starts
@@ -52,7 +59,8 @@ func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
 	if u.Transport == nil {
 		return nil, fmt.Errorf("no transport")
 	}
-	up := &upstream{cfg: u, opts: opts, log: slog.New(slog.DiscardHandler)}
+	up := &upstream{cfg: u, opts: opts, log: slog.New(slog.DiscardHandler),
+		changed: make(chan struct{}, 1), calls: make(map[*forwardedCall]struct{})}
 	var err error
 	if up.allow, err = nameSet("allow", u.Allow); err != nil {
 		return nil, err
@@ -66,6 +74,25 @@ func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
 	for _, n := range u.Allow {
 		if up.deny[n] {
 			return nil, fmt.Errorf("tool %q is both allowed and denied", n)
+		}
+	}
+	if u.ImmediateAll && len(u.Immediate) > 0 {
+		return nil, fmt.Errorf("immediate tools are listed next to ImmediateAll")
+	}
+	if u.Declared != nil && u.Declared.Name != u.Name {
+		return nil, fmt.Errorf("the declaration names toolset %q, not %q", u.Declared.Name, u.Name)
+	}
+	if u.Declared != nil {
+		declared := make(map[string]bool, len(u.Declared.Tools))
+		for _, t := range u.Declared.Tools {
+			declared[t.Name.Tool()] = true
+		}
+		for _, list := range [][]string{u.Allow, u.Deny, u.Immediate} {
+			for _, n := range list {
+				if !declared[n] {
+					return nil, fmt.Errorf("tool %q is not declared", n)
+				}
+			}
 		}
 	}
 	for _, n := range u.Immediate {
@@ -96,6 +123,37 @@ func nameSet(list string, names []string) (map[string]bool, error) {
 // server calls name.
 func (u *upstream) serves(name string) bool {
 	return !u.deny[name] && (len(u.allow) == 0 || u.allow[name])
+}
+
+// listName is the name the lists (Allow, Deny, Immediate) know the tool
+// mcpName of the server by: that name, or the declared name of a declared
+// tool.
+func (u *upstream) listName(mcpName string, id tools.Ident) string {
+	if u.cfg.Declared != nil {
+		return id.Tool()
+	}
+	return mcpName
+}
+
+// isImmediate reports whether every session lists the tool from the start.
+func (u *upstream) isImmediate(e *entry) bool {
+	return u.cfg.ImmediateAll || u.immediate[u.listName(e.mcpName, e.rec.Name)]
+}
+
+// catalog reads the server's catalog: its whole list, or the declared tools
+// under their declared schemas once the list passed the check against the
+// declaration.
+func (u *upstream) catalog(ctx context.Context) (*mcp.Catalog, error) {
+	if u.cfg.Declared == nil {
+		return u.session.ListCatalog(ctx, u.cfg.Name)
+	}
+	cat, err := u.session.Check(ctx, *u.cfg.Declared)
+	if err != nil {
+		return nil, err
+	}
+	declared := *cat
+	declared.Toolset = *u.cfg.Declared
+	return &declared, nil
 }
 
 // read starts the server when it is not started and reads its list when
@@ -143,7 +201,7 @@ func (u *upstream) read(ctx context.Context) bool {
 	}
 	// The list changed: read the server's catalog for the MCP names of
 	// its tools.
-	cat, err := u.session.ListCatalog(ctx, u.cfg.Name)
+	cat, err := u.catalog(ctx)
 	if err != nil {
 		return fail(err)
 	}
@@ -151,8 +209,9 @@ func (u *upstream) read(ctx context.Context) bool {
 	served := make([]upstreamTool, 0, len(cat.Toolset.Tools))
 	for _, rec := range cat.Toolset.Tools {
 		name, _ := cat.MCPName(rec.Name)
-		listed[name] = true
-		if u.serves(name) {
+		key := u.listName(name, rec.Name)
+		listed[key] = true
+		if u.serves(key) {
 			served = append(served, upstreamTool{mcpName: name, rec: rec})
 		}
 	}
@@ -208,4 +267,69 @@ func (u *upstream) close() error {
 		return nil
 	}
 	return s.Close()
+}
+
+// listChanged records the server's notifications/tools/list_changed for
+// the gateway's watch; changes that arrive during a read make one more.
+func (u *upstream) listChanged() {
+	select {
+	case u.changed <- struct{}{}:
+	default:
+	}
+}
+
+// forwardedCall is a call of the server under way for a client session:
+// its log messages go to that session, filtered by the level the client
+// asked for (which the SDK reads from the request's context or the
+// session's logging/setLevel).
+type forwardedCall struct {
+	ctx context.Context
+	ss  *sdk.ServerSession
+}
+
+// calling records a call of the client session ss under way; the returned
+// function ends it.
+func (u *upstream) calling(ctx context.Context, ss *sdk.ServerSession) func() {
+	if ss == nil {
+		return func() {}
+	}
+	// The context keeps the request's values (the client's log level)
+	// past the call's end.
+	c := &forwardedCall{ctx: context.WithoutCancel(ctx), ss: ss}
+	u.callsMu.Lock()
+	u.calls[c] = struct{}{}
+	u.callsMu.Unlock()
+	return func() {
+		time.AfterFunc(logDrain, func() {
+			u.callsMu.Lock()
+			defer u.callsMu.Unlock()
+			delete(u.calls, c)
+		})
+	}
+}
+
+// logDrain is how long a forwarded call still receives the server's log
+// messages after its result: the SDK hands a connection's notifications to
+// their handler after it delivered the response that followed them.
+const logDrain = time.Second
+
+// forwardLog sends a log message of the server to the client sessions with
+// a call of it under way (a log message names no request), once per
+// session, under the logger "<server>" or "<server>/<logger>".
+func (u *upstream) forwardLog(p *sdk.LoggingMessageParams) {
+	msg := *p
+	msg.Logger = u.cfg.Name
+	if p.Logger != "" {
+		msg.Logger += "/" + p.Logger
+	}
+	u.callsMu.Lock()
+	to := make(map[*sdk.ServerSession]context.Context, len(u.calls))
+	for c := range u.calls {
+		to[c.ss] = c.ctx
+	}
+	u.callsMu.Unlock()
+	for ss, ctx := range to {
+		// A client that went away misses the message, nothing else.
+		_ = ss.Log(ctx, &msg)
+	}
 }

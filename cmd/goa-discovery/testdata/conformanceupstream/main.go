@@ -3,7 +3,8 @@
 // an MCP server over stdio whose tools, served by the gateway as the
 // server "test", reach the client under the names the suite's server
 // scenarios call ("simple_text" is "test_simple_text"). Each tool answers
-// with the content its scenario checks, so the scenarios check what the
+// with the content its scenario checks, and sends the log messages or
+// progress notifications it checks, so the scenarios check what the
 // gateway forwards.
 package main
 
@@ -12,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,6 +46,31 @@ func main() {
 				return &sdk.CallToolResult{Content: t.content, IsError: t.isError}, nil
 			})
 	}
+	// The tools of the scenarios that check what a call sends while it
+	// runs: three log messages, three progress notifications.
+	s.AddTool(&sdk.Tool{Name: "tool_with_logging", Description: "Sends log messages while it runs.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			for _, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
+				if err := req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Data: msg}); err != nil {
+					return nil, err
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Tool with logging executed successfully"}}}, nil
+		})
+	s.AddTool(&sdk.Tool{Name: "tool_with_progress", Description: "Reports its progress while it runs.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			token := req.Params.GetProgressToken()
+			for _, p := range []float64{0, 50, 100} {
+				if token != nil {
+					if err := req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: p, Total: 100}); err != nil {
+						return nil, err
+					}
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "Progress test completed"}}}, nil
+		})
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "conformanceupstream:", err)
 		os.Exit(1)

@@ -63,3 +63,32 @@ var _ = Service("conformance", func() {
 })
 
 var _ = Toolset(FromMCP("conformance", "conformance"))
+
+// The generated MCP gateway's scenarios: a second service whose tools the
+// gateway "hub" serves as toolset "test", so that the client sees them
+// under the names the scenarios call ("simple_text" is
+// "test_simple_text"), each listed from the start.
+var _ = Service("gatewayed", func() {
+	Description("Tools of the conformance scenarios, served through the generated MCP gateway")
+	MCPServer("goa-discovery-conformance-gatewayed", "1.0.0")
+	Method("simple_text", func() {
+		Result(func() {
+			Attribute("text", String, "A fixed text")
+			Required("text")
+		})
+		Tool("simple_text", "Return a simple text")
+	})
+	Method("error_handling", func() {
+		Result(func() {
+			Attribute("text", String, "Never returned: the method fails")
+			Required("text")
+		})
+		Tool("error_handling", "Fail with an error message")
+	})
+})
+
+var gatewayTools = Toolset(FromMCP("gatewayed", "test"))
+
+var _ = MCPGateway("hub", "1.0.0", func() {
+	Use(gatewayTools)
+})

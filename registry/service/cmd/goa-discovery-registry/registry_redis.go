@@ -33,7 +33,7 @@ func (r *redisFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&r.sentinel, "redis-sentinel", "", "keep the registry in the Redis primary that these sentinels name, following failovers: redis://[user:password@]sentinel:port/db?master_name=NAME[&addr=sentinel2:port]... (the user and password are the sentinels'; the query's username and password the primary's)")
 	fs.StringVar(&r.cluster, "redis-cluster", "", "keep the registry in the Redis Cluster with these nodes: redis://[user:password@]host:port[?addr=host2:port]... (the registry's keys are in one hash slot)")
 	fs.DurationVar(&r.maxStale, "redis-max-staleness", redisstore.DefaultMaxStaleness, "with a Redis store, answer reads from the node's cache while it has heard every change acknowledged more than this long ago (0: every read asks Redis)")
-	fs.IntVar(&r.replicas, "redis-replicas", 0, "with --redis or --redis-sentinel, acknowledge a change only once this many replicas have it (Redis WAIT), so that a failover loses nothing acknowledged; with only this many replicas, writes stop while one Redis is down; with more, a failover may promote a replica that lacks what it acknowledged")
+	fs.IntVar(&r.replicas, "redis-replicas", 0, "with --redis or --redis-sentinel, acknowledge a change only once every replica connected to the primary has it, and at least this many (Redis WAIT), so that a failover loses nothing acknowledged; run one replica more than this to keep writing while one Redis is down")
 	fs.DurationVar(&r.replicaTimeout, "redis-replica-timeout", defaultReplicaTimeout, "with --redis-replicas, how long a change waits for the replicas before it fails as unavailable")
 }
 
@@ -115,15 +115,28 @@ func (r *redisFlags) open(ctx context.Context, name string) (*redisstore.Store, 
 	return redisstore.Open(ctx, r.single, name, opts...)
 }
 
+// durabilityCheck is how often serve reads Redis's persistence settings
+// again, so that a CONFIG SET, a restarted Redis or a failover to a server
+// with other settings shows in the log and the durable gauge.
+const durabilityCheck = 5 * time.Second
+
 // warnDurability logs, at WARN, each Redis setting that makes a restart of
-// Redis lose acknowledged changes, or that the settings could not be read;
-// with --redis-replicas, the replicas keep them and nothing is logged.
+// Redis lose acknowledged changes, or that the settings could not be read,
+// at start and whenever a later check (every durabilityCheck) finds them
+// changed; at INFO, that they keep acknowledged changes again. With
+// --redis-replicas, the replicas keep them and nothing is logged.
 func (r *redisFlags) warnDurability(ctx context.Context, st *redisstore.Store, log *slog.Logger) {
-	weak, err := st.CheckDurability(ctx)
-	if err != nil {
-		log.Warn("registry: could not read Redis's persistence settings; acknowledged changes may be lost when Redis restarts (set appendonly yes and appendfsync always, or --redis-replicas)", "err", err)
-	}
-	for _, w := range weak {
-		log.Warn("registry: "+w.String()+"; set "+w.Setting+" "+w.Want+", or --redis-replicas", "setting", w.Setting, "value", w.Value, "want", w.Want)
-	}
+	weakBefore := false
+	st.WatchDurability(ctx, durabilityCheck, func(weak []redisstore.Weakness, err error) {
+		if err != nil {
+			log.Warn("registry: could not read Redis's persistence settings; acknowledged changes may be lost when Redis restarts (set appendonly yes and appendfsync always, or --redis-replicas)", "err", err)
+		}
+		for _, w := range weak {
+			log.Warn("registry: "+w.String()+"; set "+w.Setting+" "+w.Want+", or --redis-replicas", "setting", w.Setting, "value", w.Value, "want", w.Want)
+		}
+		if err == nil && len(weak) == 0 && weakBefore {
+			log.Info("registry: Redis's persistence settings keep acknowledged changes across a restart again")
+		}
+		weakBefore = err != nil || len(weak) > 0
+	})
 }

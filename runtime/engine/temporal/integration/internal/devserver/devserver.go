@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"go.temporal.io/api/workflowservice/v1"
@@ -53,9 +54,23 @@ type Server struct {
 	hostPort string
 }
 
+// startAttempts is how many times Start starts the server on newly picked
+// ports when a port it picked was taken by another listener before the
+// server bound it.
+const startAttempts = 5
+
 // Start starts a server and returns once its frontend reports itself
-// healthy and describes every namespace of cfg.
-func Start(cfg Config) (*Server, error) {
+// healthy and describes every namespace of cfg. The ports it picks (the
+// frontend's when cfg.Addr's is 0, and every other listener's) are free
+// when picked and bound by the server later: when another listener takes
+// one meanwhile, Start starts again on new ports, up to startAttempts
+// times. A port cfg.Addr names that is in use is an error at once. A start
+// that fails while the server is built leaves the listeners it had bound
+// open until the process exits: temporal.NewServer returns nothing to stop.
+func Start(cfg Config) (*Server, error) { return start(cfg, freePort) }
+
+// start is Start with the function that picks free ports.
+func start(cfg Config, pick func() (int, error)) (*Server, error) {
 	host, portText, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("devserver: address %q: %w", cfg.Addr, err)
@@ -68,8 +83,27 @@ func Start(cfg Config) (*Server, error) {
 	if err != nil || port < 0 || port > 65535 {
 		return nil, fmt.Errorf("devserver: address %q: bad port", cfg.Addr)
 	}
+	for attempt := 1; ; attempt++ {
+		srv, err := startOnce(cfg, ip, port, pick)
+		var fatal *fatalError
+		if err == nil || !errors.As(err, &fatal) || !errors.Is(fatal, syscall.EADDRINUSE) {
+			return srv, err
+		}
+		if port != 0 && fatal.port() == port {
+			return nil, fmt.Errorf("devserver: address %q is in use: %w", cfg.Addr, err)
+		}
+		if attempt == startAttempts {
+			return nil, fmt.Errorf("devserver: %d starts, each on ports picked free that another listener took before the server bound them: %w", attempt, err)
+		}
+	}
+}
+
+// startOnce starts a server on the frontend address ip:port, its other
+// ports (and the frontend's when port is 0) taken from pick.
+func startOnce(cfg Config, ip net.IP, port int, pick func() (int, error)) (*Server, error) {
+	var err error
 	if port == 0 {
-		if port, err = freePort(); err != nil {
+		if port, err = pick(); err != nil {
 			return nil, err
 		}
 	}
@@ -83,7 +117,7 @@ func Start(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	services, err := serviceConfigs(ip.String(), port)
+	services, err := serviceConfigs(ip.String(), port, pick)
 	if err != nil {
 		return nil, err
 	}
@@ -125,15 +159,19 @@ func Start(cfg Config) (*Server, error) {
 	if logger == nil {
 		logger = log.NewNoopLogger()
 	}
-	srv, err := temporal.NewServer(
-		temporal.WithConfig(sc),
-		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithLogger(logger),
-	)
-	if err != nil {
+	var srv temporal.Server
+	if err := recoverFatal(func() (err error) {
+		srv, err = temporal.NewServer(
+			temporal.WithConfig(sc),
+			temporal.ForServices(temporal.DefaultServices),
+			temporal.WithLogger(fatalLogger{logger}),
+		)
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("devserver: %w", err)
 	}
-	if err := srv.Start(); err != nil {
+	if err := recoverFatal(srv.Start); err != nil {
+		_ = recoverFatal(srv.Stop) // the services that started
 		return nil, fmt.Errorf("devserver: start: %w", err)
 	}
 	if err := ready(hostPort, cfg.Namespaces); err != nil {
@@ -236,18 +274,18 @@ func registerNamespaces(store *config.SQL, names []string) error {
 }
 
 // serviceConfigs places the frontend on ip:port and the other services,
-// and every membership listener, on free ports of 127.0.0.1.
-func serviceConfigs(ip string, port int) (map[string]config.Service, error) {
+// and every membership listener, on ports of 127.0.0.1 that pick gives.
+func serviceConfigs(ip string, port int, pick func() (int, error)) (map[string]config.Service, error) {
 	services := map[string]config.Service{}
 	for _, name := range temporal.DefaultServices {
 		rpc := config.RPC{BindOnLocalHost: true}
 		var err error
-		if rpc.MembershipPort, err = freePort(); err != nil {
+		if rpc.MembershipPort, err = pick(); err != nil {
 			return nil, err
 		}
 		if name == "frontend" {
 			rpc.GRPCPort, rpc.BindOnLocalHost, rpc.BindOnIP = port, false, ip
-		} else if rpc.GRPCPort, err = freePort(); err != nil {
+		} else if rpc.GRPCPort, err = pick(); err != nil {
 			return nil, err
 		}
 		services[name] = config.Service{RPC: rpc}
@@ -255,7 +293,9 @@ func serviceConfigs(ip string, port int) (map[string]config.Service, error) {
 	return services, nil
 }
 
-// freePort returns a TCP port of 127.0.0.1 that is free now.
+// freePort returns a TCP port of 127.0.0.1 that is free now; the server
+// binds it later, so another listener may take it meanwhile (Start starts
+// again then).
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
