@@ -3,7 +3,7 @@
 // runs discovered and called tools, and which calls the runtime refused,
 // and imports and diffs MCP servers. The tool registry's server and
 // operator commands are goa-discovery-registry, in the registry server's
-// module (runtime/registry/service), so that a module taking this command
+// module (registry/service), so that a module taking this command
 // as a tool does not require Redis, Prometheus or OTLP.
 //
 // Usage:

@@ -9,7 +9,7 @@ import (
 // registry server's module: serving a registry needs Redis, Prometheus and
 // OTLP, which a module that only generates, searches and imports MCP
 // servers does not require.
-const registryCommand = "github.com/goa-discovery/goa-discovery/runtime/registry/service/cmd/goa-discovery-registry"
+const registryCommand = "github.com/goa-discovery/goa-discovery/registry/service/cmd/goa-discovery-registry"
 
 // runRegistry says where "registry serve|ls|show|calls|withdraw" are: in
 // the goa-discovery-registry command, with the same subcommands and flags.
@@ -20,7 +20,7 @@ func runRegistry(args []string, _, stderr io.Writer) int {
 		"server's module (docs/registry.md), with the same subcommands and flags:\n"+
 		"  go install %s@latest\n"+
 		"or, in a clone of this repository:\n"+
-		"  go run ./runtime/registry/service/cmd/goa-discovery-registry\n", registryCommand)
+		"  go run ./registry/service/cmd/goa-discovery-registry\n", registryCommand)
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		return 0
 	}

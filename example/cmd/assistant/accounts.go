@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/example/gen/toolsets/customers"
+	"github.com/goa-discovery/goa-discovery/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/access"
-	"github.com/goa-discovery/goa-discovery/runtime/registry/service"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 )
 

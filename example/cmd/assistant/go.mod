@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/goa-discovery/goa-discovery v0.0.0
-	github.com/goa-discovery/goa-discovery/runtime/registry/service v0.0.0
+	github.com/goa-discovery/goa-discovery/registry/service v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go/v3 v3.98.0
 )
@@ -44,5 +44,5 @@ require (
 
 replace (
 	github.com/goa-discovery/goa-discovery => ../../..
-	github.com/goa-discovery/goa-discovery/runtime/registry/service => ../../../runtime/registry/service
+	github.com/goa-discovery/goa-discovery/registry/service => ../../../registry/service
 )
