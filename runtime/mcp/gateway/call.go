@@ -34,6 +34,9 @@ func (s *clientSession) call(ctx context.Context, req *sdk.CallToolRequest, name
 	if _, err := spec.Payload.Decode(args); err != nil {
 		return fail("invalid arguments: " + err.Error())
 	}
+	if e.up.cfg.Registry != nil {
+		return e.up.callRegistry(ctx, e, args)
+	}
 	session := e.up.started()
 	if session == nil {
 		// The gateway closed the upstream.
@@ -71,7 +74,7 @@ func errorResult(text string) *sdk.CallToolResult {
 // or that differs from the design's declaration, why; never a command line
 // or an address.
 func modelText(err error) string {
-	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) {
+	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) || errors.Is(err, errVersion) {
 		return err.Error()
 	}
 	return "the server cannot be started or read; the next search tries again"

@@ -44,6 +44,7 @@ type entry struct {
 	up      *upstream
 	mcpName string
 	rec     tools.ToolSchema
+	token   string    // a registry tool's registration token
 	tool    *sdk.Tool // what a client lists
 	spec    func() (*tools.ToolSpec, error)
 }
@@ -101,7 +102,7 @@ func (g *Gateway) build() *catalog {
 
 // newEntry makes the served tool of an upstream's record.
 func newEntry(u *upstream, t upstreamTool) (*entry, error) {
-	e := &entry{name: discovery.ModelName(t.rec.Name), up: u, mcpName: t.mcpName, rec: t.rec}
+	e := &entry{name: discovery.ModelName(t.rec.Name), up: u, mcpName: t.mcpName, rec: t.rec, token: t.token}
 	if err := objectSchema(t.rec.Payload); err != nil {
 		return nil, err
 	}

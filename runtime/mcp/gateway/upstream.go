@@ -52,11 +52,19 @@ type upstream struct {
 type upstreamTool struct {
 	mcpName string
 	rec     tools.ToolSchema
+	token   string // a registry tool's registration token, which its calls carry
 }
 
 // newUpstream checks the lists of u.
 func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
-	if u.Transport == nil {
+	switch {
+	case u.Registry != nil && u.Transport != nil:
+		return nil, fmt.Errorf("both a transport and a registry: an upstream is an MCP server or a registry toolset")
+	case u.Registry != nil && u.Declared != nil:
+		return nil, fmt.Errorf("a registry toolset has no declaration: the registry's record is its schema")
+	case u.Registry == nil && u.Version != "":
+		return nil, fmt.Errorf("version %q pins a registry toolset, and the upstream has no registry", u.Version)
+	case u.Registry == nil && u.Transport == nil:
 		return nil, fmt.Errorf("no transport")
 	}
 	up := &upstream{cfg: u, opts: opts, log: slog.New(slog.DiscardHandler),
@@ -173,6 +181,9 @@ func (u *upstream) read(ctx context.Context) bool {
 	if u.closed {
 		return false
 	}
+	if u.cfg.Registry != nil {
+		return u.readRegistry(ctx, fail)
+	}
 	if u.session == nil {
 		s, err := mcp.Connect(ctx, u.cfg.Name, u.cfg.Transport, u.opts...)
 		if err != nil {
@@ -192,12 +203,7 @@ func (u *upstream) read(ctx context.Context) bool {
 		return fail(err)
 	}
 	if sets[0].Token == u.token {
-		u.stateMu.Lock()
-		defer u.stateMu.Unlock()
-		u.readAt = time.Now()
-		hadErr := u.err != nil
-		u.err = nil
-		return hadErr
+		return u.unchanged()
 	}
 	// The list changed: read the server's catalog for the MCP names of
 	// its tools.
@@ -205,14 +211,25 @@ func (u *upstream) read(ctx context.Context) bool {
 	if err != nil {
 		return fail(err)
 	}
-	listed := make(map[string]bool, len(cat.Toolset.Tools))
-	served := make([]upstreamTool, 0, len(cat.Toolset.Tools))
-	for _, rec := range cat.Toolset.Tools {
+	u.apply(sets[0].Token, cat.Toolset.Tools, func(rec tools.ToolSchema) string {
 		name, _ := cat.MCPName(rec.Name)
-		key := u.listName(name, rec.Name)
+		return name
+	})
+	return true
+}
+
+// apply makes the records of a list read under token the upstream's
+// served tools, with its allow and deny lists applied; name gives a
+// record's name on the server. The caller holds u.mu.
+func (u *upstream) apply(token string, recs []tools.ToolSchema, name func(tools.ToolSchema) string) {
+	listed := make(map[string]bool, len(recs))
+	served := make([]upstreamTool, 0, len(recs))
+	for _, rec := range recs {
+		n := name(rec)
+		key := u.listName(n, rec.Name)
 		listed[key] = true
 		if u.serves(key) {
-			served = append(served, upstreamTool{mcpName: name, rec: rec})
+			served = append(served, upstreamTool{mcpName: n, rec: rec, token: token})
 		}
 	}
 	var missing []string
@@ -226,11 +243,21 @@ func (u *upstream) read(ctx context.Context) bool {
 			missing = append(missing, n)
 		}
 	}
-	u.token = sets[0].Token
+	u.token = token
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
 	u.tools, u.missing, u.err, u.readAt = served, missing, nil, time.Now()
-	return true
+}
+
+// unchanged records a read that found the list of the last one; it
+// reports whether the upstream's error, now cleared, was set.
+func (u *upstream) unchanged() bool {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	u.readAt = time.Now()
+	hadErr := u.err != nil
+	u.err = nil
+	return hadErr
 }
 
 // state returns what the catalog takes from the upstream.
@@ -245,7 +272,8 @@ func (u *upstream) state() (served []upstreamTool, missing []string, err error) 
 func (u *upstream) ready() (bool, time.Duration) {
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
-	return u.session != nil && u.err == nil, time.Since(u.readAt)
+	read := u.session != nil || (u.cfg.Registry != nil && !u.readAt.IsZero())
+	return read && u.err == nil, time.Since(u.readAt)
 }
 
 // started returns the upstream's session, nil before its first start.

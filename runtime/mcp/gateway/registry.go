@@ -1,0 +1,98 @@
+package gateway
+
+// Registry toolsets: an upstream whose tools a tool registry holds. Its
+// list is the toolset's current registration, read through the runtime's
+// registry client (runtime.RegistryClient, as an agent's registry source
+// reads it), and its calls go through that client under the registration
+// token the tool was listed under. The catalog, search, sessions and
+// policy treat it as any other upstream.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// gatewayRunID is the run ID of the gateway's registry calls: the
+// registry keys a call by run, step and call ID, and every call of the
+// gateway has a call ID of its own.
+const gatewayRunID = "mcp-gateway"
+
+// readRegistry reads the toolset's current registration; fail records a
+// failure. The caller holds u.mu.
+func (u *upstream) readRegistry(ctx context.Context, fail func(error) bool) bool {
+	ts, err := u.resolve(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if ts.Token == u.token {
+		return u.unchanged()
+	}
+	u.apply(ts.Token, ts.Schema.Tools, func(rec tools.ToolSchema) string { return rec.Name.Tool() })
+	return true
+}
+
+// resolve reads the toolset through the registry client, having the
+// registry check a pinned version when the client can, and checks that
+// the answer is the toolset asked for, at that version.
+func (u *upstream) resolve(ctx context.Context) (*runtime.ResolvedToolset, error) {
+	var ts *runtime.ResolvedToolset
+	var err error
+	if pinned, ok := u.cfg.Registry.(runtime.PinnedVersionResolver); ok && u.cfg.Version != "" {
+		ts, err = pinned.ResolveToolsetVersion(ctx, u.cfg.Name, u.cfg.Version)
+	} else {
+		ts, err = u.cfg.Registry.ResolveToolset(ctx, u.cfg.Name)
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("resolve registry toolset %q: %w", u.cfg.Name, err)
+	case ts == nil:
+		return nil, fmt.Errorf("resolve registry toolset %q: the registry answered with no toolset", u.cfg.Name)
+	case ts.Schema.Name != u.cfg.Name:
+		return nil, fmt.Errorf("resolve registry toolset %q: the registry answered with toolset %q", u.cfg.Name, ts.Schema.Name)
+	case u.cfg.Version != "" && ts.Schema.Version != u.cfg.Version:
+		return nil, fmt.Errorf("%w: registry toolset %q is at version %q, not %q", errVersion, u.cfg.Name, ts.Schema.Version, u.cfg.Version)
+	}
+	return ts, nil
+}
+
+// errVersion is matched by the read error of a registry toolset at a
+// version other than the one pinned; the model is told.
+var errVersion = errors.New("version mismatch")
+
+// callRegistry forwards a validated call of a registry tool. A tool that
+// ran and failed answers with its message; a call the registry refused or
+// could not run names the toolset and the tool, without the registry's
+// address.
+func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMessage) *sdk.CallToolResult {
+	raw, err := u.cfg.Registry.CallTool(ctx, &runtime.RegistryCall{
+		RunID:     gatewayRunID,
+		CallID:    rand.Text(),
+		Tool:      e.rec.Name,
+		Token:     e.token,
+		Arguments: args,
+	})
+	head := fmt.Sprintf("registry toolset %q tool %q", u.cfg.Name, e.mcpName)
+	switch {
+	case errors.Is(err, runtimeclient.ErrToolFailed):
+		return errorResult(head + " reported an error: " + err.Error())
+	case errors.Is(err, registry.ErrUnreachable), errors.Is(err, registry.ErrBadResponse):
+		u.log.Warn("mcp gateway: registry call failed", "toolset", u.cfg.Name, "tool", e.mcpName, "error", err)
+		return errorResult(head + ": the registry cannot be reached; try again")
+	case err != nil:
+		return errorResult(head + ": " + err.Error())
+	}
+	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(raw)}}}
+	if len(e.rec.Result) > 0 {
+		res.StructuredContent = raw
+	}
+	return res
+}

@@ -1,0 +1,310 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
+	"github.com/goa-discovery/goa-discovery/runtime/registry"
+	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
+	"github.com/goa-discovery/goa-discovery/runtime/tools"
+)
+
+// memRegistry is a registry.Consumer in memory: the toolsets it holds,
+// each with the token of its current registration, and the calls it ran.
+// The gateway reaches it through runtimeclient, the runtime's registry
+// client.
+type memRegistry struct {
+	mu       sync.Mutex
+	toolsets map[string]registry.ResolvedToolset
+	revision int
+	calls    []registry.CallRequest
+}
+
+// publish registers ts under a new token.
+func (r *memRegistry) publish(ts tools.ToolsetSchema) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.toolsets == nil {
+		r.toolsets = make(map[string]registry.ResolvedToolset)
+	}
+	r.revision++
+	rev := fmt.Sprint(r.revision)
+	r.toolsets[ts.Name] = registry.ResolvedToolset{Toolset: ts, Revision: rev, Token: registry.Token("token-" + rev)}
+}
+
+func (r *memRegistry) ListToolsets(context.Context) (*registry.Catalog, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cat := &registry.Catalog{Generation: uint64(r.revision)}
+	for _, ts := range r.toolsets {
+		cat.Toolsets = append(cat.Toolsets, ts)
+	}
+	return cat, nil
+}
+
+func (r *memRegistry) ResolveToolsets(_ context.Context, refs []registry.ToolsetRef) (*registry.Catalog, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cat := &registry.Catalog{Generation: uint64(r.revision)}
+	for _, ref := range refs {
+		ts, ok := r.toolsets[ref.Name]
+		if !ok {
+			return nil, fmt.Errorf("toolset %q: %w", ref.Name, registry.ErrToolsetNotFound)
+		}
+		if ref.Version != "" && ts.Toolset.Version != ref.Version {
+			return nil, fmt.Errorf("toolset %q is at %q: %w", ref.Name, ts.Toolset.Version, registry.ErrVersionMismatch)
+		}
+		cat.Toolsets = append(cat.Toolsets, ts)
+	}
+	return cat, nil
+}
+
+// CallResolvedTool runs a call of a current registration's tool: it
+// answers with the tool's name and payload.
+func (r *memRegistry) CallResolvedTool(_ context.Context, call *registry.CallRequest) (*registry.CallResult, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ts, ok := r.toolsets[call.Tool.Toolset()]
+	if !ok || ts.Token != call.Token || !slices.ContainsFunc(ts.Toolset.Tools, func(t tools.ToolSchema) bool { return t.Name == call.Tool }) {
+		return nil, fmt.Errorf("call %s: %w", call.Tool, registry.ErrCallNotAdmitted)
+	}
+	r.calls = append(r.calls, *call)
+	res, _ := json.Marshal(map[string]any{"tool": call.Tool, "payload": call.Payload})
+	return &registry.CallResult{CallID: call.CallID, Tool: call.Tool, Token: call.Token, Result: res}, nil
+}
+
+// called returns the tools of the calls the registry ran.
+func (r *memRegistry) called() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, c := range r.calls {
+		out = append(out, string(c.Tool))
+	}
+	return out
+}
+
+func billingTool(name, description string) tools.ToolSchema {
+	return tools.ToolSchema{
+		Name:        tools.Ident("billing." + name),
+		Description: description,
+		Payload:     json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}},"required":["customer"],"additionalProperties":false}`),
+	}
+}
+
+// billing is the registry toolset of the tests, at version v1.
+func billing() tools.ToolsetSchema {
+	return tools.ToolsetSchema{Name: "billing", Version: "v1", Tools: []tools.ToolSchema{
+		billingTool("create_invoice", "Create an invoice for a customer."),
+		billingTool("list_invoices", "List the invoices of a customer."),
+		billingTool("refund_payment", "Refund the payment of a customer's invoice."),
+	}}
+}
+
+// TestRegistryToolsetWalk serves a registry toolset next to an MCP server,
+// through the go-sdk client: the immediate tool is listed from the start,
+// a search finds a deferred registry tool and the session receives
+// list_changed, the list then holds it, and a call with invalid arguments
+// never reaches the registry while a valid one runs there under the
+// registration's token. A new registration that removes the found tool
+// reaches the session as list_changed once a search reads it.
+func TestRegistryToolsetWalk(t *testing.T) {
+	reg := &memRegistry{}
+	reg.publish(billing())
+	g := newGateway(t, Options{Mode: ModeBoth, ListInterval: time.Millisecond},
+		Upstream{Name: "billing", Registry: runtimeclient.New(reg), Version: "v1",
+			Deny: []string{"refund_payment"}, Immediate: []string{"list_invoices"}},
+		inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
+	c := connect(t, g)
+
+	if got, want := c.names(t), []string{"billing_list_invoices", "call_tool", "tool_search"}; !slices.Equal(sorted(got), want) {
+		t.Fatalf("first tools/list = %v, want %v", got, want)
+	}
+	ans := c.search(t, map[string]any{"query": "create invoice customer"})
+	if got := foundNames(ans); len(got) == 0 || got[0] != "billing_create_invoice" {
+		t.Fatalf("search found %v, want billing_create_invoice first", got)
+	}
+	if len(ans.Unavailable) > 0 {
+		t.Errorf("unavailable = %+v", ans.Unavailable)
+	}
+	c.waitChanged(t)
+	if got := c.names(t); !slices.Contains(got, "billing_create_invoice") {
+		t.Fatalf("tools/list after the search = %v", got)
+	}
+
+	if out, isErr := c.call(t, "billing_create_invoice", map[string]any{"client": "acme"}); !isErr || !strings.Contains(out, "invalid arguments") {
+		t.Errorf("call with invalid arguments = %q (error %v), want a refusal", out, isErr)
+	}
+	if got := reg.called(); len(got) != 0 {
+		t.Fatalf("the registry ran %v for a call with invalid arguments", got)
+	}
+	cases := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"billing_create_invoice", map[string]any{"customer": "acme"}},
+		{"call_tool", map[string]any{"name": "billing_list_invoices", "arguments": map[string]any{"customer": "acme"}}},
+	}
+	for _, tc := range cases {
+		out, isErr := c.call(t, tc.tool, tc.args)
+		if isErr {
+			t.Fatalf("%s: %s", tc.tool, out)
+		}
+		var res struct {
+			Tool    string          `json:"tool"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil || !strings.HasPrefix(res.Tool, "billing.") || string(res.Payload) != `{"customer":"acme"}` {
+			t.Errorf("%s answered %q (%v)", tc.tool, out, err)
+		}
+	}
+	if got, want := reg.called(), []string{"billing.create_invoice", "billing.list_invoices"}; !slices.Equal(got, want) {
+		t.Errorf("the registry ran %v, want %v", got, want)
+	}
+	reg.mu.Lock()
+	for _, call := range reg.calls {
+		if call.Token != "token-1" {
+			t.Errorf("call %s carries token %q, want the registration's token-1", call.Tool, call.Token)
+		}
+	}
+	if reg.calls[0].CallID == reg.calls[1].CallID {
+		t.Errorf("two calls share the registry call ID %q", reg.calls[0].CallID)
+	}
+	reg.mu.Unlock()
+
+	// A new registration without create_invoice: the next search reads it
+	// (in the background, the list being older than ListInterval) and the
+	// session, which found the tool, is told.
+	v2 := billing()
+	v2.Tools = slices.DeleteFunc(v2.Tools, func(t tools.ToolSchema) bool { return t.Name == "billing.create_invoice" })
+	v2.Tools = append(v2.Tools, billingTool("void_invoice", "Void an invoice of a customer."))
+	reg.publish(v2)
+	c.search(t, map[string]any{"query": "invoice"})
+	c.waitChanged(t)
+	deadline := time.Now().Add(10 * time.Second)
+	for slices.Contains(c.names(t), "billing_create_invoice") && time.Now().Before(deadline) {
+		sleep()
+	}
+	if got := c.names(t); slices.Contains(got, "billing_create_invoice") {
+		t.Errorf("tools/list after the toolset dropped create_invoice = %v", got)
+	}
+	if got := foundNames(c.search(t, map[string]any{"query": "void invoice"})); !slices.Contains(got, "billing_void_invoice") {
+		t.Errorf("search of the new registration found %v", got)
+	}
+	out, isErr := c.call(t, "call_tool", map[string]any{"name": "billing_create_invoice", "arguments": map[string]any{"customer": "acme"}})
+	if !isErr || !strings.Contains(out, "no tool") {
+		t.Errorf("call of the removed tool = %q (error %v)", out, isErr)
+	}
+	if got := reg.called(); len(got) != 2 {
+		t.Errorf("the registry ran %v, want the two calls above only", got)
+	}
+}
+
+// TestRegistryPolicyHolds tries each way to reach a registry tool the
+// upstream's deny or allow list removes: finding it by keywords and by
+// name, listing it after a search that would find it, and calling it
+// directly and through call_tool. Each fails and the registry runs no
+// call.
+func TestRegistryPolicyHolds(t *testing.T) {
+	cases := []struct {
+		name        string
+		allow, deny []string
+	}{
+		{name: "deny", deny: []string{"refund_payment"}},
+		{name: "allow", allow: []string{"create_invoice", "list_invoices"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := &memRegistry{}
+			reg.publish(billing())
+			g := newGateway(t, Options{Mode: ModeBoth},
+				Upstream{Name: "billing", Registry: runtimeclient.New(reg), Allow: tc.allow, Deny: tc.deny})
+			c := connect(t, g)
+			const hidden = "billing_refund_payment"
+			ans := c.search(t, map[string]any{"query": "refund payment invoice", "names": []string{hidden}})
+			if got := foundNames(ans); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
+				t.Errorf("search found %v", got)
+			}
+			if !slices.Equal(ans.NotFound, []string{hidden}) {
+				t.Errorf("not_found = %v, want [%s]", ans.NotFound, hidden)
+			}
+			c.waitChanged(t)
+			if got := c.names(t); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
+				t.Errorf("tools/list = %v", got)
+			}
+			for _, call := range []struct {
+				tool string
+				args any
+			}{
+				{hidden, map[string]any{"customer": "acme"}},
+				{"call_tool", map[string]any{"name": hidden, "arguments": map[string]any{"customer": "acme"}}},
+			} {
+				if out, isErr := c.call(t, call.tool, call.args); !isErr {
+					t.Errorf("calling %s through %s = %q, want a refusal", hidden, call.tool, out)
+				}
+			}
+			if got := reg.called(); len(got) != 0 {
+				t.Errorf("the registry ran %v", got)
+			}
+		})
+	}
+}
+
+// TestRegistryUnavailable: a toolset the registry does not hold, or holds
+// at another version than the one pinned, is named in the search's answer
+// and the other upstreams keep working.
+func TestRegistryUnavailable(t *testing.T) {
+	cases := []struct {
+		name, toolset, version, want string
+	}{
+		{name: "missing", toolset: "payroll", want: "cannot be started or read"},
+		{name: "version", toolset: "billing", version: "v2", want: "cannot be started or read"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := &memRegistry{}
+			reg.publish(billing())
+			g := newGateway(t, Options{},
+				Upstream{Name: tc.toolset, Registry: runtimeclient.New(reg), Version: tc.version},
+				inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
+			c := connect(t, g)
+			ans := c.search(t, map[string]any{"query": "note"})
+			if got := foundNames(ans); !slices.Equal(got, []string{"notes_create_note"}) {
+				t.Errorf("search found %v", got)
+			}
+			if len(ans.Unavailable) != 1 || ans.Unavailable[0].Server != tc.toolset || !strings.Contains(ans.Unavailable[0].Error, tc.want) {
+				t.Errorf("unavailable = %+v, want %s: %q", ans.Unavailable, tc.toolset, tc.want)
+			}
+		})
+	}
+}
+
+// TestRegistryUpstreamRefused: New refuses what a registry upstream cannot
+// be.
+func TestRegistryUpstreamRefused(t *testing.T) {
+	client := runtimeclient.New(&memRegistry{})
+	cases := []struct {
+		name string
+		up   Upstream
+		want string
+	}{
+		{"transport and registry", Upstream{Name: "billing", Registry: client, Transport: mcp.InMemory(fakeServer("x"))}, "both a transport and a registry"},
+		{"declared", Upstream{Name: "billing", Registry: client, Declared: &tools.ToolsetSchema{Name: "billing"}}, "has no declaration"},
+		{"version without registry", Upstream{Name: "billing", Transport: mcp.InMemory(fakeServer("x")), Version: "v1"}, "pins a registry toolset"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New([]Upstream{tc.up}, Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}
