@@ -73,8 +73,8 @@ type Upstream struct {
 	// that every session lists from the start, without a search.
 	Immediate []string
 	// ImmediateAll makes every tool the server serves immediate, whatever
-	// it lists (a design's Use of a dynamic toolset without Deferred);
-	// Immediate is then empty.
+	// it lists (a design's Use of a dynamic or registry toolset without
+	// Deferred); Immediate is then empty.
 	ImmediateAll bool
 	// Declared, when set, is the design's declaration of the server's
 	// tools (a generated toolset package's Toolset()): the gateway serves

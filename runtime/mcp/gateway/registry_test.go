@@ -308,3 +308,20 @@ func TestRegistryUpstreamRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryImmediateAll: a registry toolset used without Deferred lists
+// every tool the registry holds from the start, callable without a
+// search.
+func TestRegistryImmediateAll(t *testing.T) {
+	reg := &memRegistry{}
+	reg.publish(billing())
+	g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: runtimeclient.New(reg), ImmediateAll: true})
+	c := connect(t, g)
+	want := []string{"billing_create_invoice", "billing_list_invoices", "billing_refund_payment", "tool_search"}
+	if got := sorted(c.names(t)); !slices.Equal(got, want) {
+		t.Fatalf("first tools/list = %v, want %v", got, want)
+	}
+	if out, isErr := c.call(t, "billing_refund_payment", map[string]any{"customer": "acme"}); isErr || !strings.Contains(out, `"tool":"billing.refund_payment"`) {
+		t.Errorf("immediate registry tool = %q (error %v)", out, isErr)
+	}
+}
