@@ -3,8 +3,9 @@ package codegen
 // This file resolves an MCP gateway of the design (MCPGateway): for each
 // toolset it uses, the runtime gateway's Upstream the design already knows
 // (its name, how it is reached, the immediate tools, the declaration of a
-// declared external toolset), and the fields of the Servers struct the
-// application fills at run time (Goa endpoints, transports).
+// declared external toolset, the pinned version of a registry toolset), and
+// the fields of the Servers struct the application fills at run time (Goa
+// endpoints, transports, registry clients).
 
 import (
 	"path"
@@ -38,18 +39,23 @@ type gatewayUpstream struct {
 	// dynamic toolset used without Deferred.
 	immediate    []string
 	immediateAll bool
+	// version is the version a registry toolset must have; "" for none.
+	version string
 }
 
 // gatewayField is one field of Servers: the Goa endpoints of a service
-// (served in memory by its generated MCP server) or the transport of an
-// external MCP server.
+// (served in memory by its generated MCP server), the transport of an
+// external MCP server or the client of a registry.
 type gatewayField struct {
 	name string
 	// goa is the MCP server of the Goa service; nil for an external
 	// server.
 	goa *mcpServerIR
-	// server is the external server's name; "" for a Goa service.
+	// server is the external server's name; "" for a Goa service or a
+	// registry.
 	server string
+	// registry is the registry's name; "" for an MCP server.
+	registry string
 	// toolsets are the runtime names of the toolsets reached through the
 	// field, in use order.
 	toolsets []string
@@ -79,6 +85,11 @@ func buildGateway(g *expr.MCPGatewayExpr, importPath string, byToolset map[*expr
 			dyn := byDynamic[ts]
 			up.toolset = dyn.toolset
 			up.field = field(gonames.GatewayTransportField(dyn.server), &gatewayField{server: dyn.server})
+			up.immediateAll = !u.DeferAll()
+		case ts.IsRegistrySourced():
+			src := ts.Source
+			up.toolset, up.version = src.Toolset, ts.Version()
+			up.field = field(gonames.GatewayRegistryField(src.Registry.Name), &gatewayField{registry: src.Registry.Name})
 			up.immediateAll = !u.DeferAll()
 		default:
 			tir := byToolset[ts]

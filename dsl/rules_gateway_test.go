@@ -30,10 +30,13 @@ func TestMCPGatewayDesign(t *testing.T) {
 				everything := Toolset(FromExternalMCP("everything", "everything"))
 				catalogService()
 				catalog := Toolset(FromMCP("catalog", "products"))
+				company := Registry("company", func() { URL("https://registry.example") })
+				records := Toolset(FromRegistry(company, "records"))
 				MCPGateway("hub", "1.0.0", func() {
 					Use(files, func() { Deferred("read_file") })
 					Use(everything, func() { Deferred() })
 					Use(catalog)
+					Use(records)
 					tc.mode()
 				})
 			})
@@ -44,13 +47,13 @@ func TestMCPGatewayDesign(t *testing.T) {
 			if g.Mode() != tc.wantMode {
 				t.Errorf("mode %q, want %q", g.Mode(), tc.wantMode)
 			}
-			for i, want := range [][]string{{"read_file"}, nil, nil} {
+			for i, want := range [][]string{{"read_file"}, nil, nil, nil} {
 				if diff := cmp.Diff(want, toolNames(g.Uses[i].DeferredTools())); diff != "" {
 					t.Errorf("use %d deferred tools (-want +got):\n%s", i, diff)
 				}
 			}
-			if !g.Uses[1].DeferAll() || g.Uses[2].DeferAll() {
-				t.Errorf("DeferAll: dynamic %v, catalog %v; want true, false", g.Uses[1].DeferAll(), g.Uses[2].DeferAll())
+			if !g.Uses[1].DeferAll() || g.Uses[2].DeferAll() || g.Uses[3].DeferAll() {
+				t.Errorf("DeferAll: dynamic %v, catalog %v, registry toolset %v; want true, false, false", g.Uses[1].DeferAll(), g.Uses[2].DeferAll(), g.Uses[3].DeferAll())
 			}
 		})
 	}
@@ -84,17 +87,31 @@ func TestMCPGatewayRules(t *testing.T) {
 		}, Want: []designtest.Want{{Msg: `named selection Deferred("echo") is not allowed on dynamic MCP toolset "everything"`, Marker: "dynamic"}}},
 		{Name: "sources that are not MCP servers", Design: func() {
 			company := Registry("company", func() { URL("https://registry.example") })
-			remote := Toolset(FromRegistry(company, "records"))
 			local := Toolset("notes", func() { Tool("add", "Add a note") })
 			MCPGateway("hub", "1.0.0", func() {
 				Use(company) // ERR registry
-				Use(remote)  // ERR remote
 				Use(local)   // ERR local
 			})
 		}, Want: []designtest.Want{
-			{Msg: `MCP gateway "hub" cannot serve registry "company"`, Marker: "registry"},
-			{Msg: `MCP gateway "hub" cannot serve registry toolset "records"`, Marker: "remote"},
+			{Msg: `MCP gateway "hub" cannot serve registry "company" as a whole: use its toolsets`, Marker: "registry"},
 			{Msg: `MCP gateway "hub" cannot serve toolset "notes": it has no MCP server`, Marker: "local"},
+		}},
+		{Name: "registry toolsets", Design: func() {
+			company := Registry("company", func() { URL("https://registry.example") })
+			records := Toolset(FromRegistry(company, "records"))
+			archive := Toolset("archive", FromRegistry(company, "records"))
+			notes := Toolset(FromExternalMCP("notebook", "notes"))
+			remoteNotes := Toolset("remote_notes", FromRegistry(company, "notes"))
+			MCPGateway("hub", "1.0.0", func() {
+				Use(records, func() { Deferred("find") }) // ERR named
+				Use(archive)                              // ERR same
+				Use(notes)
+				Use(remoteNotes) // ERR clash
+			})
+		}, Want: []designtest.Want{
+			{Msg: `named selection Deferred("find") is not allowed on registry toolset "records"`, Marker: "named"},
+			{Msg: `registry toolset "records" and registry toolset "archive" are both toolset "records" of this MCP gateway`, Marker: "same"},
+			{Msg: `dynamic MCP toolset "notes" and registry toolset "remote_notes" are both toolset "notes" of this MCP gateway`, Marker: "clash"},
 		}},
 		{Name: "gateway shape", Design: func() {
 			files := filesToolset()
