@@ -3,23 +3,29 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
+	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
 
 // memRegistry is a registry.Consumer in memory: the toolsets it holds,
-// each with the token of its current registration, and the calls it ran.
-// The gateway reaches it through runtimeclient, the runtime's registry
-// client.
+// each with the fingerprint and token of its current registration (those
+// the registry's client checks), and the calls it ran. The gateway
+// reaches it through runtimeclient, the runtime's registry client, either
+// directly or over HTTP through registry.Client (handler).
 type memRegistry struct {
 	mu       sync.Mutex
 	toolsets map[string]registry.ResolvedToolset
@@ -34,9 +40,75 @@ func (r *memRegistry) publish(ts tools.ToolsetSchema) {
 	if r.toolsets == nil {
 		r.toolsets = make(map[string]registry.ResolvedToolset)
 	}
+	fp, err := contract.Fingerprint(&ts)
+	if err != nil {
+		panic(err) // the tests' toolsets are valid
+	}
 	r.revision++
 	rev := fmt.Sprint(r.revision)
-	r.toolsets[ts.Name] = registry.ResolvedToolset{Toolset: ts, Revision: rev, Token: registry.Token("token-" + rev)}
+	r.toolsets[ts.Name] = registry.ResolvedToolset{Toolset: ts, Fingerprint: fp, Revision: rev, Token: registry.NewToken(fp, rev)}
+}
+
+// token returns the token of the current registration of toolset.
+func (r *memRegistry) token(toolset string) registry.Token {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.toolsets[toolset].Token
+}
+
+// handler serves the registry's resolve and call routes of the registry
+// protocol from r, for registry.Client.
+func (r *memRegistry) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+registry.PathResolve, func(w http.ResponseWriter, req *http.Request) {
+		var in registry.ResolveRequest
+		if err := registry.DecodeRequest(req.Body, 1<<20, &in); err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+		cat, err := r.ResolveToolsets(req.Context(), in.Toolsets)
+		switch {
+		case errors.Is(err, registry.ErrToolsetNotFound):
+			registry.WriteError(w, registry.Errorf(registry.CodeToolsetNotFound, "%v", err))
+		case errors.Is(err, registry.ErrVersionMismatch):
+			registry.WriteError(w, registry.Errorf(registry.CodeVersionMismatch, "%v", err))
+		default:
+			registry.WriteJSON(w, http.StatusOK, cat)
+		}
+	})
+	mux.HandleFunc("POST "+registry.PathCalls, func(w http.ResponseWriter, req *http.Request) {
+		var in registry.CallRequest
+		if err := registry.DecodeRequest(req.Body, 1<<20, &in); err != nil {
+			registry.WriteError(w, err)
+			return
+		}
+		res, err := r.CallResolvedTool(req.Context(), &in)
+		if err != nil {
+			registry.WriteError(w, registry.Errorf(registry.CodeCallNotAdmitted, "%v", err))
+			return
+		}
+		registry.WriteJSON(w, http.StatusOK, res)
+	})
+	return mux
+}
+
+// registryClients are the two ways the tests reach a memRegistry: the
+// runtime's client on the consumer itself, and on registry.Client over
+// HTTP (on loopback), which checks every record it reads.
+var registryClients = []struct {
+	name   string
+	client func(t *testing.T, r *memRegistry) runtime.RegistryClient
+}{
+	{"in memory", func(_ *testing.T, r *memRegistry) runtime.RegistryClient { return runtimeclient.New(r) }},
+	{"http", func(t *testing.T, r *memRegistry) runtime.RegistryClient {
+		srv := httptest.NewServer(r.handler())
+		t.Cleanup(srv.Close)
+		c, err := runtimeclient.NewHTTP(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}},
 }
 
 func (r *memRegistry) ListToolsets(context.Context) (*registry.Catalog, error) {
@@ -91,6 +163,17 @@ func (r *memRegistry) called() []string {
 	return out
 }
 
+// drain empties a channel of notifications.
+func drain(ch chan struct{}) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
 func billingTool(name, description string) tools.ToolSchema {
 	return tools.ToolSchema{
 		Name:        tools.Ident("billing." + name),
@@ -116,10 +199,16 @@ func billing() tools.ToolsetSchema {
 // registration's token. A new registration that removes the found tool
 // reaches the session as list_changed once a search reads it.
 func TestRegistryToolsetWalk(t *testing.T) {
+	for _, rc := range registryClients {
+		t.Run(rc.name, func(t *testing.T) { registryWalk(t, rc.client) })
+	}
+}
+
+func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.RegistryClient) {
 	reg := &memRegistry{}
 	reg.publish(billing())
 	g := newGateway(t, Options{Mode: ModeBoth, ListInterval: time.Millisecond},
-		Upstream{Name: "billing", Registry: runtimeclient.New(reg), Version: "v1",
+		Upstream{Name: "billing", Registry: client(t, reg), Version: "v1",
 			Deny: []string{"refund_payment"}, Immediate: []string{"list_invoices"}},
 		inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
 	c := connect(t, g)
@@ -168,10 +257,11 @@ func TestRegistryToolsetWalk(t *testing.T) {
 	if got, want := reg.called(), []string{"billing.create_invoice", "billing.list_invoices"}; !slices.Equal(got, want) {
 		t.Errorf("the registry ran %v, want %v", got, want)
 	}
+	token := reg.token("billing")
 	reg.mu.Lock()
 	for _, call := range reg.calls {
-		if call.Token != "token-1" {
-			t.Errorf("call %s carries token %q, want the registration's token-1", call.Tool, call.Token)
+		if call.Token != token {
+			t.Errorf("call %s carries token %q, want the registration's %q", call.Tool, call.Token, token)
 		}
 	}
 	if reg.calls[0].CallID == reg.calls[1].CallID {
@@ -179,22 +269,24 @@ func TestRegistryToolsetWalk(t *testing.T) {
 	}
 	reg.mu.Unlock()
 
-	// A new registration without create_invoice: the next search reads it
-	// (in the background, the list being older than ListInterval) and the
-	// session, which found the tool, is told.
+	// A new registration without create_invoice: a search reads it (in the
+	// background, the list being older than ListInterval; the registry
+	// sends no notification, so the searches go on until a read saw it),
+	// and the session, which found the tool, is told.
 	v2 := billing()
 	v2.Tools = slices.DeleteFunc(v2.Tools, func(t tools.ToolSchema) bool { return t.Name == "billing.create_invoice" })
 	v2.Tools = append(v2.Tools, billingTool("void_invoice", "Void an invoice of a customer."))
+	drain(c.changed)
 	reg.publish(v2)
-	c.search(t, map[string]any{"query": "invoice"})
-	c.waitChanged(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for slices.Contains(c.names(t), "billing_create_invoice") && time.Now().Before(deadline) {
+		c.search(t, map[string]any{"query": "invoice"})
 		sleep()
 	}
 	if got := c.names(t); slices.Contains(got, "billing_create_invoice") {
-		t.Errorf("tools/list after the toolset dropped create_invoice = %v", got)
+		t.Fatalf("tools/list after the toolset dropped create_invoice = %v", got)
 	}
+	c.waitChanged(t)
 	if got := foundNames(c.search(t, map[string]any{"query": "void invoice"})); !slices.Contains(got, "billing_void_invoice") {
 		t.Errorf("search of the new registration found %v", got)
 	}
@@ -221,39 +313,41 @@ func TestRegistryPolicyHolds(t *testing.T) {
 		{name: "allow", allow: []string{"create_invoice", "list_invoices"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			reg := &memRegistry{}
-			reg.publish(billing())
-			g := newGateway(t, Options{Mode: ModeBoth},
-				Upstream{Name: "billing", Registry: runtimeclient.New(reg), Allow: tc.allow, Deny: tc.deny})
-			c := connect(t, g)
-			const hidden = "billing_refund_payment"
-			ans := c.search(t, map[string]any{"query": "refund payment invoice", "names": []string{hidden}})
-			if got := foundNames(ans); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
-				t.Errorf("search found %v", got)
-			}
-			if !slices.Equal(ans.NotFound, []string{hidden}) {
-				t.Errorf("not_found = %v, want [%s]", ans.NotFound, hidden)
-			}
-			c.waitChanged(t)
-			if got := c.names(t); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
-				t.Errorf("tools/list = %v", got)
-			}
-			for _, call := range []struct {
-				tool string
-				args any
-			}{
-				{hidden, map[string]any{"customer": "acme"}},
-				{"call_tool", map[string]any{"name": hidden, "arguments": map[string]any{"customer": "acme"}}},
-			} {
-				if out, isErr := c.call(t, call.tool, call.args); !isErr {
-					t.Errorf("calling %s through %s = %q, want a refusal", hidden, call.tool, out)
+		for _, rc := range registryClients {
+			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
+				reg := &memRegistry{}
+				reg.publish(billing())
+				g := newGateway(t, Options{Mode: ModeBoth},
+					Upstream{Name: "billing", Registry: rc.client(t, reg), Allow: tc.allow, Deny: tc.deny})
+				c := connect(t, g)
+				const hidden = "billing_refund_payment"
+				ans := c.search(t, map[string]any{"query": "refund payment invoice", "names": []string{hidden}})
+				if got := foundNames(ans); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
+					t.Errorf("search found %v", got)
 				}
-			}
-			if got := reg.called(); len(got) != 0 {
-				t.Errorf("the registry ran %v", got)
-			}
-		})
+				if !slices.Equal(ans.NotFound, []string{hidden}) {
+					t.Errorf("not_found = %v, want [%s]", ans.NotFound, hidden)
+				}
+				c.waitChanged(t)
+				if got := c.names(t); slices.Contains(got, hidden) || !slices.Contains(got, "billing_create_invoice") {
+					t.Errorf("tools/list = %v", got)
+				}
+				for _, call := range []struct {
+					tool string
+					args any
+				}{
+					{hidden, map[string]any{"customer": "acme"}},
+					{"call_tool", map[string]any{"name": hidden, "arguments": map[string]any{"customer": "acme"}}},
+				} {
+					if out, isErr := c.call(t, call.tool, call.args); !isErr {
+						t.Errorf("calling %s through %s = %q, want a refusal", hidden, call.tool, out)
+					}
+				}
+				if got := reg.called(); len(got) != 0 {
+					t.Errorf("the registry ran %v", got)
+				}
+			})
+		}
 	}
 }
 
@@ -268,21 +362,23 @@ func TestRegistryUnavailable(t *testing.T) {
 		{name: "version", toolset: "billing", version: "v2", want: "cannot be started or read"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			reg := &memRegistry{}
-			reg.publish(billing())
-			g := newGateway(t, Options{},
-				Upstream{Name: tc.toolset, Registry: runtimeclient.New(reg), Version: tc.version},
-				inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
-			c := connect(t, g)
-			ans := c.search(t, map[string]any{"query": "note"})
-			if got := foundNames(ans); !slices.Equal(got, []string{"notes_create_note"}) {
-				t.Errorf("search found %v", got)
-			}
-			if len(ans.Unavailable) != 1 || ans.Unavailable[0].Server != tc.toolset || !strings.Contains(ans.Unavailable[0].Error, tc.want) {
-				t.Errorf("unavailable = %+v, want %s: %q", ans.Unavailable, tc.toolset, tc.want)
-			}
-		})
+		for _, rc := range registryClients {
+			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
+				reg := &memRegistry{}
+				reg.publish(billing())
+				g := newGateway(t, Options{},
+					Upstream{Name: tc.toolset, Registry: rc.client(t, reg), Version: tc.version},
+					inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
+				c := connect(t, g)
+				ans := c.search(t, map[string]any{"query": "note"})
+				if got := foundNames(ans); !slices.Equal(got, []string{"notes_create_note"}) {
+					t.Errorf("search found %v", got)
+				}
+				if len(ans.Unavailable) != 1 || ans.Unavailable[0].Server != tc.toolset || !strings.Contains(ans.Unavailable[0].Error, tc.want) {
+					t.Errorf("unavailable = %+v, want %s: %q", ans.Unavailable, tc.toolset, tc.want)
+				}
+			})
+		}
 	}
 }
 
