@@ -71,7 +71,7 @@ var errVersion = errors.New("version mismatch")
 // callRegistry forwards a validated call of a registry tool. A tool that
 // ran and failed answers with its message; a call the registry refused or
 // could not run names the toolset and the tool, without the registry's
-// address.
+// address; a result that breaks the tool's result schema is an error.
 func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMessage) *sdk.CallToolResult {
 	raw, err := u.cfg.Registry.CallTool(ctx, &runtime.RegistryCall{
 		RunID:     gatewayRunID,
@@ -89,6 +89,13 @@ func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMess
 		return errorResult(head + ": the registry cannot be reached; try again")
 	case err != nil:
 		return errorResult(head + ": " + err.Error())
+	}
+	// The result is checked against the tool's result schema, as the
+	// runtime checks a registry tool's result for an agent.
+	if spec, err := e.spec(); err == nil && spec.Result != nil {
+		if _, err := spec.Result.Decode(raw); err != nil {
+			return errorResult(head + ": the result breaks the tool's result schema: " + err.Error())
+		}
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(raw)}}}
 	if len(e.rec.Result) > 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // memRegistry is a registry.Consumer in memory: the toolsets it holds,
@@ -419,5 +420,49 @@ func TestRegistryImmediateAll(t *testing.T) {
 	}
 	if out, isErr := c.call(t, "billing_refund_payment", map[string]any{"customer": "acme"}); isErr || !strings.Contains(out, `"tool":"billing.refund_payment"`) {
 		t.Errorf("immediate registry tool = %q (error %v)", out, isErr)
+	}
+}
+
+// TestRegistryResult: a tool's result reaches the client as its JSON text,
+// and as structured content when the tool declares a result schema; a
+// result that breaks that schema is an error naming the toolset and the
+// tool.
+func TestRegistryResult(t *testing.T) {
+	cases := []struct {
+		name       string
+		result     string // the tool's result schema
+		wantErr    string
+		structured bool
+	}{
+		{name: "no schema"},
+		{name: "object schema", result: `{"type":"object","properties":{"tool":{"type":"string"}},"required":["tool"]}`, structured: true},
+		{name: "broken schema", result: `{"type":"object","properties":{"invoice":{"type":"string"}},"required":["invoice"]}`,
+			wantErr: `registry toolset "billing" tool "create_invoice": the result breaks the tool's result schema`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := billing()
+			ts.Tools[0].Result = json.RawMessage(tc.result)
+			reg := &memRegistry{}
+			reg.publish(ts)
+			g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: runtimeclient.New(reg), ImmediateAll: true})
+			c := connect(t, g)
+			res, err := c.CallTool(context.Background(), &sdk.CallToolParams{Name: "billing_create_invoice", Arguments: map[string]any{"customer": "acme"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantErr != "" {
+				if !res.IsError || !strings.Contains(text(res), tc.wantErr) {
+					t.Errorf("result = %q (error %v), want an error with %q", text(res), res.IsError, tc.wantErr)
+				}
+				return
+			}
+			if res.IsError || !strings.Contains(text(res), `"tool":"billing.create_invoice"`) {
+				t.Fatalf("result = %q (error %v)", text(res), res.IsError)
+			}
+			if got := res.StructuredContent != nil; got != tc.structured {
+				t.Errorf("structured content %v, want %v", res.StructuredContent, tc.structured)
+			}
+		})
 	}
 }
