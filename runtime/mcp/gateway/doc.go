@@ -60,8 +60,9 @@
 // searches, after ListInterval. A call, validated against the tool's input
 // schema first, goes through the client's CallTool under the token of the
 // registration the tool was listed under, with a call ID of its own; the
-// tool's JSON result is the call's text (and its structured content when
-// the tool declares a result schema).
+// tool's JSON result, checked against its result schema, is the call's
+// text (and its structured content when the tool declares a result
+// schema).
 //
 // # Configuration
 //
