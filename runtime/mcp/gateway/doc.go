@@ -64,6 +64,12 @@
 // text (and its structured content when the tool declares a result
 // schema).
 //
+// With AllToolsets, one upstream serves every toolset the registry holds
+// (ListToolsets): Name is the registry's name, the tools keep their
+// "<toolset>_<tool>" names, the lists name them "toolset.tool", each call
+// carries its own toolset's token, and a toolset published or withdrawn
+// later is indexed again at a search.
+//
 // # Configuration
 //
 // ParseConfig reads the mcpServers file MCP hosts use ("command", "args",

@@ -63,6 +63,12 @@ type Upstream struct {
 	// must currently have; a toolset at another version is unavailable,
 	// with the registry's error.
 	Version string
+	// AllToolsets, with a Registry, serves every toolset the registry
+	// holds instead of the toolset Name: Name is then the registry's name
+	// (what a search's unavailable and a call's error name), its tools are
+	// "<toolset>_<tool>", and Allow, Deny and Immediate name them by their
+	// identifiers ("toolset.tool").
+	AllToolsets bool
 	// Allow, when not empty, lists the only tools of the server (by the
 	// server's own names) the gateway serves.
 	Allow []string

@@ -1,10 +1,11 @@
 package gateway
 
 // Registry toolsets: an upstream whose tools a tool registry holds. Its
-// list is the toolset's current registration, read through the runtime's
-// registry client (runtime.RegistryClient, as an agent's registry source
-// reads it), and its calls go through that client under the registration
-// token the tool was listed under. The catalog, search, sessions and
+// list is the toolset's current registration (or every toolset's, for a
+// whole registry), read through the runtime's registry client
+// (runtime.RegistryClient, as an agent's registry source reads it), and
+// its calls go through that client under the registration token the tool
+// was listed under. The catalog, search, sessions and
 // policy treat it as any other upstream.
 
 import (
@@ -13,11 +14,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
-	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,9 +27,13 @@ import (
 // gateway has a call ID of its own.
 const gatewayRunID = "mcp-gateway"
 
-// readRegistry reads the toolset's current registration; fail records a
-// failure. The caller holds u.mu.
+// readRegistry reads the toolset's current registration, or every
+// toolset the registry holds; fail records a failure. The caller holds
+// u.mu.
 func (u *upstream) readRegistry(ctx context.Context, fail func(error) bool) bool {
+	if u.cfg.AllToolsets {
+		return u.readWholeRegistry(ctx, fail)
+	}
 	ts, err := u.resolve(ctx)
 	if err != nil {
 		return fail(err)
@@ -36,7 +41,36 @@ func (u *upstream) readRegistry(ctx context.Context, fail func(error) bool) bool
 	if ts.Token == u.token {
 		return u.unchanged()
 	}
-	u.apply(ts.Token, ts.Schema.Tools, func(rec tools.ToolSchema) string { return rec.Name.Tool() })
+	list := make([]upstreamTool, len(ts.Schema.Tools))
+	for i, rec := range ts.Schema.Tools {
+		list[i] = upstreamTool{mcpName: rec.Name.Tool(), rec: rec, token: ts.Token}
+	}
+	u.apply(ts.Token, list)
+	return true
+}
+
+// readWholeRegistry reads every toolset of the registry, in the order the
+// registry lists them. Its tools are known by their identifiers
+// ("toolset.tool"), each called under its own toolset's token; the list
+// changed when a toolset's token did, or a toolset came or went.
+func (u *upstream) readWholeRegistry(ctx context.Context, fail func(error) bool) bool {
+	sets, err := u.cfg.Registry.ListToolsets(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("list registry %q: %w", u.cfg.Name, err))
+	}
+	var key strings.Builder
+	var list []upstreamTool
+	for _, ts := range sets {
+		fmt.Fprintf(&key, "%d:%s%s;", len(ts.Schema.Name), ts.Schema.Name, ts.Token)
+		for _, rec := range ts.Schema.Tools {
+			list = append(list, upstreamTool{mcpName: string(rec.Name), rec: rec, token: ts.Token})
+		}
+	}
+	if key.String() == u.token && u.listed {
+		return u.unchanged()
+	}
+	u.listed = true
+	u.apply(key.String(), list)
 	return true
 }
 
@@ -81,6 +115,9 @@ func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMess
 		Arguments: args,
 	})
 	head := fmt.Sprintf("registry toolset %q tool %q", u.cfg.Name, e.mcpName)
+	if u.cfg.AllToolsets {
+		head = fmt.Sprintf("registry %q tool %q", u.cfg.Name, e.mcpName)
+	}
 	switch {
 	case errors.Is(err, runtimeclient.ErrToolFailed):
 		return errorResult(head + " reported an error: " + err.Error())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -57,7 +58,7 @@ func (r *memRegistry) token(toolset string) registry.Token {
 	return r.toolsets[toolset].Token
 }
 
-// handler serves the registry's resolve and call routes of the registry
+// handler serves the list, resolve and call routes of the registry
 // protocol from r, for registry.Client.
 func (r *memRegistry) handler() http.Handler {
 	mux := http.NewServeMux()
@@ -76,6 +77,10 @@ func (r *memRegistry) handler() http.Handler {
 		default:
 			registry.WriteJSON(w, http.StatusOK, cat)
 		}
+	})
+	mux.HandleFunc("GET "+registry.PathToolsets, func(w http.ResponseWriter, req *http.Request) {
+		cat, _ := r.ListToolsets(req.Context())
+		registry.WriteJSON(w, http.StatusOK, cat)
 	})
 	mux.HandleFunc("POST "+registry.PathCalls, func(w http.ResponseWriter, req *http.Request) {
 		var in registry.CallRequest
@@ -115,9 +120,9 @@ var registryClients = []struct {
 func (r *memRegistry) ListToolsets(context.Context) (*registry.Catalog, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cat := &registry.Catalog{Generation: uint64(r.revision)}
-	for _, ts := range r.toolsets {
-		cat.Toolsets = append(cat.Toolsets, ts)
+	cat := &registry.Catalog{Generation: uint64(r.revision), Toolsets: []registry.ResolvedToolset{}}
+	for _, name := range slices.Sorted(maps.Keys(r.toolsets)) {
+		cat.Toolsets = append(cat.Toolsets, r.toolsets[name])
 	}
 	return cat, nil
 }
@@ -395,6 +400,8 @@ func TestRegistryUpstreamRefused(t *testing.T) {
 		{"transport and registry", Upstream{Name: "billing", Registry: client, Transport: mcp.InMemory(fakeServer("x"))}, "both a transport and a registry"},
 		{"declared", Upstream{Name: "billing", Registry: client, Declared: &tools.ToolsetSchema{Name: "billing"}}, "has no declaration"},
 		{"version without registry", Upstream{Name: "billing", Transport: mcp.InMemory(fakeServer("x")), Version: "v1"}, "pins a registry toolset"},
+		{"all toolsets without registry", Upstream{Name: "company", Transport: mcp.InMemory(fakeServer("x")), AllToolsets: true}, "has no registry"},
+		{"all toolsets with a version", Upstream{Name: "company", Registry: client, AllToolsets: true, Version: "v1"}, "not a whole registry"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -462,6 +469,64 @@ func TestRegistryResult(t *testing.T) {
 			}
 			if got := res.StructuredContent != nil; got != tc.structured {
 				t.Errorf("structured content %v, want %v", res.StructuredContent, tc.structured)
+			}
+		})
+	}
+}
+
+// TestWholeRegistry serves every toolset of a registry as one upstream:
+// its tools are "<toolset>_<tool>", the lists name them "toolset.tool", a
+// denied tool is never found or called, a call goes under its own
+// toolset's token, and a toolset published later is found by a later
+// search.
+func TestWholeRegistry(t *testing.T) {
+	for _, rc := range registryClients {
+		t.Run(rc.name, func(t *testing.T) {
+			reg := &memRegistry{}
+			reg.publish(billing())
+			reg.publish(tools.ToolsetSchema{Name: "shipping", Version: "v3", Tools: []tools.ToolSchema{
+				{Name: "shipping.track_parcel", Description: "Track the parcel of a customer.", Payload: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}}}`)},
+			}})
+			g := newGateway(t, Options{Mode: ModeBoth, ListInterval: time.Millisecond},
+				Upstream{Name: "company", Registry: rc.client(t, reg), AllToolsets: true,
+					Deny: []string{"billing.refund_payment"}, Immediate: []string{"shipping.track_parcel"}})
+			c := connect(t, g)
+			if got, want := sorted(c.names(t)), []string{"call_tool", "shipping_track_parcel", "tool_search"}; !slices.Equal(got, want) {
+				t.Fatalf("first tools/list = %v, want %v", got, want)
+			}
+			ans := c.search(t, map[string]any{"query": "refund invoice customer", "names": []string{"billing_refund_payment"}})
+			if got := foundNames(ans); slices.Contains(got, "billing_refund_payment") || !slices.Contains(got, "billing_create_invoice") {
+				t.Errorf("search found %v", got)
+			}
+			out, isErr := c.call(t, "call_tool", map[string]any{"name": "billing_refund_payment", "arguments": map[string]any{"customer": "acme"}})
+			if !isErr || !strings.Contains(out, "no tool") {
+				t.Errorf("call of the denied tool = %q (error %v)", out, isErr)
+			}
+			for _, name := range []string{"billing_create_invoice", "shipping_track_parcel"} {
+				if out, isErr := c.call(t, name, map[string]any{"customer": "acme"}); isErr {
+					t.Errorf("%s: %s", name, out)
+				}
+			}
+			if got, want := reg.called(), []string{"billing.create_invoice", "shipping.track_parcel"}; !slices.Equal(got, want) {
+				t.Errorf("the registry ran %v, want %v", got, want)
+			}
+			reg.mu.Lock()
+			for _, call := range reg.calls {
+				if want := reg.toolsets[call.Tool.Toolset()].Token; call.Token != want {
+					t.Errorf("call %s carries token %q, want its toolset's %q", call.Tool, call.Token, want)
+				}
+			}
+			reg.mu.Unlock()
+
+			reg.publish(tools.ToolsetSchema{Name: "payroll", Version: "v1", Tools: []tools.ToolSchema{
+				{Name: "payroll.pay_salary", Description: "Pay the salary of an employee.", Payload: json.RawMessage(`{"type":"object"}`)},
+			}})
+			deadline := time.Now().Add(10 * time.Second)
+			for !slices.Contains(foundNames(c.search(t, map[string]any{"query": "salary employee"})), "payroll_pay_salary") {
+				if time.Now().After(deadline) {
+					t.Fatal("a search never found the tool of the toolset published later")
+				}
+				sleep()
 			}
 		})
 	}

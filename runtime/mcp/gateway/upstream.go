@@ -38,6 +38,7 @@ type upstream struct {
 	session *mcp.Session
 	source  *mcp.Source
 	token   string // of the list tools was read from
+	listed  bool   // a whole registry was listed once (its token may be "")
 
 	// stateMu guards what the catalog reads, so that building a catalog
 	// never waits for a server that is starting.
@@ -64,6 +65,10 @@ func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
 		return nil, fmt.Errorf("a registry toolset has no declaration: the registry's record is its schema")
 	case u.Registry == nil && u.Version != "":
 		return nil, fmt.Errorf("version %q pins a registry toolset, and the upstream has no registry", u.Version)
+	case u.Registry == nil && u.AllToolsets:
+		return nil, fmt.Errorf("AllToolsets serves a whole registry, and the upstream has no registry")
+	case u.AllToolsets && u.Version != "":
+		return nil, fmt.Errorf("version %q pins a registry toolset, not a whole registry", u.Version)
 	case u.Registry == nil && u.Transport == nil:
 		return nil, fmt.Errorf("no transport")
 	}
@@ -211,25 +216,26 @@ func (u *upstream) read(ctx context.Context) bool {
 	if err != nil {
 		return fail(err)
 	}
-	u.apply(sets[0].Token, cat.Toolset.Tools, func(rec tools.ToolSchema) string {
+	list := make([]upstreamTool, len(cat.Toolset.Tools))
+	for i, rec := range cat.Toolset.Tools {
 		name, _ := cat.MCPName(rec.Name)
-		return name
-	})
+		list[i] = upstreamTool{mcpName: name, rec: rec}
+	}
+	u.apply(sets[0].Token, list)
 	return true
 }
 
-// apply makes the records of a list read under token the upstream's
-// served tools, with its allow and deny lists applied; name gives a
-// record's name on the server. The caller holds u.mu.
-func (u *upstream) apply(token string, recs []tools.ToolSchema, name func(tools.ToolSchema) string) {
-	listed := make(map[string]bool, len(recs))
-	served := make([]upstreamTool, 0, len(recs))
-	for _, rec := range recs {
-		n := name(rec)
-		key := u.listName(n, rec.Name)
+// apply makes the tools of a list read under token (which changes when
+// the list does) the upstream's served tools, with its allow and deny
+// lists applied. The caller holds u.mu.
+func (u *upstream) apply(token string, list []upstreamTool) {
+	listed := make(map[string]bool, len(list))
+	served := make([]upstreamTool, 0, len(list))
+	for _, t := range list {
+		key := u.listName(t.mcpName, t.rec.Name)
 		listed[key] = true
 		if u.serves(key) {
-			served = append(served, upstreamTool{mcpName: n, rec: rec, token: token})
+			served = append(served, t)
 		}
 	}
 	var missing []string
