@@ -36,6 +36,9 @@ func gatewayFiles(g *gatewayIR) []*genFile {
 	toolsets := make([]string, len(g.upstreams))
 	for i, u := range g.upstreams {
 		toolsets[i] = fmt.Sprintf("%q", u.toolset)
+		if u.allToolsets {
+			toolsets[i] = fmt.Sprintf("every toolset of registry %q", u.toolset)
+		}
 	}
 	return []*genFile{
 		docFile(dir, g.pkg, packageComment(
@@ -73,7 +76,11 @@ func gatewayFile(g *gatewayIR, p string) *genFile {
 				continue
 			}
 			if fd.registry != "" {
-				s.Add(docf("%s reads and calls registry %q (toolset %s): the runtime's registry client, for example runtimeclient.NewHTTP of the registry's URL (runtime/registry/runtimeclient).", fd.name, fd.registry, strings.Join(quoted, ", ")))
+				what := "toolset " + strings.Join(quoted, ", ")
+				if fd.whole {
+					what = "every toolset it holds"
+				}
+				s.Add(docf("%s reads and calls registry %q (%s): the runtime's registry client, for example runtimeclient.NewHTTP of the registry's URL (runtime/registry/runtimeclient).", fd.name, fd.registry, what))
 				s.Id(fd.name).Qual(runtimePkg, "RegistryClient")
 				continue
 			}
@@ -105,6 +112,9 @@ func gatewayFile(g *gatewayIR, p string) *genFile {
 			k.set("Name", jen.Lit(u.toolset))
 			if u.field.registry != "" {
 				k.set("Registry", jen.Id("s").Dot(u.field.name))
+				if u.allToolsets {
+					k.set("AllToolsets", jen.True())
+				}
 				if u.version != "" {
 					k.set("Version", jen.Lit(u.version))
 				}

@@ -28,7 +28,8 @@ type gatewayIR struct {
 // gatewayUpstream is one toolset the gateway serves.
 type gatewayUpstream struct {
 	// toolset is the toolset's name in the runtime: the Upstream's Name
-	// and the first part of its tools' model-facing names.
+	// and the first part of its tools' model-facing names; for a whole
+	// registry, the registry's name.
 	toolset string
 	field   *gatewayField
 	// declared is the toolset package of a declared external toolset, nil
@@ -41,6 +42,9 @@ type gatewayUpstream struct {
 	immediateAll bool
 	// version is the version a registry toolset must have; "" for none.
 	version string
+	// allToolsets is set for a whole registry: toolset is then the
+	// registry's name.
+	allToolsets bool
 }
 
 // gatewayField is one field of Servers: the Goa endpoints of a service
@@ -56,6 +60,8 @@ type gatewayField struct {
 	server string
 	// registry is the registry's name; "" for an MCP server.
 	registry string
+	// whole is set when the gateway serves every toolset of the registry.
+	whole bool
 	// toolsets are the runtime names of the toolsets reached through the
 	// field, in use order.
 	toolsets []string
@@ -81,6 +87,10 @@ func buildGateway(g *expr.MCPGatewayExpr, importPath string, byToolset map[*expr
 		ts := u.Toolset
 		up := &gatewayUpstream{}
 		switch {
+		case u.Registry != nil:
+			up.toolset, up.allToolsets = u.Registry.Name, true
+			up.field = field(gonames.GatewayRegistryField(u.Registry.Name), &gatewayField{registry: u.Registry.Name, whole: true})
+			up.immediateAll = !u.DeferAll()
 		case byDynamic[ts] != nil:
 			dyn := byDynamic[ts]
 			up.toolset = dyn.toolset

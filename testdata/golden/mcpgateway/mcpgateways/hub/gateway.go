@@ -39,6 +39,10 @@ type Servers struct {
 	// runtime's registry client, for example runtimeclient.NewHTTP of the
 	// registry's URL (runtime/registry/runtimeclient).
 	CompanyRegistry runtime.RegistryClient
+	// PartnersRegistry reads and calls registry "partners" (every toolset it
+	// holds): the runtime's registry client, for example runtimeclient.NewHTTP of
+	// the registry's URL (runtime/registry/runtimeclient).
+	PartnersRegistry runtime.RegistryClient
 }
 
 // Upstreams returns the gateway's toolsets as the runtime gateway's upstreams,
@@ -55,6 +59,9 @@ func Upstreams(s Servers) ([]gateway.Upstream, error) {
 	}
 	if s.CompanyRegistry == nil {
 		return nil, errors.New("MCP gateway \"hub\": Servers.CompanyRegistry is nil: give the client of registry \"company\"")
+	}
+	if s.PartnersRegistry == nil {
+		return nil, errors.New("MCP gateway \"hub\": Servers.PartnersRegistry is nil: give the client of registry \"partners\"")
 	}
 	notesDeclared := notes.Toolset()
 	return []gateway.Upstream{
@@ -77,6 +84,11 @@ func Upstreams(s Servers) ([]gateway.Upstream, error) {
 			Name:     "billing",
 			Registry: s.CompanyRegistry,
 			Version:  "1.4.0",
+		},
+		{
+			Name:        "partners",
+			Registry:    s.PartnersRegistry,
+			AllToolsets: true,
 		},
 	}, nil
 }
