@@ -72,9 +72,13 @@ func errorResult(text string) *sdk.CallToolResult {
 // modelText is what the model reads of an upstream that could not be
 // started or read: the server's name and, for a list the gateway refused
 // or that differs from the design's declaration, why; never a command line
-// or an address.
-func modelText(err error) string {
-	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) || errors.Is(err, errVersion) {
+// or an address. A registry says whether it lacks the toolset or holds it
+// at another version.
+func (u *upstream) modelText(err error) string {
+	if u.cfg.Registry != nil {
+		return registryText(err, u.cfg.Version)
+	}
+	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) {
 		return err.Error()
 	}
 	return "the server cannot be started or read; the next search tries again"

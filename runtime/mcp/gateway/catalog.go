@@ -57,7 +57,7 @@ func (g *Gateway) build() *catalog {
 	for _, u := range g.upstreams {
 		served, missing, err := u.state()
 		if err != nil {
-			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Error: modelText(err)})
+			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Error: u.modelText(err)})
 		}
 		for _, m := range missing {
 			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Tool: m, Error: "the configuration names this tool and the server does not list it"})

@@ -140,3 +140,15 @@ func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMess
 	}
 	return res
 }
+
+// registryText is what the model reads of a registry upstream that could
+// not be read.
+func registryText(err error, version string) string {
+	switch {
+	case errors.Is(err, registry.ErrToolsetNotFound):
+		return "the registry holds no such toolset; the next search tries again"
+	case errors.Is(err, registry.ErrVersionMismatch), errors.Is(err, errVersion):
+		return fmt.Sprintf("the registry does not hold the toolset at version %q; the next search tries again", version)
+	}
+	return "the registry cannot be read; the next search tries again"
+}

@@ -364,8 +364,8 @@ func TestRegistryUnavailable(t *testing.T) {
 	cases := []struct {
 		name, toolset, version, want string
 	}{
-		{name: "missing", toolset: "payroll", want: "cannot be started or read"},
-		{name: "version", toolset: "billing", version: "v2", want: "cannot be started or read"},
+		{name: "missing", toolset: "payroll", want: "the registry holds no such toolset"},
+		{name: "version", toolset: "billing", version: "v2", want: `the registry does not hold the toolset at version "v2"`},
 	}
 	for _, tc := range cases {
 		for _, rc := range registryClients {
@@ -529,5 +529,39 @@ func TestWholeRegistry(t *testing.T) {
 				sleep()
 			}
 		})
+	}
+}
+
+// TestRegistryUnreachable: a registry that cannot be reached is named in a
+// search's answer, and a call while it is down is an error naming the
+// toolset and the tool; neither shows the registry's address.
+func TestRegistryUnreachable(t *testing.T) {
+	reg := &memRegistry{}
+	reg.publish(billing())
+	srv := httptest.NewServer(reg.handler())
+	client, err := runtimeclient.NewHTTP(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: client, ImmediateAll: true})
+	c := connect(t, g)
+	if got := c.names(t); !slices.Contains(got, "billing_create_invoice") {
+		t.Fatalf("tools/list = %v", got)
+	}
+	srv.Close()
+	out, isErr := c.call(t, "billing_create_invoice", map[string]any{"customer": "acme"})
+	if want := `registry toolset "billing" tool "create_invoice": the registry cannot be reached`; !isErr || !strings.Contains(out, want) || strings.Contains(out, srv.URL) {
+		t.Errorf("call while the registry is down = %q (error %v), want %q without its address", out, isErr, want)
+	}
+
+	down, err := runtimeclient.NewHTTP(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = newGateway(t, Options{}, Upstream{Name: "billing", Registry: down},
+		inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
+	ans := connect(t, g).search(t, map[string]any{"query": "note"})
+	if len(ans.Unavailable) != 1 || ans.Unavailable[0].Error != "the registry cannot be read; the next search tries again" {
+		t.Errorf("unavailable = %+v", ans.Unavailable)
 	}
 }
