@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/goa-discovery/goa-discovery/runtime"
+	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -120,12 +121,17 @@ func (u *upstream) callRegistry(ctx context.Context, e *entry, args json.RawMess
 	}
 	switch {
 	case errors.Is(err, runtimeclient.ErrToolFailed):
-		return errorResult(head + " reported an error: " + err.Error())
-	case errors.Is(err, registry.ErrUnreachable), errors.Is(err, registry.ErrBadResponse):
+		return errorResult(head + " reported an error: " + mcp.Redact(err.Error()))
+	case errors.Is(err, registry.ErrUnreachable):
 		u.log.Warn("mcp gateway: registry call failed", "toolset", u.cfg.Name, "tool", e.mcpName, "error", err)
 		return errorResult(head + ": the registry cannot be reached; try again")
+	case errors.Is(err, registry.ErrBadResponse):
+		u.log.Warn("mcp gateway: registry call failed", "toolset", u.cfg.Name, "tool", e.mcpName, "error", err)
+		return errorResult(head + ": the registry answered outside its protocol")
 	case err != nil:
-		return errorResult(head + ": " + err.Error())
+		// A refusal of the registry (a token no longer current, a call
+		// not admitted) in its own words.
+		return errorResult(head + ": " + mcp.Redact(err.Error()))
 	}
 	// The result is checked against the tool's result schema, as the
 	// runtime checks a registry tool's result for an agent.

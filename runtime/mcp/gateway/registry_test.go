@@ -244,7 +244,7 @@ func TestRegistryImmediateAll(t *testing.T) {
 	if got := sorted(c.names(t)); !slices.Equal(got, want) {
 		t.Fatalf("first tools/list = %v, want %v", got, want)
 	}
-	if out, isErr := c.call(t, "billing_refund_payment", map[string]any{"customer": "acme"}); isErr || !strings.Contains(out, `"tool":"billing.refund_payment"`) {
+	if out, isErr := c.call(t, "billing_list_invoices", map[string]any{"customer": "acme"}); isErr || !strings.Contains(out, `"tool":"billing.list_invoices"`) {
 		t.Errorf("immediate registry tool = %q (error %v)", out, isErr)
 	}
 }
@@ -382,5 +382,42 @@ func TestRegistryUnreachable(t *testing.T) {
 	ans := connect(t, g).search(t, map[string]any{"query": "note"})
 	if len(ans.Unavailable) != 1 || ans.Unavailable[0].Error != "the registry cannot be read; the next search tries again" {
 		t.Errorf("unavailable = %+v", ans.Unavailable)
+	}
+}
+
+// TestRegistryCallErrors: a registry tool that fails, and a call under a
+// registration the registry replaced since the gateway read it, are errors
+// naming the toolset and the tool, with the registry's words.
+func TestRegistryCallErrors(t *testing.T) {
+	cases := []struct {
+		name, tool string
+		republish  bool
+		want       string
+	}{
+		{name: "tool error", tool: "billing_refund_payment", want: `registry toolset "billing" tool "refund_payment" reported an error: tool failed: the payment is already refunded`},
+		{name: "replaced registration", tool: "billing_create_invoice", republish: true, want: `registry toolset "billing" tool "create_invoice": `},
+	}
+	for _, tc := range cases {
+		for _, rc := range registryClients {
+			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
+				reg := &memRegistry{}
+				reg.publish(billing())
+				g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: rc.client(t, reg), ImmediateAll: true})
+				c := connect(t, g)
+				if got := c.names(t); !slices.Contains(got, tc.tool) {
+					t.Fatalf("tools/list = %v", got)
+				}
+				if tc.republish {
+					reg.publish(billing())
+				}
+				out, isErr := c.call(t, tc.tool, map[string]any{"customer": "acme"})
+				if !isErr || !strings.HasPrefix(out, tc.want) {
+					t.Errorf("call = %q (error %v), want an error starting %q", out, isErr, tc.want)
+				}
+				if tc.republish && !strings.Contains(out, "call_not_admitted") {
+					t.Errorf("call = %q, want the registry's refusal", out)
+				}
+			})
+		}
 	}
 }

@@ -143,7 +143,8 @@ func (r *memRegistry) ResolveToolsets(_ context.Context, refs []registry.Toolset
 }
 
 // CallResolvedTool runs a call of a current registration's tool: it
-// answers with the tool's name and payload.
+// answers with the tool's name and payload, except refund_payment, which
+// fails.
 func (r *memRegistry) CallResolvedTool(_ context.Context, call *registry.CallRequest) (*registry.CallResult, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -152,6 +153,10 @@ func (r *memRegistry) CallResolvedTool(_ context.Context, call *registry.CallReq
 		return nil, fmt.Errorf("call %s: %w", call.Tool, registry.ErrCallNotAdmitted)
 	}
 	r.calls = append(r.calls, *call)
+	if call.Tool.Tool() == "refund_payment" {
+		// The tool ran and failed.
+		return &registry.CallResult{CallID: call.CallID, Tool: call.Tool, Token: call.Token, ToolError: "the payment is already refunded"}, nil
+	}
 	res, _ := json.Marshal(map[string]any{"tool": call.Tool, "payload": call.Payload})
 	return &registry.CallResult{CallID: call.CallID, Tool: call.Tool, Token: call.Token, Result: res}, nil
 }
