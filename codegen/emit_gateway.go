@@ -4,8 +4,9 @@ package codegen
 // design's Upstreams of the runtime's gateway (runtime/mcp/gateway) and New,
 // which builds the gateway in the design's mode. Everything the design
 // knows is in the code (names, immediate tools, declarations, the mode);
-// what it cannot know (the Goa endpoints of the services and the
-// transports of external servers) is the Servers the application gives.
+// what it cannot know (the Goa endpoints of the services, the transports of
+// external servers and the clients of registries) is the Servers the
+// application gives.
 // Serving discovery is the runtime gateway's, the same code as
 // goa-discovery mcp gateway's.
 
@@ -35,12 +36,15 @@ func gatewayFiles(g *gatewayIR) []*genFile {
 	toolsets := make([]string, len(g.upstreams))
 	for i, u := range g.upstreams {
 		toolsets[i] = fmt.Sprintf("%q", u.toolset)
+		if u.allToolsets {
+			toolsets[i] = fmt.Sprintf("every toolset of registry %q", u.toolset)
+		}
 	}
 	return []*genFile{
 		docFile(dir, g.pkg, packageComment(
 			"Package "+g.pkg+" is the MCP gateway \""+g.name+"\" of the design: one MCP server that serves the toolsets "+strings.Join(toolsets, ", ")+" through search, with the runtime's gateway (runtime/mcp/gateway).",
-			"A session lists the tools the design does not defer and tool_search; a search answers with the matching tools and, in mode \"list\" or \"both\", adds them to the session's tools/list (notifications/tools/list_changed); in mode \"call\" or \"both\" the session also lists call_tool. Calls are validated against the tools' input schemas, then forwarded to the server of the tool.",
-			"New builds the gateway from Servers, the Goa endpoints and transports the application gives; serve it with its NewServer (one client, for example over stdio) or Handler (streamable HTTP).",
+			"A session lists the tools the design does not defer and tool_search; a search answers with the matching tools and, in mode \"list\" or \"both\", adds them to the session's tools/list (notifications/tools/list_changed); in mode \"call\" or \"both\" the session also lists call_tool. Calls are validated against the tools' input schemas, then forwarded to the server or registry of the tool.",
+			"New builds the gateway from Servers, the Goa endpoints, transports and registry clients the application gives; serve it with its NewServer (one client, for example over stdio) or Handler (streamable HTTP).",
 		)),
 		gatewayFile(g, path.Join(dir, "gateway.go")),
 	}
@@ -71,6 +75,15 @@ func gatewayFile(g *gatewayIR, p string) *genFile {
 				s.Id(fd.name).Op("*").Qual(fd.goa.goaPath, "Endpoints")
 				continue
 			}
+			if fd.registry != "" {
+				what := "toolset " + strings.Join(quoted, ", ")
+				if fd.whole {
+					what = "every toolset it holds"
+				}
+				s.Add(docf("%s reads and calls registry %q (%s): the runtime's registry client, for example runtimeclient.NewHTTP of the registry's URL (runtime/registry/runtimeclient).", fd.name, fd.registry, what))
+				s.Id(fd.name).Qual(runtimePkg, "RegistryClient")
+				continue
+			}
 			s.Add(docf("%s reaches the external MCP server %q (toolset %s).", fd.name, fd.server, strings.Join(quoted, ", ")))
 			s.Id(fd.name).Qual(mcpPkg, "Transport")
 		}
@@ -79,8 +92,11 @@ func gatewayFile(g *gatewayIR, p string) *genFile {
 	f.Func().Id("Upstreams").Params(jen.Id("s").Id("Servers")).Params(jen.Index().Qual(gatewayPkg, "Upstream"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		for _, fd := range g.fields {
 			what := fmt.Sprintf("the transport of MCP server %q", fd.server)
-			if fd.goa != nil {
+			switch {
+			case fd.goa != nil:
 				what = fmt.Sprintf("the Goa endpoints of service %q", fd.goa.service)
+			case fd.registry != "":
+				what = fmt.Sprintf("the client of registry %q", fd.registry)
 			}
 			b.If(jen.Id("s").Dot(fd.name).Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(
 				jen.Lit(fmt.Sprintf("MCP gateway %q: Servers.%s is nil: give %s", g.name, fd.name, what)))))
@@ -94,6 +110,20 @@ func gatewayFile(g *gatewayIR, p string) *genFile {
 		for i, u := range g.upstreams {
 			var k keyed
 			k.set("Name", jen.Lit(u.toolset))
+			if u.field.registry != "" {
+				k.set("Registry", jen.Id("s").Dot(u.field.name))
+				if u.allToolsets {
+					k.set("AllToolsets", jen.True())
+				}
+				if u.version != "" {
+					k.set("Version", jen.Lit(u.version))
+				}
+				if u.immediateAll {
+					k.set("ImmediateAll", jen.True())
+				}
+				items[i] = k.lines()
+				continue
+			}
 			transport := jen.Id("s").Dot(u.field.name)
 			if u.field.goa != nil {
 				transport = jen.Qual(mcpPkg, "InMemory").Call(jen.Qual(u.field.goa.importPath, "NewServer").Call(jen.Id("s").Dot(u.field.name)))

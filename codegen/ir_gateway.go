@@ -3,8 +3,9 @@ package codegen
 // This file resolves an MCP gateway of the design (MCPGateway): for each
 // toolset it uses, the runtime gateway's Upstream the design already knows
 // (its name, how it is reached, the immediate tools, the declaration of a
-// declared external toolset), and the fields of the Servers struct the
-// application fills at run time (Goa endpoints, transports).
+// declared external toolset, the pinned version of a registry toolset), and
+// the fields of the Servers struct the application fills at run time (Goa
+// endpoints, transports, registry clients).
 
 import (
 	"path"
@@ -27,7 +28,8 @@ type gatewayIR struct {
 // gatewayUpstream is one toolset the gateway serves.
 type gatewayUpstream struct {
 	// toolset is the toolset's name in the runtime: the Upstream's Name
-	// and the first part of its tools' model-facing names.
+	// and the first part of its tools' model-facing names; for a whole
+	// registry, the registry's name.
 	toolset string
 	field   *gatewayField
 	// declared is the toolset package of a declared external toolset, nil
@@ -38,18 +40,28 @@ type gatewayUpstream struct {
 	// dynamic toolset used without Deferred.
 	immediate    []string
 	immediateAll bool
+	// version is the version a registry toolset must have; "" for none.
+	version string
+	// allToolsets is set for a whole registry: toolset is then the
+	// registry's name.
+	allToolsets bool
 }
 
 // gatewayField is one field of Servers: the Goa endpoints of a service
-// (served in memory by its generated MCP server) or the transport of an
-// external MCP server.
+// (served in memory by its generated MCP server), the transport of an
+// external MCP server or the client of a registry.
 type gatewayField struct {
 	name string
 	// goa is the MCP server of the Goa service; nil for an external
 	// server.
 	goa *mcpServerIR
-	// server is the external server's name; "" for a Goa service.
+	// server is the external server's name; "" for a Goa service or a
+	// registry.
 	server string
+	// registry is the registry's name; "" for an MCP server.
+	registry string
+	// whole is set when the gateway serves every toolset of the registry.
+	whole bool
 	// toolsets are the runtime names of the toolsets reached through the
 	// field, in use order.
 	toolsets []string
@@ -75,10 +87,19 @@ func buildGateway(g *expr.MCPGatewayExpr, importPath string, byToolset map[*expr
 		ts := u.Toolset
 		up := &gatewayUpstream{}
 		switch {
+		case u.Registry != nil:
+			up.toolset, up.allToolsets = u.Registry.Name, true
+			up.field = field(gonames.GatewayRegistryField(u.Registry.Name), &gatewayField{registry: u.Registry.Name, whole: true})
+			up.immediateAll = !u.DeferAll()
 		case byDynamic[ts] != nil:
 			dyn := byDynamic[ts]
 			up.toolset = dyn.toolset
 			up.field = field(gonames.GatewayTransportField(dyn.server), &gatewayField{server: dyn.server})
+			up.immediateAll = !u.DeferAll()
+		case ts.IsRegistrySourced():
+			src := ts.Source
+			up.toolset, up.version = src.Toolset, ts.Version()
+			up.field = field(gonames.GatewayRegistryField(src.Registry.Name), &gatewayField{registry: src.Registry.Name})
 			up.immediateAll = !u.DeferAll()
 		default:
 			tir := byToolset[ts]

@@ -7,9 +7,10 @@ import (
 )
 
 // MCPGateway declares an MCP server named name at version version that
-// serves toolsets of MCP servers through search: the toolsets of Goa
-// services of the design (FromMCP) and of external servers (FromExternalMCP,
-// declared or dynamic). Its DSL Uses them with the same Deferred rules as
+// serves toolsets through search: the toolsets of Goa services of the
+// design (FromMCP), of external MCP servers (FromExternalMCP, declared or
+// dynamic) and of registries (FromRegistry; a whole registry is not
+// served). Its DSL Uses them with the same Deferred rules as
 // an agent: a session lists every tool that is not deferred, plus the
 // search tool tool_search; a tool a search finds joins that session's list
 // (or, with GatewayMode("call"), is called through call_tool). The

@@ -30,10 +30,15 @@ func TestMCPGatewayDesign(t *testing.T) {
 				everything := Toolset(FromExternalMCP("everything", "everything"))
 				catalogService()
 				catalog := Toolset(FromMCP("catalog", "products"))
+				company := Registry("company", func() { URL("https://registry.example") })
+				records := Toolset(FromRegistry(company, "records"))
+				partners := Registry("partners", func() { URL("https://partners.example") })
 				MCPGateway("hub", "1.0.0", func() {
 					Use(files, func() { Deferred("read_file") })
 					Use(everything, func() { Deferred() })
 					Use(catalog)
+					Use(records)
+					Use(partners, func() { Deferred() })
 					tc.mode()
 				})
 			})
@@ -44,13 +49,14 @@ func TestMCPGatewayDesign(t *testing.T) {
 			if g.Mode() != tc.wantMode {
 				t.Errorf("mode %q, want %q", g.Mode(), tc.wantMode)
 			}
-			for i, want := range [][]string{{"read_file"}, nil, nil} {
+			for i, want := range [][]string{{"read_file"}, nil, nil, nil, nil} {
 				if diff := cmp.Diff(want, toolNames(g.Uses[i].DeferredTools())); diff != "" {
 					t.Errorf("use %d deferred tools (-want +got):\n%s", i, diff)
 				}
 			}
-			if !g.Uses[1].DeferAll() || g.Uses[2].DeferAll() {
-				t.Errorf("DeferAll: dynamic %v, catalog %v; want true, false", g.Uses[1].DeferAll(), g.Uses[2].DeferAll())
+			if !g.Uses[1].DeferAll() || g.Uses[2].DeferAll() || g.Uses[3].DeferAll() || !g.Uses[4].DeferAll() {
+				t.Errorf("DeferAll: dynamic %v, catalog %v, registry toolset %v, registry %v; want true, false, false, true",
+					g.Uses[1].DeferAll(), g.Uses[2].DeferAll(), g.Uses[3].DeferAll(), g.Uses[4].DeferAll())
 			}
 		})
 	}
@@ -83,18 +89,42 @@ func TestMCPGatewayRules(t *testing.T) {
 			})
 		}, Want: []designtest.Want{{Msg: `named selection Deferred("echo") is not allowed on dynamic MCP toolset "everything"`, Marker: "dynamic"}}},
 		{Name: "sources that are not MCP servers", Design: func() {
-			company := Registry("company", func() { URL("https://registry.example") })
-			remote := Toolset(FromRegistry(company, "records"))
 			local := Toolset("notes", func() { Tool("add", "Add a note") })
 			MCPGateway("hub", "1.0.0", func() {
-				Use(company) // ERR registry
-				Use(remote)  // ERR remote
-				Use(local)   // ERR local
+				Use(local) // ERR local
 			})
 		}, Want: []designtest.Want{
-			{Msg: `MCP gateway "hub" cannot serve registry "company"`, Marker: "registry"},
-			{Msg: `MCP gateway "hub" cannot serve registry toolset "records"`, Marker: "remote"},
 			{Msg: `MCP gateway "hub" cannot serve toolset "notes": it has no MCP server`, Marker: "local"},
+		}},
+		{Name: "whole registries", Design: func() {
+			company := Registry("company", func() { URL("https://registry.example") })
+			records := Toolset(FromRegistry(company, "records"))
+			MCPGateway("hub", "1.0.0", func() {
+				Use(company, func() { Deferred("find") }) // ERR wholenamed
+				Use(company)                              // ERR wholetwice
+				Use(records)                              // ERR included
+			})
+		}, Want: []designtest.Want{
+			{Msg: `named selection Deferred("find") is not allowed on registry "company"`, Marker: "wholenamed"},
+			{Msg: `registry "company" is already used by this MCP gateway`, Marker: "wholetwice"},
+			{Msg: `registry "company" is served as a whole by this MCP gateway (at rules_gateway_test.go:`, Marker: "included"},
+		}},
+		{Name: "registry toolsets", Design: func() {
+			company := Registry("company", func() { URL("https://registry.example") })
+			records := Toolset(FromRegistry(company, "records"))
+			archive := Toolset("archive", FromRegistry(company, "records"))
+			notes := Toolset(FromExternalMCP("notebook", "notes"))
+			remoteNotes := Toolset("remote_notes", FromRegistry(company, "notes"))
+			MCPGateway("hub", "1.0.0", func() {
+				Use(records, func() { Deferred("find") }) // ERR named
+				Use(archive)                              // ERR same
+				Use(notes)
+				Use(remoteNotes) // ERR clash
+			})
+		}, Want: []designtest.Want{
+			{Msg: `named selection Deferred("find") is not allowed on registry toolset "records"`, Marker: "named"},
+			{Msg: `registry toolset "records" and registry toolset "archive" are both upstream "records" of this MCP gateway`, Marker: "same"},
+			{Msg: `dynamic MCP toolset "notes" and registry toolset "remote_notes" are both upstream "notes" of this MCP gateway`, Marker: "clash"},
 		}},
 		{Name: "gateway shape", Design: func() {
 			files := filesToolset()

@@ -2,7 +2,8 @@ package expr
 
 // This file holds the MCP gateway of a design (MCPGateway): an MCP server
 // that serves toolsets of MCP servers, local (FromMCP) and external
-// (FromExternalMCP, declared or dynamic), through one search tool. It Uses
+// (FromExternalMCP, declared or dynamic), registry toolsets (FromRegistry)
+// and whole registries through one search tool. It Uses
 // its toolsets like an agent, with the same Deferred rules: a deferred tool
 // is listed only once a session found it; every other tool is listed from
 // the start.
@@ -106,27 +107,32 @@ func (g *MCPGatewayExpr) validate(p *problems) {
 		p.add(g, g.At, "MCP gateway %q uses no toolset: give its DSL a Use of a toolset of an MCP server", g.Name)
 	}
 	used := map[*ToolsetExpr]*UseExpr{}
-	fields := map[string]string{} // Go field of Servers: what it reaches
+	whole := map[*RegistryExpr]*UseExpr{} // registries served as a whole
+	fields := map[string]string{}         // Go field of Servers: what it reaches
+	upstreams := map[string]*UseExpr{}    // the runtime's upstream names
 	for _, u := range g.Uses {
 		switch {
 		case u.Registry != nil:
-			p.add(u, u.At, "MCP gateway %q cannot serve registry %q: a gateway serves toolsets of MCP servers (FromMCP, FromExternalMCP)", g.Name, u.Registry.Name)
-			continue
-		case u.Toolset.Source != nil:
-			p.add(u, u.At, "MCP gateway %q cannot serve registry toolset %q: a gateway serves toolsets of MCP servers (FromMCP, FromExternalMCP)", g.Name, u.Toolset.Name)
-			continue
-		case u.Toolset.MCP == nil:
+			if first, dup := whole[u.Registry]; dup {
+				p.add(u, u.At, "registry %q is already used by this MCP gateway (at %s)", u.Registry.Name, first.At)
+				continue
+			}
+			whole[u.Registry] = u
+		case u.Toolset.Source == nil && u.Toolset.MCP == nil:
 			p.add(u, u.At, "MCP gateway %q cannot serve toolset %q: it has no MCP server; declare its tools as methods of a Goa service with MCPServer and use Toolset(FromMCP(service, toolset))", g.Name, u.Toolset.Name)
 			continue
+		default:
+			if first, dup := used[u.Toolset]; dup {
+				p.add(u, u.At, "toolset %q is already used by this MCP gateway (at %s)", u.Toolset.Name, first.At)
+				continue
+			}
+			used[u.Toolset] = u
 		}
-		if first, dup := used[u.Toolset]; dup {
-			p.add(u, u.At, "toolset %q is already used by this MCP gateway (at %s)", u.Toolset.Name, first.At)
-			continue
-		}
-		used[u.Toolset] = u
-		field, reaches := gonames.GatewayTransportField(u.Toolset.MCP.Server), fmt.Sprintf("MCP server %q", u.Toolset.MCP.Server)
-		if u.Toolset.MCP.IsGoa() {
-			field, reaches = gonames.GatewayEndpointsField(u.Toolset.MCP.Service), fmt.Sprintf("Goa service %q", u.Toolset.MCP.Service)
+		name, field, reaches := g.upstream(u)
+		if first, dup := upstreams[name]; dup && name != "" {
+			p.add(u, u.At, "%s and %s are both upstream %q of this MCP gateway (the first at %s): an upstream's name is its toolset's, or its registry's when served whole, and is given once", first.sourceName(), u.sourceName(), name, first.At)
+		} else {
+			upstreams[name] = u
 		}
 		if first, ok := fields[field]; ok && first != reaches {
 			p.add(u, u.At, "%s and %s both give the gateway's Servers field %s: rename one", first, reaches, field)
@@ -134,7 +140,36 @@ func (g *MCPGatewayExpr) validate(p *problems) {
 		fields[field] = reaches
 		u.validate(p)
 	}
+	for _, u := range g.Uses {
+		if u.Toolset == nil || u.Toolset.Source == nil {
+			continue
+		}
+		if w := whole[u.Toolset.Source.Registry]; w != nil {
+			p.add(u, u.At, "registry %q is served as a whole by this MCP gateway (at %s), toolset %q included: its tools would be served twice", w.Registry.Name, w.At, u.Toolset.Source.Toolset)
+		}
+	}
 	validateUsesModelNames(p, g.Uses)
+}
+
+// upstream returns the runtime's name of the upstream a use serves (the
+// toolset's, or the registry's for a whole registry), the field of Servers
+// that reaches it and what that field reaches.
+func (g *MCPGatewayExpr) upstream(u *UseExpr) (name, field, reaches string) {
+	if u.Registry != nil {
+		return u.Registry.Name, gonames.GatewayRegistryField(u.Registry.Name), fmt.Sprintf("registry %q", u.Registry.Name)
+	}
+	ts := u.Toolset
+	switch {
+	case ts.Source != nil:
+		if ts.Source.Registry == nil {
+			return ts.Source.Toolset, "", "" // reported by the toolset
+		}
+		r := ts.Source.Registry.Name
+		return ts.Source.Toolset, gonames.GatewayRegistryField(r), fmt.Sprintf("registry %q", r)
+	case ts.MCP.IsGoa():
+		return ts.Name, gonames.GatewayEndpointsField(ts.MCP.Service), fmt.Sprintf("Goa service %q", ts.MCP.Service)
+	}
+	return ts.Name, gonames.GatewayTransportField(ts.MCP.Server), fmt.Sprintf("MCP server %q", ts.MCP.Server)
 }
 
 // finalize resolves the deferred tools of the gateway's uses.

@@ -35,6 +35,10 @@ func GatewayEndpointsField(service string) string { return Exported(service) + "
 // reaches the external MCP server server.
 func GatewayTransportField(server string) string { return Exported(server) + "Transport" }
 
+// GatewayRegistryField returns the field of an MCP gateway's Servers that
+// holds the client of registry registry.
+func GatewayRegistryField(registry string) string { return Exported(registry) + "Registry" }
+
 // IsReservedPackage reports whether pkg is a name Package never returns
 // because generated files import a package of that name.
 func IsReservedPackage(pkg string) bool { return reservedPackages[pkg] }

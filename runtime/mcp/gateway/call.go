@@ -34,6 +34,9 @@ func (s *clientSession) call(ctx context.Context, req *sdk.CallToolRequest, name
 	if _, err := spec.Payload.Decode(args); err != nil {
 		return fail("invalid arguments: " + err.Error())
 	}
+	if e.up.cfg.Registry != nil {
+		return e.up.callRegistry(ctx, e, args)
+	}
 	session := e.up.started()
 	if session == nil {
 		// The gateway closed the upstream.
@@ -69,8 +72,12 @@ func errorResult(text string) *sdk.CallToolResult {
 // modelText is what the model reads of an upstream that could not be
 // started or read: the server's name and, for a list the gateway refused
 // or that differs from the design's declaration, why; never a command line
-// or an address.
-func modelText(err error) string {
+// or an address. A registry says whether it lacks the toolset or holds it
+// at another version.
+func (u *upstream) modelText(err error) string {
+	if u.cfg.Registry != nil {
+		return registryText(err, u.cfg.Version)
+	}
 	if errors.Is(err, mcp.ErrCatalog) || errors.Is(err, mcp.ErrLimit) || errors.Is(err, mcp.ErrDeclaration) {
 		return err.Error()
 	}

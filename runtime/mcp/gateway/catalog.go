@@ -44,6 +44,7 @@ type entry struct {
 	up      *upstream
 	mcpName string
 	rec     tools.ToolSchema
+	token   string    // a registry tool's registration token
 	tool    *sdk.Tool // what a client lists
 	spec    func() (*tools.ToolSpec, error)
 }
@@ -56,7 +57,7 @@ func (g *Gateway) build() *catalog {
 	for _, u := range g.upstreams {
 		served, missing, err := u.state()
 		if err != nil {
-			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Error: modelText(err)})
+			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Error: u.modelText(err)})
 		}
 		for _, m := range missing {
 			cat.problems = append(cat.problems, Problem{Server: u.cfg.Name, Tool: m, Error: "the configuration names this tool and the server does not list it"})
@@ -101,7 +102,7 @@ func (g *Gateway) build() *catalog {
 
 // newEntry makes the served tool of an upstream's record.
 func newEntry(u *upstream, t upstreamTool) (*entry, error) {
-	e := &entry{name: discovery.ModelName(t.rec.Name), up: u, mcpName: t.mcpName, rec: t.rec}
+	e := &entry{name: discovery.ModelName(t.rec.Name), up: u, mcpName: t.mcpName, rec: t.rec, token: t.token}
 	if err := objectSchema(t.rec.Payload); err != nil {
 		return nil, err
 	}

@@ -46,6 +46,30 @@
 // tool result with isError whose text names the server and the tool
 // (mcp.CallError).
 //
+// # Registry toolsets
+//
+// An Upstream with a Registry is a toolset of a tool registry: Name is the
+// toolset's name, and its list is the toolset's current registration, read
+// through the runtime's registry client (runtime.RegistryClient,
+// runtime/registry/runtimeclient over HTTP), with the version pinned by
+// Version checked. Its tools have the same portable names
+// ("<toolset>_<tool>"), Allow, Deny and Immediate lists (by the tools' own
+// names), search and list_changed as an MCP server's. A read whose
+// registration token is new is indexed again, as a changed MCP list is;
+// the registry sends no notification, so a registration is read again at
+// searches, after ListInterval. A call, validated against the tool's input
+// schema first, goes through the client's CallTool under the token of the
+// registration the tool was listed under, with a call ID of its own; the
+// tool's JSON result, checked against its result schema, is the call's
+// text (and its structured content when the tool declares a result
+// schema).
+//
+// With AllToolsets, one upstream serves every toolset the registry holds
+// (ListToolsets): Name is the registry's name, the tools keep their
+// "<toolset>_<tool>" names, the lists name them "toolset.tool", each call
+// carries its own toolset's token, and a toolset published or withdrawn
+// later is indexed again at a search.
+//
 // # Configuration
 //
 // ParseConfig reads the mcpServers file MCP hosts use ("command", "args",
@@ -87,7 +111,8 @@
 // A design's MCPGateway generates a package whose New builds a Gateway of
 // the toolsets it Uses: a Goa service's MCP tools (FromMCP) through an
 // in-memory transport of its generated server, external MCP servers
-// through the transports the application gives. Upstream.ImmediateAll and
+// through the transports the application gives, registry toolsets through
+// the registry clients it gives. Upstream.ImmediateAll and
 // Upstream.Declared carry what the design says: a dynamic toolset used
 // without Deferred, and the declared tools (schemas included) of a
 // declared external toolset.

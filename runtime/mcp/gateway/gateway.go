@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/runtime"
 	"github.com/goa-discovery/goa-discovery/runtime/mcp"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 	"github.com/goa-discovery/goa-discovery/runtime/toolsearch"
@@ -43,13 +44,31 @@ const DefaultListInterval = time.Second
 // Modes returns the modes, the default first.
 func Modes() []Mode { return []Mode{ModeList, ModeCall, ModeBoth} }
 
-// Upstream is one MCP server behind the gateway.
+// Upstream is one MCP server, or one toolset of a tool registry, behind
+// the gateway.
 type Upstream struct {
 	// Name is the server's name, the first part of its tools' names
-	// ("<Name>_<tool>"); a valid tools.ValidateName segment.
+	// ("<Name>_<tool>"); a valid tools.ValidateName segment. For a
+	// registry toolset it is the toolset's name.
 	Name string
-	// Transport reaches the server.
+	// Transport reaches the server; nil for a registry toolset.
 	Transport mcp.Transport
+	// Registry, when set, makes the upstream the registry toolset Name:
+	// its tools are listed (ResolveToolset) and called (CallTool) through
+	// this client, the runtime's registry client
+	// (runtime/registry/runtimeclient), and Transport is nil. Allow, Deny
+	// and Immediate name the toolset's tools by their own names.
+	Registry runtime.RegistryClient
+	// Version, for a registry toolset only, is the version the toolset
+	// must currently have; a toolset at another version is unavailable,
+	// with the registry's error.
+	Version string
+	// AllToolsets, with a Registry, serves every toolset the registry
+	// holds instead of the toolset Name: Name is then the registry's name
+	// (what a search's unavailable and a call's error name), its tools are
+	// "<toolset>_<tool>", and Allow, Deny and Immediate name them by their
+	// identifiers ("toolset.tool").
+	AllToolsets bool
 	// Allow, when not empty, lists the only tools of the server (by the
 	// server's own names) the gateway serves.
 	Allow []string
@@ -60,8 +79,8 @@ type Upstream struct {
 	// that every session lists from the start, without a search.
 	Immediate []string
 	// ImmediateAll makes every tool the server serves immediate, whatever
-	// it lists (a design's Use of a dynamic toolset without Deferred);
-	// Immediate is then empty.
+	// it lists (a design's Use of a dynamic or registry toolset without
+	// Deferred); Immediate is then empty.
 	ImmediateAll bool
 	// Declared, when set, is the design's declaration of the server's
 	// tools (a generated toolset package's Toolset()): the gateway serves

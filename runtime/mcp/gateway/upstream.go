@@ -38,6 +38,7 @@ type upstream struct {
 	session *mcp.Session
 	source  *mcp.Source
 	token   string // of the list tools was read from
+	listed  bool   // a whole registry was listed once (its token may be "")
 
 	// stateMu guards what the catalog reads, so that building a catalog
 	// never waits for a server that is starting.
@@ -52,11 +53,23 @@ type upstream struct {
 type upstreamTool struct {
 	mcpName string
 	rec     tools.ToolSchema
+	token   string // a registry tool's registration token, which its calls carry
 }
 
 // newUpstream checks the lists of u.
 func newUpstream(u Upstream, opts []mcp.Option) (*upstream, error) {
-	if u.Transport == nil {
+	switch {
+	case u.Registry != nil && u.Transport != nil:
+		return nil, fmt.Errorf("both a transport and a registry: an upstream is an MCP server or a registry toolset")
+	case u.Registry != nil && u.Declared != nil:
+		return nil, fmt.Errorf("a registry toolset has no declaration: the registry's record is its schema")
+	case u.Registry == nil && u.Version != "":
+		return nil, fmt.Errorf("version %q pins a registry toolset, and the upstream has no registry", u.Version)
+	case u.Registry == nil && u.AllToolsets:
+		return nil, fmt.Errorf("AllToolsets serves a whole registry, and the upstream has no registry")
+	case u.AllToolsets && u.Version != "":
+		return nil, fmt.Errorf("version %q pins a registry toolset, not a whole registry", u.Version)
+	case u.Registry == nil && u.Transport == nil:
 		return nil, fmt.Errorf("no transport")
 	}
 	up := &upstream{cfg: u, opts: opts, log: slog.New(slog.DiscardHandler),
@@ -173,6 +186,9 @@ func (u *upstream) read(ctx context.Context) bool {
 	if u.closed {
 		return false
 	}
+	if u.cfg.Registry != nil {
+		return u.readRegistry(ctx, fail)
+	}
 	if u.session == nil {
 		s, err := mcp.Connect(ctx, u.cfg.Name, u.cfg.Transport, u.opts...)
 		if err != nil {
@@ -192,12 +208,7 @@ func (u *upstream) read(ctx context.Context) bool {
 		return fail(err)
 	}
 	if sets[0].Token == u.token {
-		u.stateMu.Lock()
-		defer u.stateMu.Unlock()
-		u.readAt = time.Now()
-		hadErr := u.err != nil
-		u.err = nil
-		return hadErr
+		return u.unchanged()
 	}
 	// The list changed: read the server's catalog for the MCP names of
 	// its tools.
@@ -205,14 +216,26 @@ func (u *upstream) read(ctx context.Context) bool {
 	if err != nil {
 		return fail(err)
 	}
-	listed := make(map[string]bool, len(cat.Toolset.Tools))
-	served := make([]upstreamTool, 0, len(cat.Toolset.Tools))
-	for _, rec := range cat.Toolset.Tools {
+	list := make([]upstreamTool, len(cat.Toolset.Tools))
+	for i, rec := range cat.Toolset.Tools {
 		name, _ := cat.MCPName(rec.Name)
-		key := u.listName(name, rec.Name)
+		list[i] = upstreamTool{mcpName: name, rec: rec}
+	}
+	u.apply(sets[0].Token, list)
+	return true
+}
+
+// apply makes the tools of a list read under token (which changes when
+// the list does) the upstream's served tools, with its allow and deny
+// lists applied. The caller holds u.mu.
+func (u *upstream) apply(token string, list []upstreamTool) {
+	listed := make(map[string]bool, len(list))
+	served := make([]upstreamTool, 0, len(list))
+	for _, t := range list {
+		key := u.listName(t.mcpName, t.rec.Name)
 		listed[key] = true
 		if u.serves(key) {
-			served = append(served, upstreamTool{mcpName: name, rec: rec})
+			served = append(served, t)
 		}
 	}
 	var missing []string
@@ -226,11 +249,21 @@ func (u *upstream) read(ctx context.Context) bool {
 			missing = append(missing, n)
 		}
 	}
-	u.token = sets[0].Token
+	u.token = token
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
 	u.tools, u.missing, u.err, u.readAt = served, missing, nil, time.Now()
-	return true
+}
+
+// unchanged records a read that found the list of the last one; it
+// reports whether the upstream's error, now cleared, was set.
+func (u *upstream) unchanged() bool {
+	u.stateMu.Lock()
+	defer u.stateMu.Unlock()
+	u.readAt = time.Now()
+	hadErr := u.err != nil
+	u.err = nil
+	return hadErr
 }
 
 // state returns what the catalog takes from the upstream.
@@ -245,7 +278,8 @@ func (u *upstream) state() (served []upstreamTool, missing []string, err error) 
 func (u *upstream) ready() (bool, time.Duration) {
 	u.stateMu.Lock()
 	defer u.stateMu.Unlock()
-	return u.session != nil && u.err == nil, time.Since(u.readAt)
+	read := u.session != nil || (u.cfg.Registry != nil && !u.readAt.IsZero())
+	return read && u.err == nil, time.Since(u.readAt)
 }
 
 // started returns the upstream's session, nil before its first start.

@@ -1,6 +1,7 @@
 // Package mcpgateway is a golden design: an MCP gateway that serves a Goa
-// service's MCP tools, a declared external MCP toolset and a dynamic one
-// through search, each with its own Deferred selection.
+// service's MCP tools, a declared external MCP toolset, a dynamic one, a
+// registry toolset and a whole registry through search, each with its own
+// Deferred selection.
 package mcpgateway
 
 import (
@@ -55,10 +56,15 @@ func Design() {
 		})
 	})
 	Weather := Toolset(FromExternalMCP("weather", "weather"))
+	Company := Registry("company", func() { URL("https://registry.example") })
+	Billing := Toolset(FromRegistry(Company, "billing"), func() { Version("1.4.0") })
+	Partners := Registry("partners", func() { URL("https://partners.example") })
 	MCPGateway("hub", "1.0.0", func() {
 		Use(Catalog, func() { Deferred("find_products") }) // count_products stays listed
 		Use(Notes, func() { Deferred("add_note") })        // list_notes stays listed
 		Use(Weather, func() { Deferred() })                // whatever the server lists, found by search
+		Use(Billing, func() { Deferred() })                // whatever the registry holds at 1.4.0, found by search
+		Use(Partners, func() { Deferred() })               // every toolset of the registry, found by search
 		GatewayMode("both")
 	})
 }

@@ -8,6 +8,7 @@ import (
 	catalogmcp "example.com/golden/mcpgateway/mcpservers/catalogmcp"
 	notes "example.com/golden/mcpgateway/toolsets/notes"
 	"fmt"
+	runtime "github.com/goa-discovery/goa-discovery/runtime"
 	mcp "github.com/goa-discovery/goa-discovery/runtime/mcp"
 	gateway "github.com/goa-discovery/goa-discovery/runtime/mcp/gateway"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,6 +35,14 @@ type Servers struct {
 	// WeatherTransport reaches the external MCP server "weather" (toolset
 	// "weather").
 	WeatherTransport mcp.Transport
+	// CompanyRegistry reads and calls registry "company" (toolset "billing"): the
+	// runtime's registry client, for example runtimeclient.NewHTTP of the
+	// registry's URL (runtime/registry/runtimeclient).
+	CompanyRegistry runtime.RegistryClient
+	// PartnersRegistry reads and calls registry "partners" (every toolset it
+	// holds): the runtime's registry client, for example runtimeclient.NewHTTP of
+	// the registry's URL (runtime/registry/runtimeclient).
+	PartnersRegistry runtime.RegistryClient
 }
 
 // Upstreams returns the gateway's toolsets as the runtime gateway's upstreams,
@@ -47,6 +56,12 @@ func Upstreams(s Servers) ([]gateway.Upstream, error) {
 	}
 	if s.WeatherTransport == nil {
 		return nil, errors.New("MCP gateway \"hub\": Servers.WeatherTransport is nil: give the transport of MCP server \"weather\"")
+	}
+	if s.CompanyRegistry == nil {
+		return nil, errors.New("MCP gateway \"hub\": Servers.CompanyRegistry is nil: give the client of registry \"company\"")
+	}
+	if s.PartnersRegistry == nil {
+		return nil, errors.New("MCP gateway \"hub\": Servers.PartnersRegistry is nil: give the client of registry \"partners\"")
 	}
 	notesDeclared := notes.Toolset()
 	return []gateway.Upstream{
@@ -64,6 +79,16 @@ func Upstreams(s Servers) ([]gateway.Upstream, error) {
 		{
 			Name:      "weather",
 			Transport: s.WeatherTransport,
+		},
+		{
+			Name:     "billing",
+			Registry: s.CompanyRegistry,
+			Version:  "1.4.0",
+		},
+		{
+			Name:        "partners",
+			Registry:    s.PartnersRegistry,
+			AllToolsets: true,
 		},
 	}, nil
 }

@@ -8,9 +8,9 @@
 // answers with the matching tools and, in mode "list" or "both", adds them to
 // the session's tools/list (notifications/tools/list_changed); in mode "call"
 // or "both" the session also lists call_tool. Calls are validated against the
-// tools' input schemas, then forwarded to the server of the tool.
+// tools' input schemas, then forwarded to the server or registry of the tool.
 //
-// New builds the gateway from Servers, the Goa endpoints and transports the
-// application gives; serve it with its NewServer (one client, for example over
-// stdio) or Handler (streamable HTTP).
+// New builds the gateway from Servers, the Goa endpoints, transports and
+// registry clients the application gives; serve it with its NewServer (one
+// client, for example over stdio) or Handler (streamable HTTP).
 package hub
