@@ -38,6 +38,7 @@ var (
 	ErrReadOnly    = store.ErrReadOnly
 	ErrNoLeases    = store.ErrNoLeases
 	ErrClaimLost   = store.ErrClaimLost
+	ErrUnavailable = store.ErrUnavailable
 )
 
 // SortCalls orders call records the latest event first, then by id, and

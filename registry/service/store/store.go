@@ -48,6 +48,10 @@ var (
 	// ErrReadOnly: the store could not be written when it was opened, and
 	// serves reads only until it is opened again.
 	ErrReadOnly = errors.New("registry store: read-only")
+	// ErrUnavailable: the store could not be reached. Unlike other store
+	// errors, the change may have been made before the store's answer was
+	// lost; publishes and calls are idempotent, so the caller retries them.
+	ErrUnavailable = errors.New("registry store: unreachable")
 )
 
 // Store is where a service.Service keeps its state: the registrations
