@@ -36,33 +36,11 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// ErrClaimLost: the claim a change was fenced by is no longer the call's
-// current claim (it lapsed, and maybe another node claimed the call), or
-// the call was handed over under another claim.
-var ErrClaimLost = errors.New("registry store: the claim of the call was lost")
-
 // ErrNoAnswer marks, in the chain of a Forwarder's error, a call that may
 // have reached its provider but whose answer did not come back. The call
 // is then never sent again: the provider may have run it, or be running it
 // still.
 var ErrNoAnswer = errors.New("the provider's answer did not arrive")
-
-// AttemptState is the state of a pending call's forwarding in a Store.
-type AttemptState int
-
-// Attempt states.
-const (
-	// AttemptFree: no claim is current and no hand-over is outstanding; a
-	// node may claim the call (or it has no record).
-	AttemptFree AttemptState = iota
-	// AttemptClaimed: a node's claim of the call is current.
-	AttemptClaimed
-	// AttemptLost: the call was handed over under a claim that lapsed
-	// before a result was recorded; its outcome is unknown.
-	AttemptLost
-	// AttemptDone: the call has a result.
-	AttemptDone
-)
 
 // Claims: a forwarding node renews its claims every claimRenew (claims.go;
 // a new claim's first renewal comes within 1.5 claimRenew); a claim not

@@ -34,7 +34,7 @@ func (s *polledStore) Attempt(ctx context.Context, callID string) (service.Attem
 // code before, b polled until a's attempt ended, whatever became of the
 // request (for ever, with a provider that never answers).
 func TestAwaitEndsWithItsRequest(t *testing.T) {
-	st := &polledStore{Store: service.NewMemoryStore(), polled: make(chan string, 1)}
+	st := &polledStore{Store: memoryStore(), polled: make(chan string, 1)}
 	p := newProvider(t)
 	running, gate := make(chan struct{}, 1), make(chan struct{})
 	var open sync.Once

@@ -384,9 +384,3 @@ func sameCall(rec *CallRecord, req *registry.CallRequest, digest string) error {
 	}
 	return nil
 }
-
-func cloneResult(r *registry.CallResult) *registry.CallResult {
-	out := *r
-	out.Result = bytes.Clone(r.Result)
-	return &out
-}

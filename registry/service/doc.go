@@ -1,6 +1,7 @@
 // Package service is the tool registry service: the state machine of
 // registrations and admitted calls, the Store it keeps them in (the embedded
-// store by default), the HTTP handler that serves the registry protocol
+// store of package embeddedstore by default; the contract is package
+// store), the HTTP handler that serves the registry protocol
 // (package registry), and the forwarder that carries admitted calls to the
 // providers' endpoints.
 //

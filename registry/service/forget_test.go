@@ -34,7 +34,7 @@ func (f *forgetfulStore) Traits() service.StoreTraits {
 	return service.StoreTraits{Shared: true}
 }
 
-func newForgetfulStore() *forgetfulStore { return &forgetfulStore{st: service.NewMemoryStore()} }
+func newForgetfulStore() *forgetfulStore { return &forgetfulStore{st: memoryStore()} }
 
 // lose makes st the store's state from now on.
 func (f *forgetfulStore) lose(st service.Store) {
@@ -181,10 +181,10 @@ func TestStoreThatLostChanges(t *testing.T) {
 		after func(t *testing.T, p *provider) (service.Store, string)
 	}{
 		{"restarted empty", func(*testing.T, *provider) (service.Store, string) {
-			return service.NewMemoryStore(), ""
+			return memoryStore(), ""
 		}},
 		{"failed over to an earlier state", func(t *testing.T, p *provider) (service.Store, string) {
-			st := service.NewMemoryStore()
+			st := memoryStore()
 			n, err := service.New(service.WithStore(st), service.WithInsecure())
 			if err != nil {
 				t.Fatal(err)
@@ -194,7 +194,7 @@ func TestStoreThatLostChanges(t *testing.T) {
 			return st, "r1"
 		}},
 		{"failed over, then changed as often as before", func(t *testing.T, p *provider) (service.Store, string) {
-			st := service.NewMemoryStore()
+			st := memoryStore()
 			n, err := service.New(service.WithStore(st), service.WithInsecure())
 			if err != nil {
 				t.Fatal(err)

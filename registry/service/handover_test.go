@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/embeddedstore"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -124,36 +125,53 @@ func TestKilledWhileTheProviderRunsACall(t *testing.T) {
 	}
 }
 
+// heldDisk is where TestHeldResultOfAStoppedRegistry's first registry
+// keeps its store: the data directory, the options that put the store
+// there, what the provider does to fill it, what frees it again, and what
+// ends the store once the registry stopped.
+type heldDisk struct {
+	dir              string
+	opts             []service.Option
+	fill, free, stop func()
+}
+
 // TestHeldResultOfAStoppedRegistry: the provider ran the call, the store
-// refused its result (its disk full: a tmpfs that fills, or the journal's
-// writes failing as on a full disk), and the registry was stopped while it
-// held the result, its Close unable to record it either. Restarted with
+// refused its result (its disk full: a tmpfs that fills, or the embedded
+// store refusing results for want of space), and the registry was stopped
+// while it held the result, its Close unable to record it either. Restarted with
 // space, the registry never sends the call again. On the code before, the
 // restarted registry had the call's admission only and sent it again.
 func TestHeldResultOfAStoppedRegistry(t *testing.T) {
 	cases := []struct {
 		name string
-		// disk returns the data directory, what the provider does to fill
-		// it, and what frees it again once the registry stopped.
-		disk func(t *testing.T, svc func() *service.Service) (dir string, fill, free func())
+		disk func(t *testing.T) heldDisk
 	}{
-		{"journal writes fail", func(t *testing.T, svc func() *service.Service) (string, func(), func()) {
-			return t.TempDir(), func() { service.FillStore(svc()) }, func() {}
+		{"results refused", func(t *testing.T) heldDisk {
+			dir := t.TempDir()
+			own, err := embeddedstore.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &fullStore{Store: own}
+			return heldDisk{dir: dir, opts: []service.Option{service.WithStore(st)},
+				fill: func() { st.full.Store(true) }, free: func() {}, stop: own.Close}
 		}},
-		{"tmpfs fills", func(t *testing.T, _ func() *service.Service) (string, func(), func()) {
+		{"tmpfs fills", func(t *testing.T) heldDisk {
 			mnt := smallDisk(t, 1<<20)
 			filler := filepath.Join(mnt, "filler")
-			return filepath.Join(mnt, "registry"), func() { fill(t, filler) }, func() {
-				if err := os.Remove(filler); err != nil && !os.IsNotExist(err) {
-					t.Fatal(err)
-				}
-			}
+			dir := filepath.Join(mnt, "registry")
+			return heldDisk{dir: dir, opts: []service.Option{service.WithDataDir(dir)},
+				fill: func() { fill(t, filler) }, free: func() {
+					if err := os.Remove(filler); err != nil && !os.IsNotExist(err) {
+						t.Fatal(err)
+					}
+				}, stop: func() {}}
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var svc *service.Service
-			dir, fillDisk, free := tc.disk(t, func() *service.Service { return svc })
+			disk := tc.disk(t)
+			dir, fillDisk, free := disk.dir, disk.fill, disk.free
 			var executions atomic.Int64
 			provider := httptest.NewServer(registry.ProviderHandler(registry.ExecutorFunc(func(context.Context, *registry.CallRequest) (json.RawMessage, error) {
 				executions.Add(1)
@@ -161,8 +179,7 @@ func TestHeldResultOfAStoppedRegistry(t *testing.T) {
 				return json.RawMessage(`{"name":"ran once"}`), nil
 			}), 0))
 			defer provider.Close()
-			var err error
-			svc, err = service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))
+			svc, err := service.New(append([]service.Option{service.WithLoopbackEndpoints()}, disk.opts...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,6 +207,7 @@ func TestHeldResultOfAStoppedRegistry(t *testing.T) {
 			if err := svc.Close(); err != nil { // cannot record the held result
 				t.Fatal(err)
 			}
+			disk.stop()
 			free()
 
 			again, err := service.New(service.WithLoopbackEndpoints(), service.WithDataDir(dir))

@@ -81,7 +81,7 @@ func (s *frozenStore) Traits() service.StoreTraits {
 // meanwhile share the read under way. The 30 s client timeout only ends a
 // check that hangs.
 func TestReadyzAnswersWhileTheStoreIsFrozen(t *testing.T) {
-	st := &frozenStore{Store: service.NewMemoryStore(), thaw: make(chan struct{})}
+	st := &frozenStore{Store: memoryStore(), thaw: make(chan struct{})}
 	svc, err := service.New(service.WithStore(st), service.WithInsecure())
 	if err != nil {
 		t.Fatal(err)

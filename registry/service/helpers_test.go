@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/embeddedstore"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
 )
@@ -154,4 +155,14 @@ func (c *frozenClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// memoryStore is the embedded store, in memory only, for services sharing
+// one store.
+func memoryStore() service.Store {
+	st, err := embeddedstore.Open("")
+	if err != nil {
+		panic(err)
+	}
+	return st
 }

@@ -173,22 +173,6 @@ func (s *Service) ListCalls(ctx context.Context, pending bool, limit int) (*Call
 	return out, nil
 }
 
-// SortCalls orders call records the latest event first, then by id, and
-// keeps the first limit; it reports whether it dropped any, as
-// Store.ListCalls answers.
-func SortCalls(recs []*CallRecord, limit int) ([]*CallRecord, bool) {
-	slices.SortFunc(recs, func(a, b *CallRecord) int {
-		if c := b.LastEvent().Compare(a.LastEvent()); c != 0 {
-			return c
-		}
-		return cmpString(a.CallID, b.CallID)
-	})
-	if len(recs) > limit {
-		return recs[:limit], true
-	}
-	return recs, false
-}
-
 func (s *Service) handleRegistrations(w http.ResponseWriter, r *http.Request) {
 	if !s.authorize(w, r, access.Inspect, "") {
 		return

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/registry/service/embeddedstore"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 	"github.com/goa-discovery/goa-discovery/runtime/toolregistry/contract"
 	"github.com/goa-discovery/goa-discovery/runtime/tools"
@@ -23,7 +24,7 @@ import (
 type Service struct {
 	opts  options
 	store Store
-	own   *embeddedStore // the store the service opened, closed with it
+	own   *embeddedstore.Store // the store the service opened, closed with it
 	// instance tells this service's generations apart from those of
 	// another service at the same address, such as an in-memory registry
 	// restarted from generation 0.
@@ -114,7 +115,7 @@ func New(opts ...Option) (*Service, error) {
 		return nil, err
 	}
 	if s.store == nil {
-		st, err := openEmbeddedStore(o.dataDir)
+		st, err := embeddedstore.Open(o.dataDir)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +123,7 @@ func New(opts ...Option) (*Service, error) {
 	}
 	if err := s.restore(); err != nil {
 		if s.own != nil {
-			s.own.close()
+			s.own.Close()
 		}
 		return nil, fmt.Errorf("registry store %s: %w", o.dataDir, err)
 	}
@@ -268,7 +269,7 @@ func (s *Service) Close() error {
 	s.recordAllHeld()
 	s.closeOnce.Do(func() {
 		if s.own != nil {
-			s.own.close()
+			s.own.Close()
 		}
 	})
 	return nil

@@ -21,16 +21,10 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
-
-// ErrUnavailable: the store could not be reached. Unlike other store
-// errors, the change may have been made before the store's answer was lost;
-// publishes and calls are idempotent, so the caller retries them.
-var ErrUnavailable = errors.New("registry store: unreachable")
 
 // current installs the store's registrations when another service changed
 // them since this one read them. A store that is not shared is read only

@@ -12,7 +12,7 @@ import (
 // decides on what it installed, and the store's compare-and-set and
 // fencing keep their decisions consistent.
 func TestServicesSharingAStore(t *testing.T) {
-	st := service.NewMemoryStore()
+	st := memoryStore()
 	p := newProvider(t)
 	ctx := context.Background()
 	a, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st))
@@ -58,7 +58,7 @@ func TestServicesSharingAStore(t *testing.T) {
 }
 
 func TestStoreAndDataDirExcludeEachOther(t *testing.T) {
-	if _, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(service.NewMemoryStore()), service.WithDataDir(t.TempDir())); err == nil {
+	if _, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(memoryStore()), service.WithDataDir(t.TempDir())); err == nil {
 		t.Fatal("New accepted both a store and a data directory")
 	}
 }

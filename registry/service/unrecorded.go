@@ -27,6 +27,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -38,7 +39,7 @@ func (s *Service) holdResult(res *registry.CallResult, err error) *registry.Erro
 	if s.unrecorded == nil {
 		s.unrecorded = make(map[string]*registry.CallResult)
 	}
-	s.unrecorded[res.CallID] = cloneResult(res)
+	s.unrecorded[res.CallID] = store.CloneResult(res)
 	s.callMu.Unlock()
 	return unrecordedError(res.CallID, s.storeError(fmt.Sprintf("record result of call %q", res.CallID), err))
 }

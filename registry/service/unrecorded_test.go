@@ -45,7 +45,7 @@ func (s *fullStore) CompleteHandedOver(ctx context.Context, callID string, fence
 // the store has space, a retry records the result the provider gave and
 // returns it, over HTTP too, and later retries get it.
 func TestResultNotRecordedIsNeverRunAgain(t *testing.T) {
-	st := &fullStore{Store: service.NewMemoryStore()}
+	st := &fullStore{Store: memoryStore()}
 	p := newProvider(t)
 	h := newHarness(t, service.WithStore(st))
 	reg := publish(t, h.svc, p, "1.0.0", "r1")
@@ -86,7 +86,7 @@ func TestResultNotRecordedIsNeverRunAgain(t *testing.T) {
 // TestCloseRecordsHeldResults: a service closed while it holds a result
 // that could not be recorded records it then, if the store has space.
 func TestCloseRecordsHeldResults(t *testing.T) {
-	st := &fullStore{Store: service.NewMemoryStore()}
+	st := &fullStore{Store: memoryStore()}
 	p := newProvider(t)
 	svc, err := service.New(service.WithLoopbackEndpoints(), service.WithStore(st))
 	if err != nil {

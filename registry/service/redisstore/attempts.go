@@ -15,26 +15,26 @@ import (
 	"time"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
-	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
 // attemptStates are the states the scripts name.
-var attemptStates = map[any]service.AttemptState{
-	"free":    service.AttemptFree,
-	"claimed": service.AttemptClaimed,
-	"lost":    service.AttemptLost,
-	"done":    service.AttemptDone,
+var attemptStates = map[any]store.AttemptState{
+	"free":    store.AttemptFree,
+	"claimed": store.AttemptClaimed,
+	"lost":    store.AttemptLost,
+	"done":    store.AttemptDone,
 }
 
 // Claim implements service.Store.
-func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, service.AttemptState, error) {
+func (s *Store) Claim(ctx context.Context, callID, owner string, ttl time.Duration) (uint64, store.AttemptState, error) {
 	res, err := s.eval(ctx, claimScript, []string{s.callKey(callID), s.key("fence")}, owner, ttl.Milliseconds()).Slice()
 	if err != nil {
 		return 0, 0, wrap(fmt.Sprintf("claim call %q", callID), err)
 	}
 	if fence, _ := res[0].(int64); fence > 0 {
-		return uint64(fence), service.AttemptClaimed, nil
+		return uint64(fence), store.AttemptClaimed, nil
 	}
 	if len(res) == 2 {
 		if state, ok := attemptStates[res[1]]; ok {
@@ -60,7 +60,7 @@ func (s *Store) HandOver(ctx context.Context, callID string, fence uint64) error
 		return wrap(fmt.Sprintf("hand over call %q", callID), err)
 	}
 	if n != 1 {
-		return fmt.Errorf("%w: claim %d of call %q is not current, or the call was handed over or has a result", service.ErrClaimLost, fence, callID)
+		return fmt.Errorf("%w: claim %d of call %q is not current, or the call was handed over or has a result", store.ErrClaimLost, fence, callID)
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func (s *Store) end(ctx context.Context, callID string, fence uint64, claimOnly,
 // hash and Redis's clock, which says whether its claim is current. It
 // does not wait for the replicas: the read of the record that follows a
 // state other than claimed does (service.Service.await).
-func (s *Store) Attempt(ctx context.Context, callID string) (service.AttemptState, error) {
+func (s *Store) Attempt(ctx context.Context, callID string) (store.AttemptState, error) {
 	res, err := attemptScript.Run(ctx, s.rdb, []string{s.callKey(callID)}).Result()
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("read the attempt of call %q", callID), err)

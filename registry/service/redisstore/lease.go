@@ -8,7 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -21,7 +21,7 @@ func (s *Store) RenewLease(ctx context.Context, toolset string, token registry.T
 		return wrap(fmt.Sprintf("renew the lease of toolset %q", toolset), err)
 	}
 	if n != 1 {
-		return fmt.Errorf("%w: toolset %q has not token %q", service.ErrStale, toolset, token)
+		return fmt.Errorf("%w: toolset %q has not token %q", store.ErrStale, toolset, token)
 	}
 	return nil
 }

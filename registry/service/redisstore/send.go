@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 )
 
 // AdmitAndHandOver implements service.Store in one script
 // (admitSendScript).
-func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, owner string, ttl time.Duration) (*service.CallRecord, bool, uint64, error) {
+func (s *Store) AdmitAndHandOver(ctx context.Context, rec *store.CallRecord, owner string, ttl time.Duration) (*store.CallRecord, bool, uint64, error) {
 	stored := rec.Clone()
 	stored.Result = nil
 	data, err := json.Marshal(stored)
@@ -32,7 +32,7 @@ func (s *Store) AdmitAndHandOver(ctx context.Context, rec *service.CallRecord, o
 		out, err := decodeCall(id, res[1], res[2])
 		return out, false, 0, err
 	case code == 2 && len(res) == 2:
-		return nil, false, 0, fmt.Errorf("%w: toolset %q has token %q, not %q", service.ErrStale, rec.Tool.Toolset(), res[1], rec.Token)
+		return nil, false, 0, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, rec.Tool.Toolset(), res[1], rec.Token)
 	}
 	return nil, false, 0, fmt.Errorf("registry store redis: admit call %q: script answered %v", id, res)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
-	"github.com/goa-discovery/goa-discovery/registry/service"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -47,12 +47,12 @@ type decodedRegistration struct {
 	reg  registry.Registration
 }
 
-var _ service.Store = (*Store)(nil)
+var _ store.Store = (*Store)(nil)
 
 // Traits implements service.Store: the nodes of a registry share the
 // store, and it keeps providers' leases.
-func (s *Store) Traits() service.StoreTraits {
-	return service.StoreTraits{Shared: true, Leases: true}
+func (s *Store) Traits() store.StoreTraits {
+	return store.StoreTraits{Shared: true, Leases: true}
 }
 
 // New returns the store of the registry called name in the Redis rdb
@@ -224,7 +224,7 @@ func (s *Store) changed(m mark, res []any, toolset string, want registry.Token) 
 		return 0, fmt.Errorf("registry store redis: script answered %v", res)
 	}
 	if ok, _ := res[0].(int64); ok != 1 {
-		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", service.ErrStale, toolset, res[1], want)
+		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, toolset, res[1], want)
 	}
 	gen, ok := res[1].(int64)
 	if !ok || gen <= 0 {
@@ -240,7 +240,7 @@ func (s *Store) changed(m mark, res []any, toolset string, want registry.Token) 
 func score(t time.Time) int64 { return t.UnixMilli() }
 
 // Admit implements service.Store.
-func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.CallRecord, bool, error) {
+func (s *Store) Admit(ctx context.Context, rec *store.CallRecord) (*store.CallRecord, bool, error) {
 	stored := rec.Clone()
 	stored.Result = nil
 	data, err := json.Marshal(stored)
@@ -259,13 +259,13 @@ func (s *Store) Admit(ctx context.Context, rec *service.CallRecord) (*service.Ca
 		out, err := decodeCall(rec.CallID, res[1], res[2])
 		return out, false, err
 	case code == 2 && len(res) == 2:
-		return nil, false, fmt.Errorf("%w: toolset %q has token %q, not %q", service.ErrStale, rec.Tool.Toolset(), res[1], rec.Token)
+		return nil, false, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, rec.Tool.Toolset(), res[1], rec.Token)
 	}
 	return nil, false, fmt.Errorf("registry store redis: admit call %q: script answered %v", rec.CallID, res)
 }
 
 // Complete implements service.Store.
-func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*service.CallRecord, error) {
+func (s *Store) Complete(ctx context.Context, callID string, result *registry.CallResult) (*store.CallRecord, error) {
 	res, err := s.complete(ctx, callID, "", "1", result)
 	if err != nil {
 		return nil, err
@@ -290,16 +290,16 @@ func (s *Store) complete(ctx context.Context, callID, fence, answer string, resu
 	case code == 1 && len(res) == 3, code == 3 && answer != "1":
 		return res, nil
 	case code == 2:
-		return nil, fmt.Errorf("%w: call %q was not handed over under claim %s", service.ErrClaimLost, callID, fence)
+		return nil, fmt.Errorf("%w: call %q was not handed over under claim %s", store.ErrClaimLost, callID, fence)
 	case code == 0:
-		return nil, fmt.Errorf("%w: call %q", service.ErrNotAdmitted, callID)
+		return nil, fmt.Errorf("%w: call %q", store.ErrNotAdmitted, callID)
 	}
 	return nil, fmt.Errorf("registry store redis: record result of call %q: script answered %v", callID, res)
 }
 
 // Call implements service.Store: the admission and the result are read
 // with one command.
-func (s *Store) Call(ctx context.Context, callID string) (*service.CallRecord, error) {
+func (s *Store) Call(ctx context.Context, callID string) (*store.CallRecord, error) {
 	vals, err := s.read(ctx, func(p redis.Cmdable) *redis.SliceCmd {
 		return p.HMGet(ctx, s.callKey(callID), "rec", "res")
 	})
@@ -317,9 +317,9 @@ func (s *Store) Call(ctx context.Context, callID string) (*service.CallRecord, e
 }
 
 // decodeCall decodes a call's record and result ("": none).
-func decodeCall(callID string, rec, res any) (*service.CallRecord, error) {
+func decodeCall(callID string, rec, res any) (*store.CallRecord, error) {
 	r, _ := rec.(string)
-	var out service.CallRecord
+	var out store.CallRecord
 	if err := strictjson.Decode([]byte(r), &out); err != nil {
 		return nil, fmt.Errorf("registry store redis: record of call %q: %w", callID, err)
 	}
@@ -383,11 +383,11 @@ func classify(err error) error {
 	var rerr redis.Error
 	switch {
 	case redis.HasErrorPrefix(err, "OOM"):
-		return fmt.Errorf("%w: %w", service.ErrStorageFull, err)
+		return fmt.Errorf("%w: %w", store.ErrStorageFull, err)
 	case errors.As(err, &rerr) && !isUnavailableReply(err):
 		return err
 	}
-	return fmt.Errorf("%w: %w", service.ErrUnavailable, err)
+	return fmt.Errorf("%w: %w", store.ErrUnavailable, err)
 }
 
 // isUnavailableReply reports replies of a Redis that cannot serve now.
@@ -403,8 +403,8 @@ func isUnavailableReply(err error) bool {
 // ListCalls implements service.Store: it reads the calls by their
 // last event, the latest first, a batch at a time, until limit matched and
 // one more is known to.
-func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*service.CallRecord, bool, error) {
-	var out []*service.CallRecord
+func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*store.CallRecord, bool, error) {
+	var out []*store.CallRecord
 	for start := int64(0); ; start += forgetBatch {
 		ids, err := s.rdb.ZRevRange(ctx, s.key(callsKey), start, start+forgetBatch-1).Result()
 		if err != nil {
@@ -419,13 +419,13 @@ func (s *Store) ListCalls(ctx context.Context, pending bool, limit int) ([]*serv
 				continue // forgotten meanwhile, or done
 			}
 			if len(out) == limit {
-				recs, _ := service.SortCalls(out, limit)
+				recs, _ := store.SortCalls(out, limit)
 				return recs, true, nil
 			}
 			out = append(out, rec)
 		}
 		if len(ids) < forgetBatch {
-			recs, _ := service.SortCalls(out, limit)
+			recs, _ := store.SortCalls(out, limit)
 			return recs, false, nil
 		}
 	}

@@ -1,4 +1,4 @@
-package service
+package embeddedstore
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 )
 
 // FuzzStoredRecord decodes arbitrary bytes as the store's records, the way
@@ -21,7 +22,7 @@ func FuzzStoredRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, newRecord := range []func() any{
 			func() any { return new(storedToolset) },
-			func() any { return new(CallRecord) },
+			func() any { return new(store.CallRecord) },
 			func() any { return new(journalCall) },
 			func() any { return new(generationDoc) },
 		} {

@@ -1,9 +1,8 @@
-package service_test
+package embeddedstore
 
 import (
 	"testing"
 
-	"github.com/goa-discovery/goa-discovery/registry/service"
 	"github.com/goa-discovery/goa-discovery/registry/service/attempttest"
 )
 
@@ -19,8 +18,8 @@ func TestEmbeddedAttemptFencing(t *testing.T) {
 			if tc.persisted {
 				dir = t.TempDir()
 			}
-			st, lapse := service.OpenAttemptStore(t, dir)
-			attempttest.Fencing(t, st, lapse)
+			st := openAttemptStore(t, dir)
+			attempttest.Fencing(t, st, st.lapse)
 		})
 	}
 }

@@ -1,7 +1,7 @@
-package service
+package embeddedstore
 
-// The attempts of the embedded store's calls, with the rules of
-// attempts.go, so that
+// The attempts of the embedded store's calls, with the rules of package
+// service's attempts.go, so that
 // one set of rules decides when a call may be sent again whatever the
 // store.
 //
@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -34,34 +35,34 @@ func (c *storedCall) claimed(now time.Time) uint64 {
 
 // newClaim makes owner the claimant of c for ttl under a new fence, which
 // it returns. s.mu must be held.
-func (s *embeddedStore) newClaim(c *storedCall, owner string, ttl time.Duration) uint64 {
+func (s *Store) newClaim(c *storedCall, owner string, ttl time.Duration) uint64 {
 	s.fence++
 	c.claim, c.owner, c.until = s.fence, owner, time.Now().Add(ttl)
 	return s.fence
 }
 
-// Claim implements Store.
-func (s *embeddedStore) Claim(_ context.Context, callID, owner string, ttl time.Duration) (uint64, AttemptState, error) {
+// Claim implements store.Store.
+func (s *Store) Claim(_ context.Context, callID, owner string, ttl time.Duration) (uint64, store.AttemptState, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c == nil {
-		return 0, AttemptFree, nil
+		return 0, store.AttemptFree, nil
 	}
 	now := time.Now()
 	cur := c.claimed(now)
 	switch {
 	case c.rec.Result != nil:
-		return 0, AttemptDone, nil
+		return 0, store.AttemptDone, nil
 	case cur != 0 && (c.owner != owner || c.sent != 0):
-		return 0, AttemptClaimed, nil
+		return 0, store.AttemptClaimed, nil
 	case c.sent != 0:
-		return 0, AttemptLost, nil
+		return 0, store.AttemptLost, nil
 	}
-	return s.newClaim(c, owner, ttl), AttemptClaimed, nil
+	return s.newClaim(c, owner, ttl), store.AttemptClaimed, nil
 }
 
-// Renew implements Store.
-func (s *embeddedStore) Renew(_ context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
+// Renew implements store.Store.
+func (s *Store) Renew(_ context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	now := time.Now()
@@ -72,22 +73,22 @@ func (s *embeddedStore) Renew(_ context.Context, callID string, fence uint64, tt
 	return true, nil
 }
 
-// HandOver implements Store: the hand-over is durable before it
+// HandOver implements store.Store: the hand-over is durable before it
 // returns.
-func (s *embeddedStore) HandOver(_ context.Context, callID string, fence uint64) error {
+func (s *Store) HandOver(_ context.Context, callID string, fence uint64) error {
 	if s.readOnly != nil {
 		return s.readOnly
 	}
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c == nil || c.claimed(time.Now()) != fence || c.rec.Result != nil || c.sent != 0 {
-		return fmt.Errorf("%w: claim %d of call %q is not current, or the call was handed over or has a result", ErrClaimLost, fence, callID)
+		return fmt.Errorf("%w: claim %d of call %q is not current, or the call was handed over or has a result", store.ErrClaimLost, fence, callID)
 	}
 	return s.write(c, c.rec.Clone(), fence)
 }
 
-// CompleteHandedOver implements Store.
-func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
+// CompleteHandedOver implements store.Store.
+func (s *Store) CompleteHandedOver(_ context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
 	if s.readOnly != nil {
 		return nil, s.readOnly
 	}
@@ -95,9 +96,9 @@ func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fen
 	defer s.mu.Unlock()
 	switch {
 	case c == nil:
-		return nil, fmt.Errorf("%w: call %q", ErrNotAdmitted, callID)
+		return nil, fmt.Errorf("%w: call %q", store.ErrNotAdmitted, callID)
 	case c.rec.Result == nil && c.sent != fence:
-		return nil, fmt.Errorf("%w: call %q was not handed over under claim %d", ErrClaimLost, callID, fence)
+		return nil, fmt.Errorf("%w: call %q was not handed over under claim %d", store.ErrClaimLost, callID, fence)
 	}
 	rec, err := s.completeLocked(c, res)
 	if err != nil {
@@ -106,9 +107,9 @@ func (s *embeddedStore) CompleteHandedOver(_ context.Context, callID string, fen
 	return rec.Result, nil
 }
 
-// Return implements Store. Ending a hand-over is durable before it
+// Return implements store.Store. Ending a hand-over is durable before it
 // returns; one that fails leaves the call handed over, its outcome unknown.
-func (s *embeddedStore) Return(_ context.Context, callID string, fence uint64) error {
+func (s *Store) Return(_ context.Context, callID string, fence uint64) error {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c == nil {
@@ -128,8 +129,8 @@ func (s *embeddedStore) Return(_ context.Context, callID string, fence uint64) e
 	return nil
 }
 
-// Release implements Store.
-func (s *embeddedStore) Release(_ context.Context, callID string, fence uint64) error {
+// Release implements store.Store.
+func (s *Store) Release(_ context.Context, callID string, fence uint64) error {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c != nil && c.claim == fence {
@@ -138,26 +139,26 @@ func (s *embeddedStore) Release(_ context.Context, callID string, fence uint64) 
 	return nil
 }
 
-// Attempt implements Store.
-func (s *embeddedStore) Attempt(_ context.Context, callID string) (AttemptState, error) {
+// Attempt implements store.Store.
+func (s *Store) Attempt(_ context.Context, callID string) (store.AttemptState, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	switch {
 	case c == nil:
-		return AttemptFree, nil
+		return store.AttemptFree, nil
 	case c.rec.Result != nil:
-		return AttemptDone, nil
+		return store.AttemptDone, nil
 	case c.claimed(time.Now()) != 0:
-		return AttemptClaimed, nil
+		return store.AttemptClaimed, nil
 	case c.sent != 0:
-		return AttemptLost, nil
+		return store.AttemptLost, nil
 	}
-	return AttemptFree, nil
+	return store.AttemptFree, nil
 }
 
-// AdmitAndHandOver implements Store: a new admission is written
+// AdmitAndHandOver implements store.Store: a new admission is written
 // with its hand-over, one journal record.
-func (s *embeddedStore) AdmitAndHandOver(_ context.Context, rec *CallRecord, owner string, ttl time.Duration) (*CallRecord, bool, uint64, error) {
+func (s *Store) AdmitAndHandOver(_ context.Context, rec *store.CallRecord, owner string, ttl time.Duration) (*store.CallRecord, bool, uint64, error) {
 	if s.readOnly != nil {
 		return nil, false, 0, s.readOnly
 	}
@@ -169,7 +170,7 @@ func (s *embeddedStore) AdmitAndHandOver(_ context.Context, rec *CallRecord, own
 	}
 	if cur := s.regs[rec.Tool.Toolset()]; cur.Token != rec.Token {
 		s.mu.Unlock()
-		return nil, false, 0, fmt.Errorf("%w: toolset %q has token %q, not %q", ErrStale, rec.Tool.Toolset(), cur.Token, rec.Token)
+		return nil, false, 0, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, rec.Tool.Toolset(), cur.Token, rec.Token)
 	}
 	stored := rec.Clone()
 	stored.Result = nil
@@ -192,8 +193,8 @@ func (s *embeddedStore) AdmitAndHandOver(_ context.Context, rec *CallRecord, own
 	return stored, true, fence, nil
 }
 
-// ReturnUnsent implements Store.
-func (s *embeddedStore) ReturnUnsent(ctx context.Context, callID, owner string) error {
+// ReturnUnsent implements store.Store.
+func (s *Store) ReturnUnsent(ctx context.Context, callID, owner string) error {
 	c := s.lockCall(callID)
 	if c == nil || c.rec.Result != nil || c.claimed(time.Now()) == 0 || c.owner != owner {
 		s.mu.Unlock()

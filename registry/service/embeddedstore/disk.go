@@ -1,4 +1,4 @@
-package service
+package embeddedstore
 
 // The embedded store's persistence. The data directory holds:
 //
@@ -29,6 +29,7 @@ import (
 	"syscall"
 
 	"github.com/goa-discovery/goa-discovery/internal/strictjson"
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -59,7 +60,7 @@ type snapshot struct {
 // journalCall is how the journal persists a call: its record, and the
 // hand-over outstanding (embedded_attempts.go).
 type journalCall struct {
-	CallRecord
+	store.CallRecord
 	// HandedOver is the fence of the claim the call was handed to its
 	// provider under, while no result is recorded and the provider did
 	// not answer with a failure; 0 when no hand-over is outstanding.
@@ -122,7 +123,7 @@ func openDisk(dir string) (*disk, *snapshot, error) {
 	var full error // no journal could be created, for want of space
 	if err == nil {
 		d.calls, values, err = openJournal(filepath.Join(dir, callsJournal))
-		if errors.Is(err, ErrStorageFull) {
+		if errors.Is(err, store.ErrStorageFull) {
 			full, err = err, nil
 		}
 	}
@@ -255,7 +256,7 @@ func (d *disk) deleteToolset(name string) error {
 // putCall makes the record of a call, with the fence of its outstanding
 // hand-over (0: none), durable in the journal: one frame, so that an
 // admission and its hand-over share one sync.
-func (d *disk) putCall(rec *CallRecord, handedOver uint64) error {
+func (d *disk) putCall(rec *store.CallRecord, handedOver uint64) error {
 	v, err := json.Marshal(&journalCall{CallRecord: *rec, HandedOver: handedOver})
 	if err != nil {
 		return fmt.Errorf("registry store: encode call %q: %w", rec.CallID, err)
@@ -286,7 +287,7 @@ func (d *disk) forgetCalls(ids []string) (int, error) {
 // quota) is full.
 func storageError(op string, err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return fmt.Errorf("%w: %s: %w", ErrStorageFull, op, err)
+		return fmt.Errorf("%w: %s: %w", store.ErrStorageFull, op, err)
 	}
 	return fmt.Errorf("registry store: %s: %w", op, err)
 }

@@ -1,4 +1,4 @@
-package service
+package embeddedstore
 
 // The journal: an append-only file of keyed records with group commit.
 //

@@ -1,4 +1,4 @@
-package service
+package embeddedstore
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
@@ -13,13 +14,13 @@ var attemptEpoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // openAttemptStore opens the embedded store in dir ("": in memory) with the
 // registration of toolset "a" under token t1.
-func openAttemptStore(t *testing.T, dir string) *embeddedStore {
+func openAttemptStore(t *testing.T, dir string) *Store {
 	t.Helper()
-	st, err := openEmbeddedStore(dir)
+	st, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(st.close)
+	t.Cleanup(st.Close)
 	if _, _, err := st.Registrations(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func openAttemptStore(t *testing.T, dir string) *embeddedStore {
 }
 
 // lapse makes the current claim of callID lapse, as its expiry does.
-func (s *embeddedStore) lapse(callID string) {
+func (s *Store) lapse(callID string) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	c.until = time.Now().Add(-time.Second)
@@ -53,35 +54,35 @@ func TestHandOverOutlivesTheStore(t *testing.T) {
 		// steps runs on the store before it is closed, the call c admitted
 		// and handed over in one step under fence, unless admitOnly.
 		admitOnly bool
-		steps     func(st *embeddedStore, fence uint64) error
-		want      AttemptState
+		steps     func(st *Store, fence uint64) error
+		want      store.AttemptState
 	}{
-		{"admitted only", true, nil, AttemptFree},
-		{"handed over, store closed while the provider runs it", false, nil, AttemptLost},
-		{"handed over, claim released (no answer)", false, func(st *embeddedStore, fence uint64) error {
+		{"admitted only", true, nil, store.AttemptFree},
+		{"handed over, store closed while the provider runs it", false, nil, store.AttemptLost},
+		{"handed over, claim released (no answer)", false, func(st *Store, fence uint64) error {
 			return st.Release(ctx, "c", fence)
-		}, AttemptLost},
-		{"handed over, the provider answered a failure", false, func(st *embeddedStore, fence uint64) error {
+		}, store.AttemptLost},
+		{"handed over, the provider answered a failure", false, func(st *Store, fence uint64) error {
 			return st.Return(ctx, "c", fence)
-		}, AttemptFree},
-		{"handed over, result recorded", false, func(st *embeddedStore, fence uint64) error {
+		}, store.AttemptFree},
+		{"handed over, result recorded", false, func(st *Store, fence uint64) error {
 			_, err := st.CompleteHandedOver(ctx, "c", fence, res)
 			return err
-		}, AttemptDone},
-		{"handed over, held result recorded", false, func(st *embeddedStore, fence uint64) error {
+		}, store.AttemptDone},
+		{"handed over, held result recorded", false, func(st *Store, fence uint64) error {
 			if err := st.Release(ctx, "c", fence); err != nil {
 				return err
 			}
 			_, err := st.Complete(ctx, "c", res)
 			return err
-		}, AttemptDone},
+		}, store.AttemptDone},
 	}
 	for _, tc := range cases {
 		for _, compacted := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/compacted=%v", tc.name, compacted), func(t *testing.T) {
 				dir := t.TempDir()
 				st := openAttemptStore(t, dir)
-				rec := &CallRecord{CallID: "c", Tool: "a.get", Token: "t1", AdmittedAt: attemptEpoch}
+				rec := &store.CallRecord{CallID: "c", Tool: "a.get", Token: "t1", AdmittedAt: attemptEpoch}
 				var fence uint64
 				if tc.admitOnly {
 					if _, _, err := st.Admit(ctx, rec); err != nil {
@@ -101,7 +102,7 @@ func TestHandOverOutlivesTheStore(t *testing.T) {
 				}
 				// Another call, admitted and completed, leaves a frame that
 				// a compaction drops.
-				if _, _, err := st.Admit(ctx, &CallRecord{CallID: "other", Tool: "a.get", Token: "t1", AdmittedAt: attemptEpoch}); err != nil {
+				if _, _, err := st.Admit(ctx, &store.CallRecord{CallID: "other", Tool: "a.get", Token: "t1", AdmittedAt: attemptEpoch}); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := st.Complete(ctx, "other", &registry.CallResult{CallID: "other", CompletedAt: attemptEpoch}); err != nil {
@@ -115,7 +116,7 @@ func TestHandOverOutlivesTheStore(t *testing.T) {
 						t.Fatalf("compaction: %d bytes, then %d, %d live", before, j.size, j.liveBytes)
 					}
 				}
-				st.close()
+				st.Close()
 				again := openAttemptStore(t, dir)
 				if got, err := again.Attempt(ctx, "c"); err != nil || got != tc.want {
 					t.Fatalf("after reopening: attempt %v, %v; want %v", got, err, tc.want)
@@ -124,9 +125,9 @@ func TestHandOverOutlivesTheStore(t *testing.T) {
 				switch {
 				case err != nil:
 					t.Fatal(err)
-				case tc.want == AttemptFree && f <= fence:
+				case tc.want == store.AttemptFree && f <= fence:
 					t.Fatalf("claim after reopening: fence %d, want one above %d", f, fence)
-				case tc.want != AttemptFree && (f != 0 || state != tc.want):
+				case tc.want != store.AttemptFree && (f != 0 || state != tc.want):
 					t.Fatalf("claim after reopening: fence %d, state %v; want none, %v", f, state, tc.want)
 				}
 			})

@@ -1,4 +1,4 @@
-package service
+package embeddedstore
 
 // The embedded store: the Store of a single registry process, in memory and
 // persisted to a data directory when one is given (disk.go).
@@ -13,7 +13,7 @@ package service
 // journal's syncs.
 //
 // The store records the attempts of its calls (embedded_attempts.go) by
-// the rules of attempts.go, so that
+// the rules of package service's attempts.go, so that
 // a call handed to its provider without a recorded result is never sent
 // again, across restarts too.
 
@@ -24,17 +24,19 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goa-discovery/goa-discovery/registry/service/store"
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// embeddedStore is the default Store: the registrations and calls of one
-// registry process, in memory, and written to a data directory before each
-// change is acknowledged when it has one (disk). One brief lock guards the
-// maps, never held across a write; a call being written is busy, and other
-// operations on it wait for the write to end. It records the attempts of
-// its calls (embedded_attempts.go), the claims in memory, the hand-overs
-// with the calls' records.
-type embeddedStore struct {
+// Store is the embedded store, a service's default store.Store: the
+// registrations and calls of one registry process, in memory, and written
+// to a data directory before each change is acknowledged when it has one
+// (disk). One brief lock guards the maps, never held across a write; a
+// call being written is busy, and other operations on it wait for the
+// write to end. It records the attempts of its calls
+// (embedded_attempts.go), the claims in memory, the hand-overs with the
+// calls' records.
+type Store struct {
 	disk *disk // nil: in memory only
 	// readOnly, when set, refuses every change: the store could not be
 	// written when it was opened.
@@ -58,12 +60,12 @@ type embeddedStore struct {
 	fence uint64
 }
 
-var _ Store = (*embeddedStore)(nil)
+var _ store.Store = (*Store)(nil)
 
 // storedCall is a call's record; busy is non-nil while a write of it is in
 // flight.
 type storedCall struct {
-	rec  CallRecord
+	rec  store.CallRecord
 	busy chan struct{}
 	// sent is the fence of the claim the call was handed over under while
 	// that hand-over is outstanding, 0 otherwise; durable with rec.
@@ -76,22 +78,22 @@ type storedCall struct {
 	until time.Time
 }
 
-// openEmbeddedStore opens the store persisted in dir, or an empty store in
-// memory when dir is empty. The generation moves past the persisted one: a
-// change acknowledged just before a crash may have written its
-// registration but not the generation, and a consumer must never see one
-// generation twice with different contents. When that, or creating the
+// Open opens the store persisted in dir, or an empty store in memory when
+// dir is empty. The generation moves past the persisted one: a change
+// acknowledged just before a crash may have written its registration but
+// not the generation, and a consumer must never see one generation twice
+// with different contents. When that, or creating the
 // calls' journal, fails for want of space, the store opens read-only.
-func openEmbeddedStore(dir string) (*embeddedStore, error) {
-	s := &embeddedStore{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall),
+func Open(dir string) (*Store, error) {
+	s := &Store{regs: make(map[string]registry.Registration), regBusy: make(map[string]chan struct{}), calls: make(map[string]*storedCall),
 		fence: uint64(time.Now().UnixNano())}
 	if dir == "" {
 		return s, nil
 	}
 	d, snap, err := openDisk(dir)
 	switch {
-	case errors.Is(err, ErrStorageFull) && d != nil:
-		s.readOnly = fmt.Errorf("%w: the store could not be written when the registry started (%w)", ErrReadOnly, err)
+	case errors.Is(err, store.ErrStorageFull) && d != nil:
+		s.readOnly = fmt.Errorf("%w: the store could not be written when the registry started (%w)", store.ErrReadOnly, err)
 	case err != nil:
 		return nil, err
 	}
@@ -109,8 +111,8 @@ func openEmbeddedStore(dir string) (*embeddedStore, error) {
 	if s.readOnly == nil {
 		err := d.putGeneration(s.generation)
 		switch {
-		case errors.Is(err, ErrStorageFull):
-			s.readOnly = fmt.Errorf("%w: the store could not be written when the registry started (%w)", ErrReadOnly, err)
+		case errors.Is(err, store.ErrStorageFull):
+			s.readOnly = fmt.Errorf("%w: the store could not be written when the registry started (%w)", store.ErrReadOnly, err)
 		case err != nil:
 			d.close()
 			return nil, err
@@ -119,40 +121,41 @@ func openEmbeddedStore(dir string) (*embeddedStore, error) {
 	return s, nil
 }
 
-// Traits implements Store: the embedded store is changed only through the
+// Traits implements store.Store: the embedded store is changed only through the
 // services of its process, and keeps no leases.
-func (s *embeddedStore) Traits() StoreTraits { return StoreTraits{} }
+func (s *Store) Traits() store.StoreTraits { return store.StoreTraits{} }
 
-// Generation implements Store: the installed generation.
-func (s *embeddedStore) Generation(context.Context) (uint64, error) {
+// Generation implements store.Store: the installed generation.
+func (s *Store) Generation(context.Context) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.generation, nil
 }
 
-// Epoch implements Store: the embedded store never loses what it
+// Epoch implements store.Store: the embedded store never loses what it
 // acknowledged.
-func (s *embeddedStore) Epoch() uint64 { return 0 }
+func (s *Store) Epoch() uint64 { return 0 }
 
-// RenewLease implements Store: the embedded store keeps no leases.
-func (s *embeddedStore) RenewLease(context.Context, string, registry.Token, time.Time) error {
-	return ErrNoLeases
+// RenewLease implements store.Store: the embedded store keeps no leases.
+func (s *Store) RenewLease(context.Context, string, registry.Token, time.Time) error {
+	return store.ErrNoLeases
 }
 
-// Lease implements Store: the embedded store keeps no leases.
-func (s *embeddedStore) Lease(context.Context, string) (time.Time, error) {
-	return time.Time{}, ErrNoLeases
+// Lease implements store.Store: the embedded store keeps no leases.
+func (s *Store) Lease(context.Context, string) (time.Time, error) {
+	return time.Time{}, store.ErrNoLeases
 }
 
-// close releases the files of the store.
-func (s *embeddedStore) close() {
+// Close releases the files of the store. A service closes the store it
+// opened (service.WithDataDir), not one given to it (service.WithStore).
+func (s *Store) Close() {
 	if s.disk != nil {
 		s.disk.close()
 	}
 }
 
-// Registrations implements Store.
-func (s *embeddedStore) Registrations(context.Context) (uint64, []registry.Registration, error) {
+// Registrations implements store.Store.
+func (s *Store) Registrations(context.Context) (uint64, []registry.Registration, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]registry.Registration, 0, len(s.regs))
@@ -162,16 +165,16 @@ func (s *embeddedStore) Registrations(context.Context) (uint64, []registry.Regis
 	return s.generation, out, nil
 }
 
-// PutRegistration implements Store.
-func (s *embeddedStore) PutRegistration(_ context.Context, reg *registry.Registration, prev registry.Token) (uint64, error) {
+// PutRegistration implements store.Store.
+func (s *Store) PutRegistration(_ context.Context, reg *registry.Registration, prev registry.Token) (uint64, error) {
 	return s.changeRegistration(reg.Toolset.Name, prev, reg)
 }
 
-// DeleteRegistration implements Store. It needs no new space: the
+// DeleteRegistration implements store.Store. It needs no new space: the
 // generation is overwritten in place, then the toolset's file removed.
-func (s *embeddedStore) DeleteRegistration(_ context.Context, toolset string, token registry.Token) (uint64, error) {
+func (s *Store) DeleteRegistration(_ context.Context, toolset string, token registry.Token) (uint64, error) {
 	if token == "" {
-		return 0, fmt.Errorf("%w: toolset %q: no token to withdraw", ErrStale, toolset)
+		return 0, fmt.Errorf("%w: toolset %q: no token to withdraw", store.ErrStale, toolset)
 	}
 	return s.changeRegistration(toolset, token, nil)
 }
@@ -186,7 +189,7 @@ func (s *embeddedStore) DeleteRegistration(_ context.Context, toolset string, to
 // written or removed; the installed generation counts installed changes, so
 // it never exceeds a durable one. A change that fails leaves a skipped
 // generation number, which is harmless.
-func (s *embeddedStore) changeRegistration(toolset string, prev registry.Token, reg *registry.Registration) (uint64, error) {
+func (s *Store) changeRegistration(toolset string, prev registry.Token, reg *registry.Registration) (uint64, error) {
 	if s.readOnly != nil {
 		return 0, s.readOnly
 	}
@@ -199,7 +202,7 @@ func (s *embeddedStore) changeRegistration(toolset string, prev registry.Token, 
 	}
 	if cur := s.regs[toolset]; cur.Token != prev {
 		s.mu.Unlock()
-		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", ErrStale, toolset, cur.Token, prev)
+		return 0, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, toolset, cur.Token, prev)
 	}
 	busy := make(chan struct{})
 	s.regBusy[toolset] = busy
@@ -234,7 +237,7 @@ func (s *embeddedStore) changeRegistration(toolset string, prev registry.Token, 
 }
 
 // reservedGeneration is the highest generation number reserved.
-func (s *embeddedStore) reservedGeneration() uint64 {
+func (s *Store) reservedGeneration() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reserved
@@ -285,7 +288,7 @@ func (g *generationSyncer) sync(v uint64, target func() uint64) error {
 
 // lockCall locks s.mu and returns the call's record, nil when it has none,
 // once no write of it is in flight.
-func (s *embeddedStore) lockCall(id string) *storedCall {
+func (s *Store) lockCall(id string) *storedCall {
 	for {
 		s.mu.Lock()
 		c := s.calls[id]
@@ -304,8 +307,8 @@ func release(c *storedCall) {
 	c.busy = nil
 }
 
-// Admit implements Store.
-func (s *embeddedStore) Admit(_ context.Context, rec *CallRecord) (*CallRecord, bool, error) {
+// Admit implements store.Store.
+func (s *Store) Admit(_ context.Context, rec *store.CallRecord) (*store.CallRecord, bool, error) {
 	if s.readOnly != nil {
 		return nil, false, s.readOnly
 	}
@@ -317,7 +320,7 @@ func (s *embeddedStore) Admit(_ context.Context, rec *CallRecord) (*CallRecord, 
 	}
 	if cur := s.regs[rec.Tool.Toolset()]; cur.Token != rec.Token {
 		s.mu.Unlock()
-		return nil, false, fmt.Errorf("%w: toolset %q has token %q, not %q", ErrStale, rec.Tool.Toolset(), cur.Token, rec.Token)
+		return nil, false, fmt.Errorf("%w: toolset %q has token %q, not %q", store.ErrStale, rec.Tool.Toolset(), cur.Token, rec.Token)
 	}
 	c = &storedCall{rec: *rec.Clone(), busy: make(chan struct{})}
 	s.calls[rec.CallID] = c
@@ -336,26 +339,26 @@ func (s *embeddedStore) Admit(_ context.Context, rec *CallRecord) (*CallRecord, 
 	return c.rec.Clone(), true, nil
 }
 
-// Complete implements Store. A recorded result ends the call's claim and
+// Complete implements store.Store. A recorded result ends the call's claim and
 // hand-over.
-func (s *embeddedStore) Complete(_ context.Context, callID string, res *registry.CallResult) (*CallRecord, error) {
+func (s *Store) Complete(_ context.Context, callID string, res *registry.CallResult) (*store.CallRecord, error) {
 	if s.readOnly != nil {
 		return nil, s.readOnly
 	}
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c == nil {
-		return nil, fmt.Errorf("%w: call %q", ErrNotAdmitted, callID)
+		return nil, fmt.Errorf("%w: call %q", store.ErrNotAdmitted, callID)
 	}
 	return s.completeLocked(c, res)
 }
 
 // completeLocked records res as the result of c unless it has one, and
 // returns c's record. s.mu must be held, c not busy.
-func (s *embeddedStore) completeLocked(c *storedCall, res *registry.CallResult) (*CallRecord, error) {
+func (s *Store) completeLocked(c *storedCall, res *registry.CallResult) (*store.CallRecord, error) {
 	if c.rec.Result == nil {
 		rec := c.rec.Clone()
-		rec.Result = cloneResult(res)
+		rec.Result = store.CloneResult(res)
 		if err := s.write(c, rec, 0); err != nil {
 			return nil, err
 		}
@@ -368,7 +371,7 @@ func (s *embeddedStore) completeLocked(c *storedCall, res *registry.CallResult) 
 // none), the durable record of c, and installs it. s.mu must be held and
 // c not busy; the lock is released while the journal syncs, c marked busy
 // meanwhile, and held again on return. A write that fails changes nothing.
-func (s *embeddedStore) write(c *storedCall, next *CallRecord, sent uint64) error {
+func (s *Store) write(c *storedCall, next *store.CallRecord, sent uint64) error {
 	if s.disk != nil {
 		c.busy = make(chan struct{})
 		s.mu.Unlock()
@@ -383,8 +386,8 @@ func (s *embeddedStore) write(c *storedCall, next *CallRecord, sent uint64) erro
 	return nil
 }
 
-// Call implements Store.
-func (s *embeddedStore) Call(_ context.Context, callID string) (*CallRecord, error) {
+// Call implements store.Store.
+func (s *Store) Call(_ context.Context, callID string) (*store.CallRecord, error) {
 	c := s.lockCall(callID)
 	defer s.mu.Unlock()
 	if c == nil {
@@ -393,10 +396,10 @@ func (s *embeddedStore) Call(_ context.Context, callID string) (*CallRecord, err
 	return c.rec.Clone(), nil
 }
 
-// Forget implements Store. keep is called with the store locked. A call
+// Forget implements store.Store. keep is called with the store locked. A call
 // being forwarded under a current claim is kept. A failure part of the way
 // keeps the records not yet forgotten, and reports it.
-func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
+func (s *Store) Forget(_ context.Context, cutoff time.Time, keep func(string) bool) (int, error) {
 	if s.readOnly != nil {
 		return 0, s.readOnly
 	}
@@ -431,16 +434,16 @@ func (s *embeddedStore) Forget(_ context.Context, cutoff time.Time, keep func(st
 	return n, err
 }
 
-// ListCalls implements Store.
-func (s *embeddedStore) ListCalls(_ context.Context, pending bool, limit int) ([]*CallRecord, bool, error) {
+// ListCalls implements store.Store.
+func (s *Store) ListCalls(_ context.Context, pending bool, limit int) ([]*store.CallRecord, bool, error) {
 	s.mu.Lock()
-	recs := make([]*CallRecord, 0, len(s.calls))
+	recs := make([]*store.CallRecord, 0, len(s.calls))
 	for _, c := range s.calls {
 		if !pending || c.rec.Result == nil {
 			recs = append(recs, c.rec.Clone())
 		}
 	}
 	s.mu.Unlock()
-	out, more := SortCalls(recs, limit)
+	out, more := store.SortCalls(recs, limit)
 	return out, more, nil
 }
