@@ -22,9 +22,9 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry/runtimeclient"
 )
 
-// AllToolsets is the "toolset" of a registry entry that serves every
+// EveryToolset is the "toolset" of a registry entry that serves every
 // toolset of the registry.
-const AllToolsets = "*"
+const EveryToolset = "*"
 
 // checkRegistry refuses a registry entry that mixes in a server's keys,
 // names no toolset or another toolset than its own name, or whose registry
@@ -43,11 +43,11 @@ func (s ServerConfig) checkRegistry(name string) error {
 	}
 	switch {
 	case s.Toolset == "":
-		return fmt.Errorf("\"registry\" needs \"toolset\": the toolset to serve, named as the entry (%q), or %q for every toolset of the registry", name, AllToolsets)
-	case s.Toolset != AllToolsets && s.Toolset != name:
+		return fmt.Errorf("\"registry\" needs \"toolset\": the toolset to serve, named as the entry (%q), or %q for every toolset of the registry", name, EveryToolset)
+	case s.Toolset != EveryToolset && s.Toolset != name:
 		return fmt.Errorf("\"toolset\": %q under the entry %q: a registry toolset's entry is named after the toolset, whose name prefixes its tools' names: name the entry %q", s.Toolset, name, s.Toolset)
-	case s.Toolset == AllToolsets && s.Version != "":
-		return fmt.Errorf("\"version\": %q pins one toolset, not \"toolset\": %q", s.Version, AllToolsets)
+	case s.Toolset == EveryToolset && s.Version != "":
+		return fmt.Errorf("\"version\": %q pins one toolset, not \"toolset\": %q", s.Version, EveryToolset)
 	case strings.ContainsAny(s.TokenEnv, "=\x00"):
 		return fmt.Errorf("\"token_env\": %q is not a variable name", s.TokenEnv)
 	}
@@ -97,7 +97,7 @@ func (s ServerConfig) registryUpstream(u *Upstream, environ []string) error {
 
 // registryUpstreamOf is the upstream of the registry entry name.
 func (s ServerConfig) registryUpstreamOf(name string, client *runtimeclient.Client) Upstream {
-	return Upstream{Name: name, Registry: client, Version: s.Version, AllToolsets: s.Toolset == AllToolsets,
+	return Upstream{Name: name, Registry: client, Version: s.Version, AllToolsets: s.Toolset == EveryToolset,
 		Allow: s.Allow, Deny: s.Deny, Immediate: s.Immediate}
 }
 
