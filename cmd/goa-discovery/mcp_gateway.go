@@ -86,7 +86,11 @@ func serveMCPGateway(ctx context.Context, args []string, stdin io.Reader, stdout
 	if err != nil {
 		return usageErr("%s: %v", f.config, err)
 	}
-	g, err := gateway.New(cfg.Upstreams(nil), gateway.Options{
+	ups, err := cfg.Upstreams(nil)
+	if err != nil {
+		return usageErr("%s: %v", f.config, err)
+	}
+	g, err := gateway.New(ups, gateway.Options{
 		Mode:        gateway.Mode(f.mode),
 		SearchLimit: f.limit,
 		Logger:      slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),

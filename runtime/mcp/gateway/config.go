@@ -7,12 +7,16 @@ package gateway
 //	  "files":  {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/data"],
 //	             "env": {"LOG": "1"}, "deny": ["write_file"]},
 //	  "issues": {"url": "http://127.0.0.1:8080/mcp", "headers": {"Authorization": "Bearer ..."},
-//	             "allow": ["search_issues", "get_issue"], "immediate": ["get_issue"]}
+//	             "allow": ["search_issues", "get_issue"], "immediate": ["get_issue"]},
+//	  "billing": {"registry": "https://registry.example.com", "toolset": "billing", "version": "1.4.0",
+//	              "token_env": "REGISTRY_TOKEN", "deny": ["refund_payment"]}
 //	}}
 //
-// Parsing is strict: an unknown key, a key given twice, a value of the wrong
-// type, a server with both or neither of command and url are errors that
-// name the server and the key.
+// A "registry" entry (config_registry.go) serves a registry toolset, or
+// with "toolset": "*" every toolset of the registry. Parsing is strict: an
+// unknown key, a key given twice, a value of the wrong type, an entry with
+// none or more than one of command, url and registry are errors that name
+// the server and the key.
 
 import (
 	"errors"
@@ -58,6 +62,12 @@ type ServerConfig struct {
 	Allow     []string `json:"allow,omitempty"`
 	Deny      []string `json:"deny,omitempty"`
 	Immediate []string `json:"immediate,omitempty"`
+	// Registry, Toolset, Version and TokenEnv make the entry a registry
+	// toolset or a whole registry (config_registry.go).
+	Registry string `json:"registry,omitempty"`
+	Toolset  string `json:"toolset,omitempty"`
+	Version  string `json:"version,omitempty"`
+	TokenEnv string `json:"token_env,omitempty"`
 }
 
 // ErrConfig is matched by every error of ParseConfig.
@@ -73,7 +83,7 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, fmt.Errorf("%w: \"mcpServers\" names no server", ErrConfig)
 	}
 	for _, name := range c.names() {
-		if err := c.MCPServers[name].check(); err != nil {
+		if err := c.MCPServers[name].check(name); err != nil {
 			return nil, fmt.Errorf("%w: mcpServers %q: %w", ErrConfig, name, err)
 		}
 		if err := tools.ValidateName(name); err != nil {
@@ -94,7 +104,13 @@ func (c *Config) names() []string {
 }
 
 // check refuses an entry that does not say exactly how to reach its server.
-func (s ServerConfig) check() error {
+func (s ServerConfig) check(name string) error {
+	if s.Registry != "" {
+		return s.checkRegistry(name)
+	}
+	if err := s.checkNoRegistryKeys(); err != nil {
+		return err
+	}
 	switch s.Type {
 	case "", "stdio", "http", "streamable-http":
 	case "sse":
@@ -107,7 +123,7 @@ func (s ServerConfig) check() error {
 	case stdio && s.URL != "":
 		return errors.New("both \"command\" and \"url\" are set: give one")
 	case !stdio && s.URL == "":
-		return errors.New("neither \"command\" nor \"url\" is set: give one")
+		return errors.New("none of \"command\", \"url\" and \"registry\" is set: give one")
 	case stdio && s.Type != "" && s.Type != "stdio":
 		return fmt.Errorf("\"type\": %q with \"command\": a command is a stdio server", s.Type)
 	case !stdio && s.Type == "stdio":
@@ -146,8 +162,10 @@ func (s ServerConfig) check() error {
 
 // Upstreams returns the configured servers, sorted by name. A stdio
 // server's environment is environ (os.Environ() when nil) with its "env"
-// added.
-func (c *Config) Upstreams(environ []string) []Upstream {
+// added; a registry entry's "token_env" is looked up in environ. Its errors
+// (a token variable not set, a token the registry client refuses) match
+// ErrConfig.
+func (c *Config) Upstreams(environ []string) ([]Upstream, error) {
 	if environ == nil {
 		environ = os.Environ()
 	}
@@ -155,7 +173,11 @@ func (c *Config) Upstreams(environ []string) []Upstream {
 	for _, name := range c.names() {
 		s := c.MCPServers[name]
 		u := Upstream{Name: name, Allow: s.Allow, Deny: s.Deny, Immediate: s.Immediate}
-		if s.Command != "" {
+		if s.Registry != "" {
+			if err := s.registryUpstream(&u, environ); err != nil {
+				return nil, fmt.Errorf("%w: mcpServers %q: %w", ErrConfig, name, err)
+			}
+		} else if s.Command != "" {
 			t := mcp.Command(s.Command, s.Args...)
 			t.Env = withEnv(environ, s.Env)
 			t.Dir = s.Cwd
@@ -169,7 +191,7 @@ func (c *Config) Upstreams(environ []string) []Upstream {
 		}
 		ups = append(ups, u)
 	}
-	return ups
+	return ups, nil
 }
 
 // withEnv returns environ with the variables of env set.

@@ -23,7 +23,7 @@ func TestParseConfig(t *testing.T) {
 		{"duplicate key", `{"mcpServers":{"a":{"command":"x","command":"y"}}}`, "duplicate object key"},
 		{"wrong type", `{"mcpServers":{"a":{"command":"x","args":"y"}}}`, "cannot unmarshal"},
 		{"both", `{"mcpServers":{"a":{"command":"x","url":"http://h/"}}}`, `mcpServers "a": both "command" and "url" are set`},
-		{"neither", `{"mcpServers":{"a":{"args":["x"]}}}`, `mcpServers "a": neither "command" nor "url" is set`},
+		{"neither", `{"mcpServers":{"a":{"args":["x"]}}}`, `mcpServers "a": none of "command", "url" and "registry" is set`},
 		{"sse", `{"mcpServers":{"a":{"type":"sse","url":"http://h/"}}}`, `"type": "sse"`},
 		{"bad type", `{"mcpServers":{"a":{"type":"ws","url":"http://h/"}}}`, `"type": "ws"`},
 		{"http type with command", `{"mcpServers":{"a":{"type":"http","command":"x"}}}`, "a command is a stdio server"},
@@ -50,8 +50,8 @@ func TestParseConfig(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ParseConfig: %v", err)
 				}
-				if ups := c.Upstreams([]string{"PATH=/bin"}); len(ups) != 1 {
-					t.Fatalf("Upstreams = %v", ups)
+				if ups, err := c.Upstreams([]string{"PATH=/bin"}); err != nil || len(ups) != 1 {
+					t.Fatalf("Upstreams = %v, %v", ups, err)
 				} else if _, err := New(ups, Options{}); err != nil {
 					t.Fatalf("New: %v", err)
 				}
@@ -71,7 +71,10 @@ func TestConfigUpstreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ups := c.Upstreams([]string{"A=1", "B=1"})
+	ups, err := c.Upstreams([]string{"A=1", "B=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ups) != 2 || ups[0].Name != "a" || ups[1].Name != "b" {
 		t.Fatalf("upstreams %+v, want a then b", ups)
 	}
@@ -96,6 +99,8 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"mcpServers":{"files":{"command":"x","args":["/tmp"],"env":{"A":"1"},"deny":["w"]}}}`))
 	f.Add([]byte(`{"mcpServers":{"issues":{"type":"http","url":"http://127.0.0.1:1/mcp","allow":["a"],"immediate":["a"]}}}`))
 	f.Add([]byte(`{"mcpServers":{"a":{"command":"x","command":"y"}}}`))
+	f.Add([]byte(`{"mcpServers":{"billing":{"registry":"https://r.example.com","toolset":"billing","version":"1.4.0","token_env":"T","deny":["a"]}}}`))
+	f.Add([]byte(`{"mcpServers":{"company":{"registry":"http://127.0.0.1:1","toolset":"*","allow":["b.a"]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil {
@@ -104,7 +109,16 @@ func FuzzParseConfig(f *testing.F) {
 			}
 			return
 		}
-		if _, err := New(c.Upstreams(nil), Options{}); err != nil {
+		ups, err := c.Upstreams(nil)
+		if err != nil {
+			// A token variable the environment lacks, or a token the
+			// registry client refuses, is known only here.
+			if !errors.Is(err, ErrConfig) {
+				t.Fatalf("Upstreams error %v does not match ErrConfig", err)
+			}
+			return
+		}
+		if _, err := New(ups, Options{}); err != nil {
 			t.Fatalf("ParseConfig accepted %q and New refused it: %v", data, err)
 		}
 	})

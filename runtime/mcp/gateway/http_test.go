@@ -30,7 +30,11 @@ func TestHTTPUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGateway(t, Options{}, cfg.Upstreams(nil)...)
+	ups, err := cfg.Upstreams(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, Options{}, ups...)
 	c := connect(t, g)
 	ans := c.search(t, map[string]any{"query": "issue number"})
 	if len(ans.Tools) != 1 || ans.Tools[0].Name != "issues_get_issue" {

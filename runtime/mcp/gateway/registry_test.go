@@ -31,7 +31,7 @@ func TestRegistryToolsetWalk(t *testing.T) {
 
 func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.RegistryClient) {
 	reg := &memRegistry{}
-	reg.publish(billing())
+	reg.Publish(billing())
 	g := newGateway(t, Options{Mode: ModeBoth, ListInterval: time.Millisecond},
 		Upstream{Name: "billing", Registry: client(t, reg), Version: "v1",
 			Deny: []string{"refund_payment"}, Immediate: []string{"list_invoices"}},
@@ -56,7 +56,7 @@ func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.Re
 	if out, isErr := c.call(t, "billing_create_invoice", map[string]any{"client": "acme"}); !isErr || !strings.Contains(out, "invalid arguments") {
 		t.Errorf("call with invalid arguments = %q (error %v), want a refusal", out, isErr)
 	}
-	if got := reg.called(); len(got) != 0 {
+	if got := reg.Called(); len(got) != 0 {
 		t.Fatalf("the registry ran %v for a call with invalid arguments", got)
 	}
 	cases := []struct {
@@ -79,20 +79,19 @@ func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.Re
 			t.Errorf("%s answered %q (%v)", tc.tool, out, err)
 		}
 	}
-	if got, want := reg.called(), []string{"billing.create_invoice", "billing.list_invoices"}; !slices.Equal(got, want) {
+	if got, want := reg.Called(), []string{"billing.create_invoice", "billing.list_invoices"}; !slices.Equal(got, want) {
 		t.Errorf("the registry ran %v, want %v", got, want)
 	}
-	token := reg.token("billing")
-	reg.mu.Lock()
-	for _, call := range reg.calls {
+	token := reg.Token("billing")
+	calls := reg.Calls()
+	for _, call := range calls {
 		if call.Token != token {
 			t.Errorf("call %s carries token %q, want the registration's %q", call.Tool, call.Token, token)
 		}
 	}
-	if reg.calls[0].CallID == reg.calls[1].CallID {
-		t.Errorf("two calls share the registry call ID %q", reg.calls[0].CallID)
+	if calls[0].CallID == calls[1].CallID {
+		t.Errorf("two calls share the registry call ID %q", calls[0].CallID)
 	}
-	reg.mu.Unlock()
 
 	// A new registration without create_invoice: a search reads it (in the
 	// background, the list being older than ListInterval; the registry
@@ -102,7 +101,7 @@ func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.Re
 	v2.Tools = slices.DeleteFunc(v2.Tools, func(t tools.ToolSchema) bool { return t.Name == "billing.create_invoice" })
 	v2.Tools = append(v2.Tools, billingTool("void_invoice", "Void an invoice of a customer."))
 	drain(c.changed)
-	reg.publish(v2)
+	reg.Publish(v2)
 	deadline := time.Now().Add(10 * time.Second)
 	for slices.Contains(c.names(t), "billing_create_invoice") && time.Now().Before(deadline) {
 		c.search(t, map[string]any{"query": "invoice"})
@@ -119,7 +118,7 @@ func registryWalk(t *testing.T, client func(*testing.T, *memRegistry) runtime.Re
 	if !isErr || !strings.Contains(out, "no tool") {
 		t.Errorf("call of the removed tool = %q (error %v)", out, isErr)
 	}
-	if got := reg.called(); len(got) != 2 {
+	if got := reg.Called(); len(got) != 2 {
 		t.Errorf("the registry ran %v, want the two calls above only", got)
 	}
 }
@@ -141,7 +140,7 @@ func TestRegistryPolicyHolds(t *testing.T) {
 		for _, rc := range registryClients {
 			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
 				reg := &memRegistry{}
-				reg.publish(billing())
+				reg.Publish(billing())
 				g := newGateway(t, Options{Mode: ModeBoth},
 					Upstream{Name: "billing", Registry: rc.client(t, reg), Allow: tc.allow, Deny: tc.deny})
 				c := connect(t, g)
@@ -168,7 +167,7 @@ func TestRegistryPolicyHolds(t *testing.T) {
 						t.Errorf("calling %s through %s = %q, want a refusal", hidden, call.tool, out)
 					}
 				}
-				if got := reg.called(); len(got) != 0 {
+				if got := reg.Called(); len(got) != 0 {
 					t.Errorf("the registry ran %v", got)
 				}
 			})
@@ -190,7 +189,7 @@ func TestRegistryUnavailable(t *testing.T) {
 		for _, rc := range registryClients {
 			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
 				reg := &memRegistry{}
-				reg.publish(billing())
+				reg.Publish(billing())
 				g := newGateway(t, Options{},
 					Upstream{Name: tc.toolset, Registry: rc.client(t, reg), Version: tc.version},
 					inMemory("notes", fakeServer("notes", fakeTool{"create_note", "Create a note with a title and a body."})))
@@ -237,7 +236,7 @@ func TestRegistryUpstreamRefused(t *testing.T) {
 // search.
 func TestRegistryImmediateAll(t *testing.T) {
 	reg := &memRegistry{}
-	reg.publish(billing())
+	reg.Publish(billing())
 	g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: runtimeclient.New(reg), ImmediateAll: true})
 	c := connect(t, g)
 	want := []string{"billing_create_invoice", "billing_list_invoices", "billing_refund_payment", "tool_search"}
@@ -270,7 +269,7 @@ func TestRegistryResult(t *testing.T) {
 			ts := billing()
 			ts.Tools[0].Result = json.RawMessage(tc.result)
 			reg := &memRegistry{}
-			reg.publish(ts)
+			reg.Publish(ts)
 			g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: runtimeclient.New(reg), ImmediateAll: true})
 			c := connect(t, g)
 			res, err := c.CallTool(context.Background(), &sdk.CallToolParams{Name: "billing_create_invoice", Arguments: map[string]any{"customer": "acme"}})
@@ -302,8 +301,8 @@ func TestWholeRegistry(t *testing.T) {
 	for _, rc := range registryClients {
 		t.Run(rc.name, func(t *testing.T) {
 			reg := &memRegistry{}
-			reg.publish(billing())
-			reg.publish(tools.ToolsetSchema{Name: "shipping", Version: "v3", Tools: []tools.ToolSchema{
+			reg.Publish(billing())
+			reg.Publish(tools.ToolsetSchema{Name: "shipping", Version: "v3", Tools: []tools.ToolSchema{
 				{Name: "shipping.track_parcel", Description: "Track the parcel of a customer.", Payload: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}}}`)},
 			}})
 			g := newGateway(t, Options{Mode: ModeBoth, ListInterval: time.Millisecond},
@@ -326,18 +325,16 @@ func TestWholeRegistry(t *testing.T) {
 					t.Errorf("%s: %s", name, out)
 				}
 			}
-			if got, want := reg.called(), []string{"billing.create_invoice", "shipping.track_parcel"}; !slices.Equal(got, want) {
+			if got, want := reg.Called(), []string{"billing.create_invoice", "shipping.track_parcel"}; !slices.Equal(got, want) {
 				t.Errorf("the registry ran %v, want %v", got, want)
 			}
-			reg.mu.Lock()
-			for _, call := range reg.calls {
-				if want := reg.toolsets[call.Tool.Toolset()].Token; call.Token != want {
+			for _, call := range reg.Calls() {
+				if want := reg.Token(call.Tool.Toolset()); call.Token != want {
 					t.Errorf("call %s carries token %q, want its toolset's %q", call.Tool, call.Token, want)
 				}
 			}
-			reg.mu.Unlock()
 
-			reg.publish(tools.ToolsetSchema{Name: "payroll", Version: "v1", Tools: []tools.ToolSchema{
+			reg.Publish(tools.ToolsetSchema{Name: "payroll", Version: "v1", Tools: []tools.ToolSchema{
 				{Name: "payroll.pay_salary", Description: "Pay the salary of an employee.", Payload: json.RawMessage(`{"type":"object"}`)},
 			}})
 			deadline := time.Now().Add(10 * time.Second)
@@ -356,8 +353,8 @@ func TestWholeRegistry(t *testing.T) {
 // toolset and the tool; neither shows the registry's address.
 func TestRegistryUnreachable(t *testing.T) {
 	reg := &memRegistry{}
-	reg.publish(billing())
-	srv := httptest.NewServer(reg.handler())
+	reg.Publish(billing())
+	srv := httptest.NewServer(reg.Handler(""))
 	client, err := runtimeclient.NewHTTP(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -401,14 +398,14 @@ func TestRegistryCallErrors(t *testing.T) {
 		for _, rc := range registryClients {
 			t.Run(tc.name+"/"+rc.name, func(t *testing.T) {
 				reg := &memRegistry{}
-				reg.publish(billing())
+				reg.Publish(billing())
 				g := newGateway(t, Options{}, Upstream{Name: "billing", Registry: rc.client(t, reg), ImmediateAll: true})
 				c := connect(t, g)
 				if got := c.names(t); !slices.Contains(got, tc.tool) {
 					t.Fatalf("tools/list = %v", got)
 				}
 				if tc.republish {
-					reg.publish(billing())
+					reg.Publish(billing())
 				}
 				out, isErr := c.call(t, tc.tool, map[string]any{"customer": "acme"})
 				if !isErr || !strings.HasPrefix(out, tc.want) {
