@@ -68,7 +68,7 @@ func TestReplayDiscoversAndCallsTools(t *testing.T) {
 				"step 1: declares tool_search",
 				`  search: query "customer usage per product, search open tickets"`,
 				`  search: query "read documentation pages"`,
-				"  found: customers_customer_usage, tickets_search_tickets,",
+				"  found: customers_customer_usage, customers_get_customer, tickets_search_tickets,",
 				"  found: docs_read_doc, docs_search_docs\n",
 				`  call: customers_customer_usage {"id":"C-7","from":"2026-11-01","to":"2026-11-30"}`,
 				`  call: docs_search_docs {"query":"API usage"}`,
