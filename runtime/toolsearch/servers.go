@@ -1,6 +1,9 @@
 package toolsearch
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // toolServers are the servers of a catalog's tools: the namespace of each
 // tool's name, what comes before its last dot ("github" of
@@ -14,11 +17,16 @@ type toolServers struct {
 	counts []int
 }
 
-// serverNameWeight is the weight of a query's term that names a server of
-// a pool ([toolServers.names]): "based on Wikipedia" asks for the tools of
-// the wikipedia server, and raises them above other servers' tools that
-// match the request's other words as well.
+// serverNameWeight is the weight of each of a query's terms that together
+// name a server of a pool ([Index.findServerNames]): "based on Wikipedia"
+// asks for the tools of the wikipedia server, and raises them above other
+// servers' tools that match the request's other words as well.
 const serverNameWeight = 3
+
+// maxServerWords is the most words at the start of a tool's name that name
+// its server in a catalog without namespaces ("google_maps" of
+// google_maps_geocode).
+const maxServerWords = 3
 
 // A word of many servers: in more than commonServerShare of a pool's
 // servers (and in minCommonServers at least), and in more than
@@ -107,38 +115,207 @@ func (s *toolServers) common(p []ToolTerm) bool {
 	return isCommon(len(p), len(s.of)) && float64(others) > commonShare*float64(rest)
 }
 
-// names reports whether term, with postings p, names a server of a pool:
-// it is the server's whole namespace as [Terms] spells it whole
-// ("wikipedia" of wikipedia.search, "hubspot" of
-// hubspot.hubspot-list-objects, "sciencefact" of scienceFacts.getDiameter),
-// the server has two tools or more, and no other tool has the term. A word
-// of a longer namespace ("euro" of euro_history) or one that other servers'
-// tools say too says what tools do rather than which server they belong to.
-func (s *toolServers) names(term string, p []ToolTerm) bool {
-	if len(s.sizes) < 2 || len(p) < 2 {
-		return false
+// findServerNames finds the runs of terms that name a server of the
+// catalog, each listed under its first term. A server's name is
+//
+//   - the whole namespace of its tools as [Terms] spells it: its one term
+//     ("wikipedia" of wikipedia.search, "hubspot" of
+//     hubspot.hubspot-list-objects), its words in order ("google", "maps"
+//     of google_maps.maps_geocode, "science", "facts" of
+//     scienceFacts.getDiameter) or the whole spelling of a run that case
+//     changes split ("sciencefacts");
+//   - or, for tools whose names have no namespace, the first words of their
+//     names, up to [maxServerWords] and not the whole name, as a catalog
+//     pooled under names like wikipedia_search or google_maps_geocode
+//     (the portable names of namespaced MCP tools) spells its servers;
+//
+// it names the tools so named when they are two or more, not the whole
+// catalog, and no other tool has every word of it. A word of a longer
+// namespace alone ("euro" of euro_history), or words that other tools have
+// too, say what tools do rather than which server they belong to.
+func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
+	n := len(ix.names)
+	var found map[int32][][]int32
+	add := func(run, tools []int32) {
+		if len(run) == 0 || len(tools) < 2 || len(tools) == n || !ix.onlyIn(run, tools) {
+			return
+		}
+		if slices.ContainsFunc(found[run[0]], func(r []int32) bool { return slices.Equal(r, run) }) {
+			return
+		}
+		if found == nil {
+			found = make(map[int32][][]int32)
+		}
+		found[run[0]] = append(found[run[0]], slices.Clone(run))
 	}
-	server := s.of[p[0].Tool]
-	if len(p) != s.sizes[server] || !spellsWhole(s.spaces[server], term) {
-		return false
+	var sc scanner
+	var run []int32
+	tools := make([][]int32, len(s.sizes))
+	for i, id := range s.of {
+		tools[id] = append(tools[id], int32(i))
 	}
-	for i := range p {
-		if s.of[p[i].Tool] != server || p[i].Counts.Namespace == 0 {
+	for id, space := range s.spaces {
+		if space == "" || s.sizes[id] < 2 {
+			continue
+		}
+		run = ix.appendWords(&sc, run[:0], space, len(space))
+		add(run, tools[id])
+		if len(run) > 1 {
+			sc.reset(space)
+			var last []byte
+			for sc.next() {
+				last = sc.term
+			}
+			if t, ok := ix.terms.lookup(last); ok && sc.run == 0 && sc.start == 0 && sc.pos == len(space) {
+				add(append(run[:0], t), tools[id])
+			}
+		}
+	}
+	// The tools without a namespace by the first words of their names.
+	prefixed := make(map[string][]int32)
+	var key []byte
+	for id, space := range s.spaces {
+		if space != "" {
+			continue
+		}
+		for _, tool := range tools[id] {
+			run = ix.appendWords(&sc, run[:0], ix.names[tool], maxServerWords+1)
+			key = key[:0]
+			for l := 1; l < len(run) && l <= maxServerWords; l++ {
+				key = appendRunKey(key, run[l-1])
+				prefixed[string(key)] = append(prefixed[string(key)], tool)
+			}
+		}
+	}
+	// A run that begins with a word of synonymGroups ("get", "search",
+	// "create") begins with what the tools do: such names are a server's
+	// tools named by their actions (get_issue, search_code). The runs name
+	// servers when most of the tools without a namespace are so named: in a catalog
+	// where a few tools share a word at the start of their names among
+	// others named otherwise ("reminders_list" beside "get_weather"), the
+	// word says what the tools do.
+	var runs [][]int32
+	named := make([]bool, n)
+	bare, covered := 0, 0
+	for id, space := range s.spaces {
+		if space == "" {
+			bare = s.sizes[id]
+		}
+	}
+	for k, tools := range prefixed {
+		run = run[:0]
+		for i := 0; i < len(k); i += 4 {
+			run = append(run, int32(k[i])|int32(k[i+1])<<8|int32(k[i+2])<<16|int32(k[i+3])<<24)
+		}
+		if len(tools) < 2 || len(tools) == n || synonymWords[ix.terms.keys[run[0]]] || !ix.onlyIn(run, tools) {
+			continue
+		}
+		runs = append(runs, slices.Clone(run))
+		for _, tool := range tools {
+			if !named[tool] {
+				named[tool] = true
+				covered++
+			}
+		}
+	}
+	if 2*covered > bare {
+		for _, run := range runs {
+			add(run, prefixed[runKey(run)])
+		}
+	}
+	return found
+}
+
+// appendWords appends to run the terms of text's words, split at case
+// changes and not spelled whole, up to max of them; a word that is no term
+// of the index, or a word of an unspaced script, ends them.
+func (ix *Index) appendWords(sc *scanner, run []int32, text string, max int) []int32 {
+	sc.reset(text)
+	sc.joins = false
+	for len(run) < max && sc.next() {
+		t, ok := ix.terms.lookup(sc.term)
+		if !ok || sc.paired {
+			break
+		}
+		run = append(run, t)
+	}
+	return run
+}
+
+// onlyIn reports whether no tool but those of tools (in catalog order) has
+// every term of run.
+func (ix *Index) onlyIn(run, tools []int32) bool {
+	rarest := run[0]
+	for _, t := range run[1:] {
+		if len(ix.postings[t]) < len(ix.postings[rarest]) {
+			rarest = t
+		}
+	}
+	for _, p := range ix.postings[rarest] {
+		if _, in := slices.BinarySearch(tools, p.Tool); in {
+			continue
+		}
+		all := true
+		for _, t := range run {
+			if _, has := slices.BinarySearchFunc(ix.postings[t], p.Tool, func(q ToolTerm, tool int32) int {
+				return int(q.Tool - tool)
+			}); !has {
+				all = false
+				break
+			}
+		}
+		if all {
 			return false
 		}
 	}
 	return true
 }
 
-// spellsWhole reports whether term is the whole of text as [Terms] gives
-// it: its one term, or the whole spelling of its one run of letters and
-// digits that case changes split.
-func spellsWhole(text, term string) bool {
-	var sc scanner
-	sc.reset(text)
-	var last string
-	for sc.next() {
-		last = string(sc.term)
+// weighServerNames gives [serverNameWeight] to the query's terms that name
+// a server: a run of the index's server names ([Index.findServerNames])
+// among the query's terms in order (seq), words that no tool has breaking
+// runs.
+func (ix *Index) weighServerNames(st *searchState) {
+	for i, t := range st.seq {
+		for _, run := range ix.serverNames[t] {
+			if i+len(run) > len(st.seq) || !slices.Equal(st.seq[i:i+len(run)], run) {
+				continue
+			}
+			w := max(1, float32(serverNameWeight)/float32(len(run)))
+			for _, u := range run {
+				for _, terms := range [2][]weightedTerm{st.rare, st.common} {
+					for j := range terms {
+						if terms[j].term == u {
+							terms[j].weight = max(terms[j].weight, w)
+						}
+					}
+				}
+			}
+		}
 	}
-	return last == term && sc.run == 0 && sc.start == 0 && sc.pos == len(text)
 }
+
+// appendRunKey appends the bytes of term t to a key of a run of terms.
+func appendRunKey(key []byte, t int32) []byte {
+	return append(key, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
+}
+
+// runKey is the key of a run of terms in a map.
+func runKey(run []int32) string {
+	var key []byte
+	for _, t := range run {
+		key = appendRunKey(key, t)
+	}
+	return string(key)
+}
+
+// synonymWords are the words of [synonymGroups].
+var synonymWords = func() map[string]bool {
+	words := make(map[string]bool)
+	for _, g := range synonymGroups {
+		for _, w := range g {
+			words[w] = true
+		}
+	}
+	return words
+}()
