@@ -14,7 +14,8 @@ import (
 // words (up to three, not all) of the names of two tools or more without a
 // namespace, the first not a word of synonymGroups, in a catalog where
 // most tools without a namespace are so named; in both cases not the whole
-// catalog, and no other tool has every term of the run. Each term of a run of k terms weighs the larger of 1
+// catalog, no other tool has every term of the run, and a run of several
+// terms has no term with a digit. Each term of a run of k terms weighs the larger of 1
 // and serverNameWeight/k.
 func referenceServerWeights(ix *Index, seq []int32) map[int32]float32 {
 	names := referenceServerNamesOf(ix)
@@ -49,6 +50,9 @@ func referenceServerNamesOf(ix *Index) map[string]bool {
 	names := make(map[string]bool)
 	onlyIn := func(run []int32, tools map[int32]bool) bool {
 		if len(tools) < 2 || len(tools) == n {
+			return false
+		}
+		if len(run) > 1 && slices.ContainsFunc(run, func(t int32) bool { return strings.ContainsAny(ix.terms.keys[t], "0123456789") }) {
 			return false
 		}
 		has := make(map[int32]int) // the number of the run's terms each tool has

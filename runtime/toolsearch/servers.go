@@ -136,10 +136,7 @@ func (s *toolServers) common(p []ToolTerm) bool {
 func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
 	n := len(ix.names)
 	var found map[int32][][]int32
-	add := func(run, tools []int32) {
-		if len(run) == 0 || len(tools) < 2 || len(tools) == n || !ix.onlyIn(run, tools) {
-			return
-		}
+	add := func(run []int32) {
 		if slices.ContainsFunc(found[run[0]], func(r []int32) bool { return slices.Equal(r, run) }) {
 			return
 		}
@@ -150,16 +147,20 @@ func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
 	}
 	var sc scanner
 	var run []int32
-	tools := make([][]int32, len(s.sizes))
-	for i, id := range s.of {
-		tools[id] = append(tools[id], int32(i))
-	}
+	bare := -1 // the server of the tools without a namespace
 	for id, space := range s.spaces {
-		if space == "" || s.sizes[id] < 2 {
+		if space == "" {
+			bare = id
 			continue
 		}
+		if s.sizes[id] < 2 || s.sizes[id] == n {
+			continue
+		}
+		in := func(tool int32) bool { return s.of[tool] == int32(id) }
 		run = ix.appendWords(&sc, run[:0], space, len(space))
-		add(run, tools[id])
+		if len(run) > 0 && ix.onlyIn(run, in, s.sizes[id]) {
+			add(run)
+		}
 		if len(run) > 1 {
 			sc.reset(space)
 			var last []byte
@@ -167,47 +168,53 @@ func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
 				last = sc.term
 			}
 			if t, ok := ix.terms.lookup(last); ok && sc.run == 0 && sc.start == 0 && sc.pos == len(space) {
-				add(append(run[:0], t), tools[id])
+				if run = append(run[:0], t); ix.onlyIn(run, in, s.sizes[id]) {
+					add(run)
+				}
 			}
 		}
 	}
+	if bare < 0 || s.sizes[bare] < 2 {
+		return found
+	}
 	// The tools without a namespace by the first words of their names.
-	prefixed := make(map[string][]int32)
-	var key []byte
-	for id, space := range s.spaces {
-		if space != "" {
+	prefixed := make(map[[maxServerWords]int32][]int32)
+	for tool, id := range s.of {
+		if id != int32(bare) {
 			continue
 		}
-		for _, tool := range tools[id] {
-			run = ix.appendWords(&sc, run[:0], ix.names[tool], maxServerWords+1)
-			key = key[:0]
-			for l := 1; l < len(run) && l <= maxServerWords; l++ {
-				key = appendRunKey(key, run[l-1])
-				prefixed[string(key)] = append(prefixed[string(key)], tool)
-			}
+		run = ix.appendWords(&sc, run[:0], ix.names[tool], maxServerWords+1)
+		var key [maxServerWords]int32
+		for i := range key {
+			key[i] = -1
+		}
+		for l := 1; l < len(run) && l <= maxServerWords; l++ {
+			key[l-1] = run[l-1]
+			prefixed[key] = append(prefixed[key], int32(tool))
 		}
 	}
 	// A run that begins with a word of synonymGroups ("get", "search",
 	// "create") begins with what the tools do: such names are a server's
 	// tools named by their actions (get_issue, search_code). The runs name
-	// servers when most of the tools without a namespace are so named: in a catalog
-	// where a few tools share a word at the start of their names among
-	// others named otherwise ("reminders_list" beside "get_weather"), the
-	// word says what the tools do.
+	// servers when most of the tools without a namespace are so named: in
+	// a catalog where a few tools share a word at the start of their names
+	// among others named otherwise ("reminders_list" beside
+	// "get_weather"), the word says what the tools do.
 	var runs [][]int32
 	named := make([]bool, n)
-	bare, covered := 0, 0
-	for id, space := range s.spaces {
-		if space == "" {
-			bare = s.sizes[id]
-		}
-	}
-	for k, tools := range prefixed {
+	covered := 0
+	for key, tools := range prefixed {
 		run = run[:0]
-		for i := 0; i < len(k); i += 4 {
-			run = append(run, int32(k[i])|int32(k[i+1])<<8|int32(k[i+2])<<16|int32(k[i+3])<<24)
+		for _, t := range key {
+			if t >= 0 {
+				run = append(run, t)
+			}
 		}
-		if len(tools) < 2 || len(tools) == n || synonymWords[ix.terms.keys[run[0]]] || !ix.onlyIn(run, tools) {
+		in := func(tool int32) bool {
+			_, ok := slices.BinarySearch(tools, tool)
+			return ok
+		}
+		if len(tools) < 2 || len(tools) == n || synonymWords[ix.terms.keys[run[0]]] || !ix.onlyIn(run, in, len(tools)) {
 			continue
 		}
 		runs = append(runs, slices.Clone(run))
@@ -218,9 +225,12 @@ func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
 			}
 		}
 	}
-	if 2*covered > bare {
+	if 2*covered > s.sizes[bare] {
+		// In key order, so that each term lists its runs alike at every
+		// build.
+		slices.SortFunc(runs, slices.Compare)
 		for _, run := range runs {
-			add(run, prefixed[runKey(run)])
+			add(run)
 		}
 	}
 	return found
@@ -242,17 +252,26 @@ func (ix *Index) appendWords(sc *scanner, run []int32, text string, max int) []i
 	return run
 }
 
-// onlyIn reports whether no tool but those of tools (in catalog order) has
-// every term of run.
-func (ix *Index) onlyIn(run, tools []int32) bool {
+// onlyIn reports whether no tool but the size tools that in reports, each
+// of which has every term of run, has every term of run.
+func (ix *Index) onlyIn(run []int32, in func(tool int32) bool, size int) bool {
 	rarest := run[0]
 	for _, t := range run[1:] {
 		if len(ix.postings[t]) < len(ix.postings[rarest]) {
 			rarest = t
 		}
 	}
+	switch {
+	case len(ix.postings[rarest]) == size:
+		return true // its tools are those
+	case len(run) == 1 || slices.ContainsFunc(run, func(t int32) bool { return isValueTerm(ix.terms.keys[t]) }):
+		// A word with a digit in a run of several is an index or a
+		// version (copy2, v2) rather than a word of a server's name; the
+		// tools that have it beside a name's other words are many.
+		return false
+	}
 	for _, p := range ix.postings[rarest] {
-		if _, in := slices.BinarySearch(tools, p.Tool); in {
+		if in(p.Tool) {
 			continue
 		}
 		all := true
@@ -293,20 +312,6 @@ func (ix *Index) weighServerNames(st *searchState) {
 			}
 		}
 	}
-}
-
-// appendRunKey appends the bytes of term t to a key of a run of terms.
-func appendRunKey(key []byte, t int32) []byte {
-	return append(key, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
-}
-
-// runKey is the key of a run of terms in a map.
-func runKey(run []int32) string {
-	var key []byte
-	for _, t := range run {
-		key = appendRunKey(key, t)
-	}
-	return string(key)
 }
 
 // synonymWords are the words of [synonymGroups].
