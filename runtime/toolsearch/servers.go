@@ -132,8 +132,8 @@ func (s *toolServers) common(p []ToolTerm) bool {
 // it names the tools so named when they are two or more, not the whole
 // catalog, no other tool has every word of it and, of several words, none
 // has a digit. The first words of names that begin with a verb, or of a
-// few names among others named otherwise, name no server (see below). A word of a longer
-// namespace alone ("euro" of euro_history), or words that other tools have
+// few names among others named otherwise, name no server (see below). A
+// word of a longer namespace alone ("euro" of euro_history), or words that other tools have
 // too, say what tools do rather than which server they belong to.
 func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
 	n := len(ix.names)
