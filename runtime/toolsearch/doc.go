@@ -88,7 +88,14 @@
 // of its tools' names, "wikipedia" of wikipedia.get_article or "hubspot" of
 // hubspot.hubspot-search-objects, that no other tool has) weighs three times
 // as much as another, so "based on Wikipedia" raises the wikipedia server's
-// tools above other servers' tools that match the request's other words.
+// tools above other servers' tools that match the request's other words. A
+// name of several words ("google maps", "google_maps", "GoogleMaps" of
+// google_maps.maps_geocode) names its server when the query has its words in
+// order, each weighing three times as much divided by their number (at least
+// once). In a catalog without namespaces whose tools are mostly named
+// SERVER_TOOL (wikipedia_search, google_maps_geocode: the portable names of
+// namespaced tools), the first words of the names (up to three, not a verb of
+// the synonym groups) name their tools' server alike.
 //
 // A query that contains a tool's exact name or model-facing name returns that
 // tool first, and so does a query that is a tool's name up to case,

@@ -35,10 +35,10 @@ type Index struct {
 	scored   []atomic.Pointer[scoredTerm]
 	idf      []float32
 	common   []bool
-	// serverNames marks the terms that name a server of a pooled
-	// catalog ([toolServers.names]), which weigh serverNameWeight in a
-	// query.
-	serverNames map[int32]bool
+	// serverNames lists, under its first term, each run of terms that
+	// names a server of the catalog ([Index.findServerNames]), whose terms
+	// weigh serverNameWeight in a query that has them in order.
+	serverNames map[int32][][]int32
 	scales      []toolScales
 	// synonyms[t] are the terms of t's synonym group, or the category
 	// that t is an instance of, whose tools t's scored postings include
@@ -234,13 +234,8 @@ func (ix *Index) weighTerms() {
 	for t, p := range ix.postings {
 		ix.idf[t] = float32(idf(len(p), n) * termWeight(ix.terms.keys[t]))
 		ix.common[t] = len(p) >= minCommonTools && servers.common(p)
-		if servers.names(ix.terms.keys[t], p) {
-			if ix.serverNames == nil {
-				ix.serverNames = make(map[int32]bool)
-			}
-			ix.serverNames[int32(t)] = true
-		}
 	}
+	ix.serverNames = ix.findServerNames(&servers)
 }
 
 // weighTools sets the scales of every tool, whose fields have the given

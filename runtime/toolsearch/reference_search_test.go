@@ -267,21 +267,23 @@ func (r *reference) search(query string, limit int) []Result {
 	}
 	var stands [][]weightedTerm // the terms each word that no tool has stands for
 	langs := referenceRequestLangs(query)
+	var seq []int32 // the query's terms in order, -1 for a word no tool has
 	for st.scan.next() {
 		if referenceFrameWordIn(string(st.scan.term), langs) {
 			continue
 		}
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
+			seq = append(seq, -1)
 			typed := strings.ToLower(st.scan.text[st.scan.start:st.scan.pos])
 			stands = append(stands, r.wordStandsFor(string(st.scan.term), typed))
 			continue
 		}
-		w := float32(1)
-		if referenceServerName(ix, t) {
-			w = serverNameWeight
-		}
-		add(t, w)
+		seq = append(seq, t)
+		add(t, 1)
+	}
+	for t, w := range referenceServerWeights(ix, seq) {
+		weight[t] = max(weight[t], w)
 	}
 	for _, terms := range stands {
 		for _, q := range terms {
@@ -839,31 +841,4 @@ func referenceServersOf(ix *Index) *referenceServers {
 	}
 	referenceServersCache.Store(ix, rs)
 	return rs
-}
-
-// referenceServerName reports whether term t names a server of ix, a
-// catalog of several servers (the namespaces of the tools' names): the
-// server's namespace is one run of letters and digits whose term, lower-cased
-// and stemmed, is t; the server has two tools or more; and t is in the
-// namespace of each of them and in no other tool.
-func referenceServerName(ix *Index, t int32) bool {
-	rs := referenceServersOf(ix)
-	p := ix.postings[t]
-	if len(rs.size) < 2 || len(p) < 2 {
-		return false
-	}
-	ns := rs.server[p[0].Tool]
-	if ns == "" || rs.size[ns] != len(p) || strings.IndexFunc(ns, func(r rune) bool { return !isWordRune(r) || isUnspaced(r) }) >= 0 {
-		return false
-	}
-	lower := []byte(strings.ToLower(ns))
-	if isStopWord(lower) || string(referenceStem(lower)) != ix.terms.keys[t] {
-		return false
-	}
-	for _, tt := range p {
-		if rs.server[tt.Tool] != ns || tt.Counts.Namespace == 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -196,7 +196,7 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 	langs, read := alwaysLangs, false
 	st.scan.reset(query)
 	st.rare, st.common = st.rare[:0], st.common[:0]
-	st.stands = st.stands[:0]
+	st.stands, st.seq = st.stands[:0], st.seq[:0]
 	for st.scan.next() {
 		if !read && ambiguousTerms[string(st.scan.term)] {
 			langs, read = requestLangs(&st.langScan, query), true
@@ -207,16 +207,18 @@ func (ix *Index) queryTerms(st *searchState, query string) {
 		t, ok := ix.terms.lookup(st.scan.term)
 		if !ok {
 			st.stands = ix.standsFor(st, st.stands)
+			st.seq = append(st.seq, -1)
 			continue
 		}
-		// A term the query has weighs 1, or serverNameWeight when it
-		// names a server of a pool: a tool's score is the sum of its
-		// scores for the query's terms, each times the term's weight.
-		w := float32(1)
-		if ix.serverNames[t] {
-			w = serverNameWeight
-		}
-		ix.addQueryTerm(st, weightedTerm{term: t, weight: w})
+		// A term the query has weighs 1, or serverNameWeight when it is
+		// of a run of terms that names a server ([Index.weighServerNames]):
+		// a tool's score is the sum of its scores for the query's terms,
+		// each times the term's weight.
+		st.seq = append(st.seq, t)
+		ix.addQueryTerm(st, weightedTerm{term: t, weight: 1})
+	}
+	if ix.serverNames != nil {
+		ix.weighServerNames(st)
 	}
 	// The terms that words no tool has stand for come after the query's
 	// own, which keep their weight of 1.

@@ -1,6 +1,9 @@
 package toolsearch
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // toolServers are the servers of a catalog's tools: the namespace of each
 // tool's name, what comes before its last dot ("github" of
@@ -14,11 +17,16 @@ type toolServers struct {
 	counts []int
 }
 
-// serverNameWeight is the weight of a query's term that names a server of
-// a pool ([toolServers.names]): "based on Wikipedia" asks for the tools of
-// the wikipedia server, and raises them above other servers' tools that
-// match the request's other words as well.
+// serverNameWeight is the weight of each of a query's terms that together
+// name a server of a pool ([Index.findServerNames]): "based on Wikipedia"
+// asks for the tools of the wikipedia server, and raises them above other
+// servers' tools that match the request's other words as well.
 const serverNameWeight = 3
+
+// maxServerWords is the most words at the start of a tool's name that name
+// its server in a catalog without namespaces ("google_maps" of
+// google_maps_geocode).
+const maxServerWords = 3
 
 // A word of many servers: in more than commonServerShare of a pool's
 // servers (and in minCommonServers at least), and in more than
@@ -107,38 +115,214 @@ func (s *toolServers) common(p []ToolTerm) bool {
 	return isCommon(len(p), len(s.of)) && float64(others) > commonShare*float64(rest)
 }
 
-// names reports whether term, with postings p, names a server of a pool:
-// it is the server's whole namespace as [Terms] spells it whole
-// ("wikipedia" of wikipedia.search, "hubspot" of
-// hubspot.hubspot-list-objects, "sciencefact" of scienceFacts.getDiameter),
-// the server has two tools or more, and no other tool has the term. A word
-// of a longer namespace ("euro" of euro_history) or one that other servers'
-// tools say too says what tools do rather than which server they belong to.
-func (s *toolServers) names(term string, p []ToolTerm) bool {
-	if len(s.sizes) < 2 || len(p) < 2 {
+// findServerNames finds the runs of terms that name a server of the
+// catalog, each listed under its first term. A server's name is
+//
+//   - the whole namespace of its tools as [Terms] spells it: its one term
+//     ("wikipedia" of wikipedia.search, "hubspot" of
+//     hubspot.hubspot-list-objects), its words in order ("google", "maps"
+//     of google_maps.maps_geocode, "science", "facts" of
+//     scienceFacts.getDiameter) or the whole spelling of a run that case
+//     changes split ("sciencefacts");
+//   - or, for tools whose names have no namespace, the first words of their
+//     names, up to [maxServerWords] and not the whole name, as a catalog
+//     pooled under names like wikipedia_search or google_maps_geocode
+//     (the portable names of namespaced MCP tools) spells its servers;
+//
+// it names the tools so named when they are two or more, not the whole
+// catalog, no other tool has every word of it and, of several words, none
+// has a digit. The first words of names that begin with a verb, or of a
+// few names among others named otherwise, name no server (see below). A
+// word of a longer namespace alone ("euro" of euro_history), or words that other tools have
+// too, say what tools do rather than which server they belong to.
+func (ix *Index) findServerNames(s *toolServers) map[int32][][]int32 {
+	n := len(ix.names)
+	var found map[int32][][]int32
+	add := func(run []int32) {
+		if slices.ContainsFunc(found[run[0]], func(r []int32) bool { return slices.Equal(r, run) }) {
+			return
+		}
+		if found == nil {
+			found = make(map[int32][][]int32)
+		}
+		found[run[0]] = append(found[run[0]], slices.Clone(run))
+	}
+	var sc scanner
+	var run []int32
+	bare := -1 // the server of the tools without a namespace
+	for id, space := range s.spaces {
+		if space == "" {
+			bare = id
+			continue
+		}
+		if s.sizes[id] < 2 || s.sizes[id] == n {
+			continue
+		}
+		in := func(tool int32) bool { return s.of[tool] == int32(id) }
+		run = ix.appendWords(&sc, run[:0], space, len(space))
+		if len(run) > 0 && ix.onlyIn(run, in, s.sizes[id]) {
+			add(run)
+		}
+		if len(run) > 1 {
+			sc.reset(space)
+			var last []byte
+			for sc.next() {
+				last = sc.term
+			}
+			if t, ok := ix.terms.lookup(last); ok && sc.run == 0 && sc.start == 0 && sc.pos == len(space) {
+				if run = append(run[:0], t); ix.onlyIn(run, in, s.sizes[id]) {
+					add(run)
+				}
+			}
+		}
+	}
+	if bare < 0 || s.sizes[bare] < 2 {
+		return found
+	}
+	// The tools without a namespace by the first words of their names.
+	prefixed := make(map[[maxServerWords]int32][]int32)
+	for tool, id := range s.of {
+		if id != int32(bare) {
+			continue
+		}
+		run = ix.appendWords(&sc, run[:0], ix.names[tool], maxServerWords+1)
+		var key [maxServerWords]int32
+		for i := range key {
+			key[i] = -1
+		}
+		for l := 1; l < len(run) && l <= maxServerWords; l++ {
+			key[l-1] = run[l-1]
+			prefixed[key] = append(prefixed[key], int32(tool))
+		}
+	}
+	// A run that begins with a word of synonymGroups ("get", "search",
+	// "create") begins with what the tools do: such names are a server's
+	// tools named by their actions (get_issue, search_code). The runs name
+	// servers when most of the tools without a namespace are so named: in
+	// a catalog where a few tools share a word at the start of their names
+	// among others named otherwise ("reminders_list" beside
+	// "get_weather"), the word says what the tools do.
+	var runs [][]int32
+	named := make([]bool, n)
+	covered := 0
+	for key, tools := range prefixed {
+		run = run[:0]
+		for _, t := range key {
+			if t >= 0 {
+				run = append(run, t)
+			}
+		}
+		in := func(tool int32) bool {
+			_, ok := slices.BinarySearch(tools, tool)
+			return ok
+		}
+		if len(tools) < 2 || len(tools) == n || synonymWords[ix.terms.keys[run[0]]] || !ix.onlyIn(run, in, len(tools)) {
+			continue
+		}
+		runs = append(runs, slices.Clone(run))
+		for _, tool := range tools {
+			if !named[tool] {
+				named[tool] = true
+				covered++
+			}
+		}
+	}
+	if 2*covered > s.sizes[bare] {
+		// In key order, so that each term lists its runs alike at every
+		// build.
+		slices.SortFunc(runs, slices.Compare)
+		for _, run := range runs {
+			add(run)
+		}
+	}
+	return found
+}
+
+// appendWords appends to run the terms of text's words, split at case
+// changes and not spelled whole, up to max of them; a word that is no term
+// of the index, or a word of an unspaced script, ends them.
+func (ix *Index) appendWords(sc *scanner, run []int32, text string, max int) []int32 {
+	sc.reset(text)
+	sc.joins = false
+	for len(run) < max && sc.next() {
+		t, ok := ix.terms.lookup(sc.term)
+		if !ok || sc.paired {
+			break
+		}
+		run = append(run, t)
+	}
+	return run
+}
+
+// onlyIn reports whether no tool but the size tools that in reports, each
+// of which has every term of run, has every term of run.
+func (ix *Index) onlyIn(run []int32, in func(tool int32) bool, size int) bool {
+	rarest := run[0]
+	for _, t := range run[1:] {
+		if len(ix.postings[t]) < len(ix.postings[rarest]) {
+			rarest = t
+		}
+	}
+	switch {
+	case len(ix.postings[rarest]) == size:
+		return true // its tools are those
+	case len(run) == 1 || slices.ContainsFunc(run, func(t int32) bool { return isValueTerm(ix.terms.keys[t]) }):
+		// A word with a digit in a run of several is an index or a
+		// version (copy2, v2) rather than a word of a server's name; the
+		// tools that have it beside a name's other words are many.
 		return false
 	}
-	server := s.of[p[0].Tool]
-	if len(p) != s.sizes[server] || !spellsWhole(s.spaces[server], term) {
-		return false
-	}
-	for i := range p {
-		if s.of[p[i].Tool] != server || p[i].Counts.Namespace == 0 {
+	for _, p := range ix.postings[rarest] {
+		if in(p.Tool) {
+			continue
+		}
+		all := true
+		for _, t := range run {
+			if _, has := slices.BinarySearchFunc(ix.postings[t], p.Tool, func(q ToolTerm, tool int32) int {
+				return int(q.Tool - tool)
+			}); !has {
+				all = false
+				break
+			}
+		}
+		if all {
 			return false
 		}
 	}
 	return true
 }
 
-// spellsWhole reports whether term is the whole of text as [Terms] gives
-// it: its one term, or the whole spelling of its one run of letters and
-// digits that case changes split.
-func spellsWhole(text, term string) bool {
-	var sc scanner
-	sc.reset(text)
-	var last string
-	for sc.next() {
-		last = string(sc.term)
+// weighServerNames gives [serverNameWeight] to the query's terms that name
+// a server: a run of the index's server names ([Index.findServerNames])
+// among the query's terms in order (seq), words that no tool has breaking
+// runs.
+func (ix *Index) weighServerNames(st *searchState) {
+	for i, t := range st.seq {
+		for _, run := range ix.serverNames[t] {
+			if i+len(run) > len(st.seq) || !slices.Equal(st.seq[i:i+len(run)], run) {
+				continue
+			}
+			w := max(1, float32(serverNameWeight)/float32(len(run)))
+			for _, u := range run {
+				for _, terms := range [2][]weightedTerm{st.rare, st.common} {
+					for j := range terms {
+						if terms[j].term == u {
+							terms[j].weight = max(terms[j].weight, w)
+						}
+					}
+				}
+			}
+		}
 	}
-	return last == term && sc.run == 0 && sc.start == 0 && sc.pos == len(text)
 }
+
+// synonymWords are the words of [synonymGroups].
+var synonymWords = func() map[string]bool {
+	words := make(map[string]bool)
+	for _, g := range synonymGroups {
+		for _, w := range g {
+			words[w] = true
+		}
+	}
+	return words
+}()

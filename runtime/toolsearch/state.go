@@ -28,6 +28,9 @@ type searchState struct {
 	// finders are the query terms that find tools, adders those that add to
 	// the tools the finders find; each with its weight.
 	finders, adders []weightedTerm
+	// seq are the query's terms in order, -1 for a word that no tool has
+	// ([Index.weighServerNames]).
+	seq []int32
 	// essential marks the finders whose groups are found; seeds are the
 	// groups scored for the floor ([Index.wordFloor]), best the scratch of
 	// choosing among them and order that of choosing the essential finders.
