@@ -60,20 +60,22 @@ func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args 
 		return sc.Run(ctx, s.scripts, keys, args...)
 	}
 	start := time.Now()
-	for loaded := false; ; loaded = true {
+	for body := false; ; body = true {
 		var ev *redis.Cmd
 		var b barrier
 		_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			ev = sc.EvalSha(ctx, p, keys, args...)
+			if body {
+				ev = sc.Eval(ctx, p, keys, args...)
+			} else {
+				ev = sc.EvalSha(ctx, p, keys, args...)
+			}
 			b = s.barrier(ctx, p, start)
 			return nil
 		})
-		if err != nil && redis.HasErrorPrefix(ev.Err(), "NOSCRIPT") && !loaded {
-			// A primary promoted since, or restarted, has not loaded it.
-			if err := sc.Load(ctx, s.rdb).Err(); err != nil {
-				ev.SetErr(err)
-				return ev
-			}
+		if err != nil && !body && redis.HasErrorPrefix(ev.Err(), "NOSCRIPT") {
+			// A primary promoted since, or restarted, has not loaded it:
+			// the script's body is sent, which it then keeps (a SCRIPT
+			// LOAD first could reach a primary promoted after it).
 			continue
 		}
 		if ev.Err() == nil {
@@ -88,6 +90,7 @@ func (s *Store) eval(ctx context.Context, sc *redis.Script, keys []string, args 
 // barrier is the commands that follow what a state is acknowledged for:
 // the WAIT, and the INFO replication read after it.
 type barrier struct {
+	incr *redis.IntCmd
 	wait *redis.IntCmd
 	info *redis.StringCmd
 }
@@ -98,7 +101,7 @@ type barrier struct {
 // and the INFO replication that counts the replicas connected after it.
 func (s *Store) barrier(ctx context.Context, p redis.Pipeliner, start time.Time) barrier {
 	var b barrier
-	p.Incr(ctx, s.key("barrier"))
+	b.incr = p.Incr(ctx, s.key("barrier"))
 	target := max(s.cfg.replicas, int(s.connected.Load()))
 	ms := min(s.cfg.replicaTimeout-time.Since(start), replicaSlice).Milliseconds()
 	b.wait = redis.NewIntCmd(ctx, "wait", target, max(ms, 1)) // WAIT n 0 would wait for ever
@@ -114,13 +117,16 @@ func (s *Store) barrier(ctx context.Context, p redis.Pipeliner, start time.Time)
 // that may be on the primary only.
 func (s *Store) replicated(ctx context.Context, b barrier, start time.Time) error {
 	for {
+		if err := b.incr.Err(); err != nil {
+			return unconfirmed(err)
+		}
 		confirmed, err := b.wait.Result()
 		if err != nil {
-			return err
+			return unconfirmed(err)
 		}
 		text, err := b.info.Result()
 		if err != nil {
-			return err
+			return unconfirmed(err)
 		}
 		connected, err := connectedReplicas(text)
 		if err != nil {
@@ -162,9 +168,19 @@ func connectedReplicas(info string) (int, error) {
 	return n, nil
 }
 
-// errNotReplicated: WAIT timed out; classify makes it
-// service.ErrUnavailable.
+// errNotReplicated: WAIT timed out, or the barrier failed; classify
+// makes it service.ErrUnavailable.
 var errNotReplicated = fmt.Errorf("not replicated")
+
+// unconfirmed is the error of a barrier that failed: the Redis reached
+// cannot confirm the state, as a primary demoted under a failover client
+// answers READONLY and "WAIT cannot be used with replica instances".
+// Whatever Redis replied, the state may be on the primary only, so the
+// reply is kept as text and the error is errNotReplicated, which classify
+// makes service.ErrUnavailable.
+func unconfirmed(err error) error {
+	return fmt.Errorf("%w: the barrier failed: %v", errNotReplicated, err)
+}
 
 // read runs the command that q queues, followed by the replicas' barrier
 // when the store has replicas.
@@ -175,12 +191,12 @@ func (s *Store) read(ctx context.Context, q func(redis.Cmdable) *redis.SliceCmd)
 	start := time.Now()
 	var cmd *redis.SliceCmd
 	var b barrier
-	_, err := s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+	_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		cmd = q(p)
 		b = s.barrier(ctx, p, start)
 		return nil
-	})
-	if err != nil {
+	}) // each command holds its error: the read's first, then the barrier's
+	if err := cmd.Err(); err != nil {
 		return nil, err
 	}
 	if err := s.replicated(ctx, b, start); err != nil {
