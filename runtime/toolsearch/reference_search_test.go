@@ -107,7 +107,8 @@ func (r *reference) namedFolded(query string) map[int32]nameMatch {
 }
 
 // referenceScales is [fieldScales] written out field by field: each field's
-// weight over its length normalized by the average, and the name share over
+// weight over its length normalized by the average (a description's at most
+// [maxDescriptionLength] times it), and the name share over
 // the words of the whole name, namespace included.
 func referenceScales(lengths [][numFields]int64) []toolScales {
 	var sum [numFields]int64
@@ -122,7 +123,11 @@ func referenceScales(lengths [][numFields]int64) []toolScales {
 			norm := 1.0
 			if sum[f] > 0 {
 				avg := float64(sum[f]) / float64(len(lengths))
-				norm = 1 - fieldB[f] + fieldB[f]*float64(l[f])/avg
+				x := float64(l[f]) / avg
+				if f == FieldDescription && x > maxDescriptionLength {
+					x = maxDescriptionLength // a long description weighs as one of that length
+				}
+				norm = 1 - fieldB[f] + fieldB[f]*x
 			}
 			scales[i].field[f] = float32(fieldWeight[f] / norm)
 		}

@@ -151,12 +151,27 @@ func fieldScales(lengths [][numFields]int64) []toolScales {
 // computes once.
 const scaleTableLen = 64
 
+// maxDescriptionLength bounds the length of a description, relative to
+// the catalog's average, that discounts its terms. Past a few times the
+// average, what a description adds is rarely more about what the tool does:
+// setup notes, examples, paths of a container, the same paragraph in every
+// tool of a server. Without a bound, a tool with a description twenty times
+// the average ("start_process" of a desktop server, 4,000 characters)
+// ranks below tools matching one request word in passing though it holds
+// three of them ("analyze", "csv", "show"); with it, the words of a long
+// description weigh as in one three times the average.
+const maxDescriptionLength = 3
+
 // fieldScale is the BM25F weight of one occurrence of a term in field f of
 // length l, the field's average length being avg.
 func fieldScale(f int, l int64, avg float64) float32 {
 	norm := 1.0
 	if avg > 0 {
-		norm = 1 - fieldB[f] + fieldB[f]*float64(l)/avg
+		x := float64(l) / avg
+		if Field(f) == FieldDescription {
+			x = min(x, maxDescriptionLength)
+		}
+		norm = 1 - fieldB[f] + fieldB[f]*x
 	}
 	return float32(fieldWeight[f] / norm)
 }

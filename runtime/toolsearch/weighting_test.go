@@ -3,6 +3,7 @@ package toolsearch
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -161,5 +162,46 @@ func TestNamespaceWeighsLess(t *testing.T) {
 	}
 	if fieldWeight[FieldNamespace] != fieldWeight[FieldName]/2 {
 		t.Errorf("namespace weight %v, want half the name's %v", fieldWeight[FieldNamespace], fieldWeight[FieldName])
+	}
+}
+
+// TestLongDescriptionKeepsItsWords checks that a description many times the
+// catalog's average discounts its words as one [maxDescriptionLength] times
+// the average does: the tool whose long description holds three words of the
+// request scores the same however long the description grows past that, in
+// a catalog whose average length it does not change.
+func TestLongDescriptionKeepsItsWords(t *testing.T) {
+	filler := func(n int) string {
+		words := make([]string, n)
+		for i := range words {
+			words[i] = "setup" + string(rune('a'+i%26)) + string(rune('a'+i/26%26))
+		}
+		return strings.Join(words, " ")
+	}
+	const query = "Analyze sales.csv and show top customers"
+	var scores []float64
+	for _, extra := range []int{300, 600} {
+		docs := []Document{
+			{Name: "start_process", Description: "Start a terminal process for file analysis of a csv; shows its output. " + filler(extra)},
+			{Name: "analyze_issue", Description: "Analyze an issue of a project."},
+			{Name: "list_directory", Description: "List a directory; shows the top level."},
+			{Name: "take_snapshot", Description: "Take a snapshot of the page."},
+			{Name: "get_weather", Description: "Get the weather of a city."},
+			{Name: "send_mail", Description: "Send a mail to a person."},
+			{Name: "close_ticket", Description: "Close a ticket."},
+			{Name: "play_song", Description: "Play a song."},
+			// The same number of words in all: the average stays, and
+			// start_process's description is over three times it.
+			{Name: "notes", Description: filler(600 - extra)},
+		}
+		got := mustIndex(t, docs).Search(query, 5)
+		i := slices.IndexFunc(got, func(r Result) bool { return r.Name == "start_process" })
+		if i < 0 {
+			t.Fatalf("description of %d more words: Search(%q) = %v, want start_process found", extra, query, got)
+		}
+		scores = append(scores, got[i].Score)
+	}
+	if scores[0] != scores[1] {
+		t.Errorf("start_process scores %v with 300 more words and %v with 600, want equal", scores[0], scores[1])
 	}
 }
