@@ -7,7 +7,6 @@ package main
 // comparison Register makes.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -132,25 +131,13 @@ func undeclaredTools(ctx context.Context, s *mcp.Session, toolsets []declaredMCP
 
 // declaredMCPToolsets runs the design's generator program with
 // --mcp-toolsets and decodes what it writes.
-func declaredMCPToolsets(ctx context.Context, designPath string, stderr io.Writer) (_ []declaredMCPToolset, err error) {
-	d, err := resolveDesign(ctx, designPath)
+func declaredMCPToolsets(ctx context.Context, designPath string, stderr io.Writer) ([]declaredMCPToolset, error) {
+	out, err := readDesignView(ctx, designPath, mcpToolsetsView, stderr)
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	g := &generatorRun{design: d, args: []string{"--mcp-toolsets"}, stdout: &out, stderr: stderr}
-	defer func() { err = errors.Join(err, g.remove()) }()
-	if err := g.write(); err != nil {
-		return nil, err
-	}
-	if err := g.build(ctx); err != nil {
-		return nil, err
-	}
-	if err := g.run(ctx); err != nil {
-		return nil, err
-	}
 	var all []declaredMCPToolset
-	if err := json.Unmarshal(out.Bytes(), &all); err != nil {
+	if err := json.Unmarshal(out, &all); err != nil {
 		return nil, fmt.Errorf("read the design's MCP toolsets: %w", err)
 	}
 	return all, nil

@@ -104,25 +104,13 @@ func agentDocuments(all []agentCatalog, designPath, agent string, stderr io.Writ
 // agentCatalogs runs the design's generator program with --agent-catalogs
 // and decodes what it writes. Design errors are the program's, printed as
 // gen prints them.
-func agentCatalogs(ctx context.Context, designPath string, stderr io.Writer) (_ []agentCatalog, err error) {
-	d, err := resolveDesign(ctx, designPath)
+func agentCatalogs(ctx context.Context, designPath string, stderr io.Writer) ([]agentCatalog, error) {
+	out, err := readDesignView(ctx, designPath, agentCatalogsView, stderr)
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	g := &generatorRun{design: d, args: []string{"--agent-catalogs"}, stdout: &out, stderr: stderr}
-	defer func() { err = errors.Join(err, g.remove()) }()
-	if err := g.write(); err != nil {
-		return nil, err
-	}
-	if err := g.build(ctx); err != nil {
-		return nil, err
-	}
-	if err := g.run(ctx); err != nil {
-		return nil, err
-	}
 	var all []agentCatalog
-	if err := strictjson.Decode(bytes.TrimSpace(out.Bytes()), &all); err != nil {
+	if err := strictjson.Decode(bytes.TrimSpace(out), &all); err != nil {
 		return nil, fmt.Errorf("read the design's agent catalogs: %w", err)
 	}
 	return all, nil

@@ -42,13 +42,15 @@ import (
 // still.
 var ErrNoAnswer = errors.New("the provider's answer did not arrive")
 
-// Claims: a forwarding node renews its claims every claimRenew (claims.go;
-// a new claim's first renewal comes within 1.5 claimRenew); a claim not
-// renewed lapses after claimTTL. A call arriving at another node meanwhile
-// checks for the result every claimPoll.
+// Claims: a claim not renewed lapses after claimTTL. A forwarding node
+// renews its claims every claimRenew, a third of claimTTL (claims.go): a
+// new claim's first renewal comes within 1.5 claimRenew, each later one
+// claimRenew after the last, so a claim outlives one failed or late
+// renewal. A call arriving at another node meanwhile checks for the result
+// every claimPoll.
 const (
 	claimTTL   = 3 * time.Second
-	claimRenew = time.Second
+	claimRenew = claimTTL / 3
 	claimPoll  = 20 * time.Millisecond
 )
 

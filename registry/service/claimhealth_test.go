@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,8 +23,9 @@ import (
 	"github.com/goa-discovery/goa-discovery/runtime/registry"
 )
 
-// claimNode is a service on miniredis's Redis store that renews its claims
-// every 10 ms, with its metrics and its health routes.
+// claimNode is a service on miniredis's Redis store, which renews its
+// claims at the service's own cadence (every second), with its metrics and
+// its health routes.
 type claimNode struct {
 	svc    *service.Service
 	m      *miniredis.Miniredis
@@ -31,18 +33,23 @@ type claimNode struct {
 	srv    *httptest.Server
 }
 
-func newClaimNode(t *testing.T) *claimNode {
+// newClaimNode starts a claim node; wrap, when set, wraps its store.
+func newClaimNode(t *testing.T, wrap func(service.Store) service.Store) *claimNode {
 	t.Helper()
 	m := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: m.Addr(), MaxRetries: -1})
 	t.Cleanup(func() { _ = rdb.Close() })
-	st, err := redisstore.New(rdb, "reg")
+	rst, err := redisstore.New(rdb, "reg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = st.Close() })
+	t.Cleanup(func() { _ = rst.Close() })
+	var st service.Store = rst
+	if wrap != nil {
+		st = wrap(st)
+	}
 	reader := sdkmetric.NewManualReader()
-	svc, err := service.New(service.WithStore(st), service.WithInsecure(), service.WithClaimRenewal(10*time.Millisecond),
+	svc, err := service.New(service.WithStore(st), service.WithInsecure(),
 		service.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +118,8 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			n := newClaimNode(t)
+			t.Parallel() // each waits for about three renewals, a second apart
+			n := newClaimNode(t, nil)
 			p := newProvider(t)
 			gate := make(chan struct{})
 			t.Cleanup(func() { close(gate) })
@@ -156,28 +164,105 @@ func TestReadinessFollowsClaimRenewals(t *testing.T) {
 	}
 }
 
-// Calls that end while their claims are being renewed leave the node
-// ready: a renewal that finds a claim ended by its call's result is no
-// lapse.
+// A call that ends while its claim is being renewed leaves the node
+// ready: a renewal that finds the claim ended by the call's result is no
+// lapse. The store lets the first renewal of the call's claim through only
+// once the result is recorded: after the call has ended (the service no
+// longer holds the claim), or while it ends (the service holds the claim,
+// marked ending, until the renewal has come back).
 func TestEndedClaimsAreNotLost(t *testing.T) {
-	n := newClaimNode(t)
-	p := newProvider(t)
-	p.setAnswer(func(*registry.CallRequest) (json.RawMessage, error) {
-		time.Sleep(time.Duration(time.Now().UnixNano()%7) * time.Millisecond) // spread the ends over the renewals
-		return json.RawMessage(`{"name":"record 7"}`), nil
-	})
-	reg := publish(t, n.svc, p, "1.0.0", "r1")
-	for i := range 60 {
-		if _, err := n.svc.CallResolvedTool(context.Background(), lookup(fmt.Sprintf("c%d", i), reg.Token, "7")); err != nil {
-			t.Fatal(err)
+	for _, afterEnd := range []bool{true, false} {
+		name := "while the call ends"
+		if afterEnd {
+			name = "after the call ended"
 		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each waits for the first renewal, a second after the claim
+			var es *endingStore
+			n := newClaimNode(t, func(st service.Store) service.Store {
+				es = newEndingStore(st, afterEnd)
+				return es
+			})
+			p := newProvider(t)
+			p.setAnswer(func(*registry.CallRequest) (json.RawMessage, error) {
+				<-es.renewing // answer once the claim's renewal has started
+				return json.RawMessage(`{"name":"record 7"}`), nil
+			})
+			reg := publish(t, n.svc, p, "1.0.0", "r1")
+			if _, err := n.svc.CallResolvedTool(context.Background(), lookup("c", reg.Token, "7")); err != nil {
+				t.Fatal(err)
+			}
+			close(es.ended)
+			if r := <-es.renewal; r.err != nil || r.held {
+				t.Fatalf("the renewal after the result: held %v, error %v; want the claim ended", r.held, r.err)
+			}
+			if err := n.svc.Ready(context.Background()); err != nil {
+				t.Fatalf("Ready = %v after a call that ended", err)
+			}
+			if held, renewals := n.claimMetrics(t); held != 0 || renewals["lost"] != 0 || renewals["failed"] != 0 {
+				t.Fatalf("claims held %d, renewals %v; want none held, none lost or failed", held, renewals)
+			}
+		})
 	}
-	if err := n.svc.Ready(context.Background()); err != nil {
-		t.Fatalf("Ready = %v after calls that ended", err)
+}
+
+// endingStore is a Store whose first renewal of a claim reaches the store
+// only once the call's result is recorded (CompleteHandedOver), and, with
+// afterEnd, once the test closed ended; without afterEnd, the recording
+// returns to the service only after that renewal came back.
+type endingStore struct {
+	service.Store
+	afterEnd bool
+	// once picks the first renewal, recordOnce the first recording.
+	once, recordOnce sync.Once
+	// renewing is closed when the first renewal starts, recorded when the
+	// result is recorded, renewed when the first renewal came back from
+	// the store, whose outcome renewal then holds; the test closes ended
+	// once the call has ended.
+	renewing, recorded, renewed, ended chan struct{}
+	renewal                            chan renewalOutcome
+}
+
+type renewalOutcome struct {
+	held bool
+	err  error
+}
+
+func newEndingStore(st service.Store, afterEnd bool) *endingStore {
+	return &endingStore{Store: st, afterEnd: afterEnd, renewing: make(chan struct{}), recorded: make(chan struct{}),
+		renewed: make(chan struct{}), ended: make(chan struct{}), renewal: make(chan renewalOutcome, 1)}
+}
+
+func (s *endingStore) Renew(ctx context.Context, callID string, fence uint64, ttl time.Duration) (bool, error) {
+	first := false
+	s.once.Do(func() { first = true })
+	if !first {
+		return s.Store.Renew(ctx, callID, fence, ttl)
 	}
-	if held, renewals := n.claimMetrics(t); held != 0 || renewals["lost"] != 0 || renewals["failed"] != 0 {
-		t.Fatalf("claims held %d, renewals %v; want none held, none lost or failed", held, renewals)
+	close(s.renewing)
+	defer close(s.renewed)
+	wait := s.recorded
+	if s.afterEnd {
+		wait = s.ended
 	}
+	select {
+	case <-wait:
+	case <-ctx.Done():
+		s.renewal <- renewalOutcome{err: ctx.Err()}
+		return false, ctx.Err()
+	}
+	held, err := s.Store.Renew(ctx, callID, fence, ttl)
+	s.renewal <- renewalOutcome{held, err}
+	return held, err
+}
+
+func (s *endingStore) CompleteHandedOver(ctx context.Context, callID string, fence uint64, res *registry.CallResult) (*registry.CallResult, error) {
+	recorded, err := s.Store.CompleteHandedOver(ctx, callID, fence, res)
+	s.recordOnce.Do(func() { close(s.recorded) })
+	if !s.afterEnd {
+		<-s.renewed
+	}
+	return recorded, err
 }
 
 // waitFor polls ok until it holds, failing the test after 20 seconds.

@@ -91,7 +91,7 @@ func (s *Service) claimEnding(callID string, fence uint64) {
 // renewClaims renews the held claims every claimRenew, those made or
 // renewed at least half a period ago, until none is held.
 func (s *Service) renewClaims() {
-	period := s.opts.claimRenew
+	const period = claimRenew
 	t := time.NewTicker(period)
 	defer t.Stop()
 	type due struct {

@@ -53,9 +53,6 @@ type options struct {
 	now             func() time.Time
 	store           Store
 	providerLease   time.Duration
-	// claimRenew is how often held claims are renewed: claimRenew, or
-	// shorter in the package's tests.
-	claimRenew time.Duration
 }
 
 // WithDataDir persists the embedded store in dir, created when missing,
@@ -131,7 +128,6 @@ func buildOptions(opts []Option) (options, error) {
 		schemaLimits:   registry.DefaultSchemaLimits,
 		maxPage:        registry.MaxAnswerRecordBytes,
 		now:            time.Now,
-		claimRenew:     claimRenew,
 
 		maxPerPrincipal: DefaultMaxRequestsPerPrincipal,
 		bodyTimeout:     DefaultBodyReadTimeout,
