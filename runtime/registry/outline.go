@@ -10,16 +10,23 @@ package registry
 // toolset the body names and measures every schema against its
 // SchemaLimits, and only a body that passes both is decoded.
 //
+// The outline reads the body's tokens with the runtime's JSON scanner
+// (runtime/internal/jsonscan), a lenient one (an unpaired surrogate escape
+// is U+FFFD, as the strict decoder reads it), and passes over every value
+// it does not read with the scanner's Skip, which follows nesting of any
+// depth without recursion. A body that is not JSON is left to the strict
+// decoder, which says precisely what is wrong with it.
+//
 // The outline only refuses early; it never admits. A body it reads as
 // naming one toolset and the strict decoder as naming another (a duplicate
 // key, say) is refused by the decoder, and the decoded request is
 // authorized and measured again.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/goa-discovery/goa-discovery/runtime/internal/jsonscan"
 )
 
 // PublishOutline is what a publish body names and whether its schemas are
@@ -44,22 +51,23 @@ var errOutline = errors.New("publish body is not JSON the outline can read")
 // only when the body is not well-formed enough to outline; the strict
 // decoder then refuses it.
 func OutlinePublish(data []byte, limits SchemaLimits) (*PublishOutline, error) {
-	o := &outliner{data: data, limits: limits}
-	i := o.space(0)
-	if i >= len(data) || data[i] != '{' {
-		return nil, errOutline
+	o := &outliner{limits: limits}
+	o.s.Reset(data, true)
+	o.s.SkipSpace()
+	if o.s.Peek() != '{' {
+		return nil, o.fail("want an object")
 	}
-	end, err := o.object(i, func(key string, at int) (int, error) {
-		if key == "toolset" && data[at] == '{' {
-			return o.toolset(at)
+	err := o.object(func(key []byte) error {
+		if string(key) == "toolset" && o.s.Peek() == '{' {
+			return o.toolset()
 		}
-		return o.skip(at)
+		return o.skip()
 	})
 	if err != nil {
 		return nil, err
 	}
-	if o.space(end) != len(data) {
-		return nil, errOutline
+	if o.s.SkipSpace(); !o.s.AtEnd() {
+		return nil, o.fail("data after the object")
 	}
 	out := &PublishOutline{Toolset: o.name}
 	if o.over != nil {
@@ -70,60 +78,61 @@ func OutlinePublish(data []byte, limits SchemaLimits) (*PublishOutline, error) {
 
 // outliner reads one publish body.
 type outliner struct {
-	data   []byte
+	s      jsonscan.Scanner[[]byte]
 	limits SchemaLimits
 	name   string
 	work   int
 	// over words the first limit passed, once the toolset's name is
 	// known (it may follow the tools).
 	over func(toolset string) error
+	// buf holds the value of the last string read with escapes.
+	buf []byte
 }
 
-// toolset reads the toolset object at i.
-func (o *outliner) toolset(i int) (int, error) {
-	return o.object(i, func(key string, at int) (int, error) {
+// toolset reads the toolset object at the scanner.
+func (o *outliner) toolset() error {
+	return o.object(func(key []byte) error {
 		switch {
-		case key == "name" && o.data[at] == '"':
-			end, err := o.str(at)
-			if err != nil {
-				return 0, err
-			}
-			o.name, err = unquote(o.data[at:end])
-			return end, err
-		case key == "tools" && o.data[at] == '[':
-			return o.array(at, o.tool)
+		case string(key) == "name" && o.s.Peek() == '"':
+			name, err := o.str()
+			o.name = string(name)
+			return err
+		case string(key) == "tools" && o.s.Peek() == '[':
+			return o.array(o.tool)
 		}
-		return o.skip(at)
+		return o.skip()
 	})
 }
 
-// tool reads the tool at i and measures its schemas, payload then
-// result, as SchemaLimits.Check does.
-func (o *outliner) tool(i int) (int, error) {
-	if o.data[i] != '{' {
-		return o.skip(i)
+// tool reads the tool at the scanner and measures its schemas, payload
+// then result, as SchemaLimits.Check does.
+func (o *outliner) tool() error {
+	if o.s.Peek() != '{' {
+		return o.skip()
 	}
 	var name string
 	var payload, result []byte
-	end, err := o.object(i, func(key string, at int) (int, error) {
-		end, err := o.skip(at)
-		if err != nil {
-			return 0, err
-		}
-		switch key {
+	err := o.object(func(key []byte) error {
+		var err error
+		switch string(key) {
 		case "name":
-			if o.data[at] == '"' {
-				name, err = unquote(o.data[at:end])
+			if o.s.Peek() == '"' {
+				var n []byte
+				n, err = o.str()
+				name = string(n)
+				return err
 			}
 		case "payload":
-			payload = o.data[at:end]
+			payload, err = o.value()
+			return err
 		case "result":
-			result = o.data[at:end]
+			result, err = o.value()
+			return err
 		}
-		return end, err
+		return o.skip()
 	})
 	if err != nil || o.over != nil {
-		return end, err
+		return err
 	}
 	o.work++
 	for _, s := range []struct {
@@ -138,155 +147,111 @@ func (o *outliner) tool(i int) (int, error) {
 			break
 		}
 	}
-	return end, nil
+	return nil
 }
 
-// object reads the object at i, calling member with each key and the
-// index of its value; member returns the index after the value.
-func (o *outliner) object(i int, member func(key string, at int) (int, error)) (int, error) {
-	i = o.space(i + 1)
-	if i < len(o.data) && o.data[i] == '}' {
-		return i + 1, nil
+// object reads the object at the scanner, calling member with each key
+// (valid until the next string is read) and the scanner at the key's
+// value; member moves past the value.
+func (o *outliner) object(member func(key []byte) error) error {
+	s := &o.s
+	s.Next() // '{'
+	s.SkipSpace()
+	if s.Peek() == '}' {
+		s.Next()
+		return nil
 	}
 	for {
-		if i >= len(o.data) || o.data[i] != '"' {
-			return 0, errOutline
+		if s.Peek() != '"' {
+			return o.fail("want an object key")
 		}
-		end, err := o.str(i)
+		key, err := o.str()
 		if err != nil {
-			return 0, err
+			return err
 		}
-		key, err := unquote(o.data[i:end])
-		if err != nil {
-			return 0, err
+		if s.SkipSpace(); s.Peek() != ':' {
+			return o.fail("want ':' after object key")
 		}
-		i = o.space(end)
-		if i >= len(o.data) || o.data[i] != ':' {
-			return 0, errOutline
+		s.Next()
+		s.SkipSpace()
+		if err := member(key); err != nil {
+			return err
 		}
-		i = o.space(i + 1)
-		if i >= len(o.data) {
-			return 0, errOutline
-		}
-		if i, err = member(key, i); err != nil {
-			return 0, err
-		}
-		i = o.space(i)
-		if i >= len(o.data) {
-			return 0, errOutline
-		}
-		switch o.data[i] {
+		s.SkipSpace()
+		switch s.Peek() {
 		case ',':
-			i = o.space(i + 1)
+			s.Next()
+			s.SkipSpace()
 		case '}':
-			return i + 1, nil
+			s.Next()
+			return nil
 		default:
-			return 0, errOutline
+			return o.fail("want ',' or '}' in object")
 		}
 	}
 }
 
-// array reads the array at i, calling elem with the index of each element;
-// elem returns the index after it.
-func (o *outliner) array(i int, elem func(at int) (int, error)) (int, error) {
-	i = o.space(i + 1)
-	if i < len(o.data) && o.data[i] == ']' {
-		return i + 1, nil
+// array reads the array at the scanner, calling elem with the scanner at
+// each element; elem moves past it.
+func (o *outliner) array(elem func() error) error {
+	s := &o.s
+	s.Next() // '['
+	s.SkipSpace()
+	if s.Peek() == ']' {
+		s.Next()
+		return nil
 	}
 	for {
-		if i >= len(o.data) {
-			return 0, errOutline
+		if err := elem(); err != nil {
+			return err
 		}
-		var err error
-		if i, err = elem(i); err != nil {
-			return 0, err
-		}
-		i = o.space(i)
-		if i >= len(o.data) {
-			return 0, errOutline
-		}
-		switch o.data[i] {
+		s.SkipSpace()
+		switch s.Peek() {
 		case ',':
-			i = o.space(i + 1)
+			s.Next()
+			s.SkipSpace()
 		case ']':
-			return i + 1, nil
+			s.Next()
+			return nil
 		default:
-			return 0, errOutline
+			return o.fail("want ',' or ']' in array")
 		}
 	}
 }
 
-// skip returns the index after the value at i, matching brackets and
-// reading strings, without recursion (a value may nest as deep as the body
-// is long); its syntax is the strict decoder's to check.
-func (o *outliner) skip(i int) (int, error) {
-	switch o.data[i] {
-	case '"':
-		return o.str(i)
-	case '{', '[':
-	default: // a number or a literal
-		for i < len(o.data) && !strings.ContainsRune(",]} \t\r\n", rune(o.data[i])) {
-			i++
-		}
-		return i, nil
+// str reads the string at the scanner and returns its value: the bytes
+// between its quotes, or its escapes decoded into o.buf.
+func (o *outliner) str() ([]byte, error) {
+	start := o.s.Pos()
+	plain, err := o.s.String()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errOutline, err)
 	}
-	depth := 0
-	for i < len(o.data) {
-		switch o.data[i] {
-		case '"':
-			end, err := o.str(i)
-			if err != nil {
-				return 0, err
-			}
-			i = end
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return i + 1, nil
-			}
-		}
-		i++
+	lit := o.s.Input()[start:o.s.Pos()]
+	if plain {
+		return lit[1 : len(lit)-1], nil
 	}
-	return 0, errOutline
+	o.buf = jsonscan.AppendString(o.buf[:0], lit)
+	return o.buf, nil
 }
 
-// str returns the index after the string that starts at data[i].
-func (o *outliner) str(i int) (int, error) {
-	for i++; i < len(o.data); i++ {
-		switch o.data[i] {
-		case '"':
-			return i + 1, nil
-		case '\\':
-			i++
-		}
-	}
-	return 0, errOutline
+// skip moves past the value at the scanner, however deep it nests.
+func (o *outliner) skip() error {
+	_, err := o.value()
+	return err
 }
 
-func (o *outliner) space(i int) int {
-	for i < len(o.data) {
-		switch o.data[i] {
-		case ' ', '\t', '\r', '\n':
-			i++
-		default:
-			return i
-		}
+// value moves past the value at the scanner and returns its text.
+func (o *outliner) value() ([]byte, error) {
+	start := o.s.Pos()
+	if err := o.s.Skip(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errOutline, err)
 	}
-	return i
+	return o.s.Input()[start:o.s.Pos()], nil
 }
 
-// unquote returns the string a JSON string literal holds.
-func unquote(lit []byte) (string, error) {
-	for _, c := range lit[1 : len(lit)-1] {
-		if c == '\\' || c < ' ' {
-			var s string
-			if err := json.Unmarshal(lit, &s); err != nil {
-				return "", fmt.Errorf("%w: %w", errOutline, err)
-			}
-			return s, nil
-		}
-	}
-	return string(lit[1 : len(lit)-1]), nil
+// fail is the error of a body whose structure the outline cannot read at
+// the scanner.
+func (o *outliner) fail(want string) error {
+	return fmt.Errorf("%w: %w", errOutline, o.s.Errorf("%s", want))
 }

@@ -49,7 +49,16 @@ func TestOutlinePublish(t *testing.T) {
 			limit: `payload schema is 200000 bytes`},
 		{name: "strings hold brackets", body: body("records", tool("records.a", `{"type":"object","description":"]}]}\"[{"}`)), toolset: "records"},
 		{name: "white space", body: " {\n\"toolset\" : { \"name\" : \"records\" , \"tools\" : [ ] } }\n", toolset: "records"},
+		{name: "unpaired surrogate escape", body: `{"toolset":{"name":"rec\ud800","tools":[]}}`, toolset: "rec\uFFFD"},
+		{name: "number beyond the scanner's exponent limit", body: body("records", tool("records.a", `{"type":"object","maximum":1e99999999999}`)), toolset: "records"},
+		{name: "unread value deeper than any decoder", body: `{"revision":` + strings.Repeat(`[{"a":`, 50_000) + `0` + strings.Repeat(`}]`, 50_000) + `,"toolset":{"name":"records"}}`, toolset: "records"},
 		{name: "array", body: `[1]`, unreadable: true},
+		{name: "missing comma in a schema", body: body("records", tool("records.a", `{"type":"object" "x":1}`)), unreadable: true},
+		{name: "mismatched bracket in a schema", body: body("records", tool("records.a", `{"type":["object"}}`)), unreadable: true},
+		{name: "bad number in an unread value", body: `{"revision":01,"toolset":{"name":"records"}}`, unreadable: true},
+		{name: "bad literal in a schema", body: body("records", tool("records.a", `{"type":"object","x":nul}`)), unreadable: true},
+		{name: "control character in a key", body: "{\"tool\tset\":{}}", unreadable: true},
+		{name: "invalid escape in the name", body: `{"toolset":{"name":"rec\x"}}`, unreadable: true},
 		{name: "unterminated", body: `{"toolset":{"name":"records","tools":[{"payload":{`, unreadable: true},
 		{name: "unterminated string", body: `{"toolset":{"name":"rec`, unreadable: true},
 		{name: "trailing data", body: `{"toolset":{}} {}`, unreadable: true},
@@ -93,6 +102,9 @@ func FuzzOutlinePublish(f *testing.F) {
 		`{"toolset":{"name":"a","name":"b","tools":[]}}`,
 		`{"toolset":null}`,
 		` {"toolset" : {"name":"a" } } `,
+		`{"toolset":{"name":"a\ud800","tools":[{"name":"a.b","payload":{"maximum":1e99999999999,"x":[true,false,null,-0.5E-3]}}]}}`,
+		`{"toolset":{"name":"a","tools":[{"payload":{"a":[1 2]}}]}}`,
+		`{"revision":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"toolset":{"name":"a"}}`,
 	} {
 		f.Add([]byte(s))
 	}

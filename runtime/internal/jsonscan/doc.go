@@ -12,16 +12,22 @@
 // (the canonical form that fingerprints hash), the shape check of a
 // discovery catalog's parameters (runtime/discovery, which accepts exactly
 // what Canonicalize accepts), and the reader of a parameters schema's
-// words for search (runtime/toolsearch). Every error wraps ErrInvalid and
-// names the offset where reading stopped.
+// words for search (runtime/toolsearch). The registry's publish outline
+// (runtime/registry, OutlinePublish) reads a publish body's keys and
+// toolset name with it and passes over every other value with Skip, which
+// checks a value whole in one pass without recursion; the limits bound what
+// readers build, so they do not apply to what Skip passes over, however
+// deep it nests. Every error wraps ErrInvalid and names the offset where
+// reading stopped.
 //
 // Strings are checked strictly (invalid UTF-8 and unpaired surrogate
 // escapes are errors) unless the scanner is lenient, as the search reader's
 // is: it reads invalid UTF-8 as it is and an unpaired surrogate escape as
-// U+FFFD, as encoding/json decodes them.
+// U+FFFD, as encoding/json decodes them; the publish outline's is lenient
+// too, so that it reads every body the registry's strict decoder accepts.
 //
-// The package is internal to runtime/, where its three readers are
-// (runtime/tools, runtime/discovery, runtime/toolsearch): the scanner is the
-// readers' shared machinery, not API that applications call, so it is kept
-// out of package tools' exported identifiers.
+// The package is internal to runtime/, where its readers are
+// (runtime/tools, runtime/discovery, runtime/toolsearch, runtime/registry):
+// the scanner is the readers' shared machinery, not API that applications
+// call, so it is kept out of package tools' exported identifiers.
 package jsonscan

@@ -17,58 +17,24 @@ type Number struct {
 // value's decimal exponent within ±MaxExponent.
 func (s *Scanner[T]) Number() (Number, error) {
 	in := s.in
-	start, i := s.pos, s.pos
-	n := Number{Start: start}
-	if i < len(in) && in[i] == '-' {
-		n.Neg = true
-		i++
+	start := s.pos
+	n, ds, de, neg, err := s.number()
+	if err != nil {
+		return n, err
 	}
-	n.IntStart = i
-	switch {
-	case i < len(in) && in[i] == '0':
-		i++
-	case i < len(in) && '1' <= in[i] && in[i] <= '9':
-		i = digitsEnd(in, i)
-	default:
-		s.pos = i
-		return n, s.Errorf("invalid number")
+	for ds < de && in[ds] == '0' {
+		ds++
 	}
-	n.IntEnd, n.FracStart, n.FracEnd = i, i, i
-	if i < len(in) && in[i] == '.' {
-		n.FracStart = i + 1
-		if n.FracEnd = digitsEnd(in, n.FracStart); n.FracEnd == n.FracStart {
-			s.pos = n.FracEnd
-			return n, s.Errorf("number has no digits after '.'")
-		}
-		i = n.FracEnd
+	if de-ds > maxExponentDigits {
+		s.pos = start
+		return n, s.Errorf("number exponent out of range")
 	}
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		i++
-		neg := false
-		if i < len(in) && (in[i] == '+' || in[i] == '-') {
-			neg = in[i] == '-'
-			i++
-		}
-		ds := i
-		if i = digitsEnd(in, i); i == ds {
-			s.pos = i
-			return n, s.Errorf("number has no digits in its exponent")
-		}
-		for ds < i && in[ds] == '0' {
-			ds++
-		}
-		if i-ds > maxExponentDigits {
-			s.pos = start
-			return n, s.Errorf("number exponent out of range")
-		}
-		for k := ds; k < i; k++ {
-			n.Exp = 10*n.Exp + int64(in[k]-'0')
-		}
-		if neg {
-			n.Exp = -n.Exp
-		}
+	for k := ds; k < de; k++ {
+		n.Exp = 10*n.Exp + int64(in[k]-'0')
 	}
-	s.pos, n.End = i, i
+	if neg {
+		n.Exp = -n.Exp
+	}
 	// The value is 0.D × 10^e, D its significant digits.
 	first := -1 // the first non-zero digit among the integer and fraction digits
 	for k := n.IntStart; k < n.IntEnd; k++ {
@@ -92,6 +58,55 @@ func (s *Scanner[T]) Number() (Number, error) {
 		}
 	}
 	return n, nil
+}
+
+// number moves past the number at the scanner, checking JSON's grammar
+// only (not the exponent's range): it returns the number without its Exp,
+// the offsets of its exponent's digits (in[ds:de], empty without an
+// exponent) and whether the exponent is negative.
+func (s *Scanner[T]) number() (n Number, ds, de int, neg bool, err error) {
+	in := s.in
+	i := s.pos
+	n.Start = i
+	if i < len(in) && in[i] == '-' {
+		n.Neg = true
+		i++
+	}
+	n.IntStart = i
+	switch {
+	case i < len(in) && in[i] == '0':
+		i++
+	case i < len(in) && '1' <= in[i] && in[i] <= '9':
+		i = digitsEnd(in, i)
+	default:
+		s.pos = i
+		return n, 0, 0, false, s.Errorf("invalid number")
+	}
+	n.IntEnd, n.FracStart, n.FracEnd = i, i, i
+	if i < len(in) && in[i] == '.' {
+		n.FracStart = i + 1
+		if n.FracEnd = digitsEnd(in, n.FracStart); n.FracEnd == n.FracStart {
+			s.pos = n.FracEnd
+			return n, 0, 0, false, s.Errorf("number has no digits after '.'")
+		}
+		i = n.FracEnd
+	}
+	ds, de = i, i
+	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
+		i++
+		if i < len(in) && (in[i] == '+' || in[i] == '-') {
+			neg = in[i] == '-'
+			i++
+		}
+		ds = i
+		if i = digitsEnd(in, i); i == ds {
+			s.pos = i
+			return n, 0, 0, false, s.Errorf("number has no digits in its exponent")
+		}
+		de = i
+	}
+	s.pos, n.End = i, i
+	return n, ds, de, neg, nil
 }
 
 // digitsEnd returns the offset of the first byte at or after i that is not

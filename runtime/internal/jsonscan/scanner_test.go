@@ -193,3 +193,107 @@ func FuzzNumber(f *testing.F) {
 		}
 	})
 }
+
+// skipText skips the one value of in, between white space, with a strict
+// or lenient scanner, and returns the offset where the value ended.
+func skipText(in string, lenient bool) (int, error) {
+	var s Scanner[string]
+	s.Reset(in, lenient)
+	s.SkipSpace()
+	if err := s.Skip(); err != nil {
+		return s.Pos(), err
+	}
+	end := s.Pos()
+	s.SkipSpace()
+	if !s.AtEnd() {
+		return end, s.Errorf("data after the value")
+	}
+	return end, nil
+}
+
+func TestSkip(t *testing.T) {
+	deep := func(n int, open, close string) string { return strings.Repeat(open, n) + strings.Repeat(close, n) }
+	cases := []struct {
+		name, in string
+		want     string // part of the error, "" for none
+		lenient  bool   // a lenient scanner accepts it (when want is not "")
+	}{
+		{name: "literal", in: "true"},
+		{name: "number", in: " -12.5e+3 "},
+		{name: "number beyond MaxExponent", in: "1e99999999999999"},
+		{name: "string", in: `"a\"]}\u00e9"`},
+		{name: "empty containers", in: `[{}, [], {"a":[]}]`},
+		{name: "object", in: `{"a":1,"b":[true,false,null],"c":{"d":"}"},"e":"]"}`},
+		{name: "white space everywhere", in: " { \"a\" : [ 1 , { } ] , \"b\" :\n\"c\"\t} "},
+		{name: "deeper than MaxDepth", in: deep(MaxDepth+1, "[", "]")},
+		{name: "objects deeper than MaxDepth", in: strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1)},
+		{name: "100,000 deep, arrays and objects", in: deep(50_000, `[{"k":`, "") + "0" + strings.Repeat("}]", 50_000)},
+		{name: "unpaired surrogate", in: `["\ud800"]`, want: "unpaired surrogate", lenient: true},
+		{name: "invalid utf-8", in: "{\"a\":\"\xff\"}", want: "invalid UTF-8", lenient: true},
+		{name: "empty", in: "", want: "unexpected end of input"},
+		{name: "unterminated array", in: "[1,", want: "unexpected end of input"},
+		{name: "unterminated object", in: `{"a":1`, want: "unexpected end of input in object"},
+		{name: "unterminated deep", in: deep(300, "[", "]")[:599], want: "unexpected end of input in array"},
+		{name: "unterminated string", in: `["a]`, want: "unterminated string"},
+		{name: "missing comma", in: `[1 2]`, want: "want ',' or ']' in array"},
+		{name: "missing comma in object", in: `{"a":1 "b":2}`, want: "want ',' or '}' in object"},
+		{name: "mismatched bracket", in: `[1}`, want: "want ',' or ']' in array"},
+		{name: "mismatched deep bracket", in: strings.Repeat("[", 299) + `{"a":` + deep(299, "[", "]") + "]", want: "want ',' or '}' in object"},
+		{name: "trailing comma", in: `[1,]`, want: "unexpected character ']'"},
+		{name: "trailing comma in object", in: `{"a":1,}`, want: "want an object key"},
+		{name: "key not a string", in: `{1:2}`, want: "want an object key"},
+		{name: "missing colon", in: `{"a" 1}`, want: "want ':' after object key"},
+		{name: "bad number", in: `[01]`, want: "want ',' or ']' in array"},
+		{name: "bad fraction", in: `[1.]`, want: "no digits after '.'"},
+		{name: "bad literal", in: `[nul]`, want: "unexpected character 'n'"},
+		{name: "control character", in: "[\"a\tb\"]", want: "control character"},
+		{name: "two values", in: `1 2`, want: "data after the value"},
+	}
+	for _, tc := range cases {
+		for _, lenient := range []bool{false, true} {
+			end, err := skipText(tc.in, lenient)
+			ok := tc.want == "" || lenient && tc.lenient
+			switch {
+			case ok && err != nil:
+				t.Errorf("%s (lenient %v): %v", tc.name, lenient, err)
+			case ok && end != len(strings.TrimRight(tc.in, " \t\r\n")):
+				t.Errorf("%s (lenient %v): ended at %d, want the end of the value", tc.name, lenient, end)
+			case !ok && (err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("%s (lenient %v): error %v, want ErrInvalid containing %q", tc.name, lenient, err, tc.want)
+			}
+		}
+	}
+}
+
+// FuzzSkip checks Skip against encoding/json: a lenient scanner skips
+// exactly the texts json.Valid accepts (within encoding/json's nesting
+// limit), ending at the end of the value; a strict one a subset, refusing
+// only invalid UTF-8 and unpaired surrogate escapes beyond them.
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{
+		`{"a":[1,-2.5e3,true,false,null,"x\"y"],"b":{}}`, `[[[[]]]]`, `[1 2]`, `{"a" 1}`, `[1,]`, `{"a":1,}`,
+		`["\ud800"]`, "[\"\xff\"]", `1e99999999999`, `[01]`, `{"a":{"b":[}]}`, ` "a" `, `[`, `]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if strings.Count(in, "[")+strings.Count(in, "{") > 10_000 {
+			return // beyond encoding/json's nesting limit
+		}
+		end, lerr := skipText(in, true)
+		valid := json.Valid([]byte(in))
+		if (lerr == nil) != valid {
+			t.Fatalf("lenient Skip: %v; json.Valid: %v", lerr, valid)
+		}
+		if lerr == nil && end != len(strings.TrimRight(in, " \t\r\n")) {
+			t.Fatalf("lenient Skip ended at %d of %q", end, in)
+		}
+		_, serr := skipText(in, false)
+		switch {
+		case serr == nil && lerr != nil:
+			t.Fatalf("strict Skip accepts what a lenient one refuses: %v", lerr)
+		case serr != nil && lerr == nil && !strings.Contains(serr.Error(), "invalid UTF-8") && !strings.Contains(serr.Error(), "unpaired surrogate"):
+			t.Fatalf("strict Skip: %v; a lenient one accepts it", serr)
+		}
+	})
+}
