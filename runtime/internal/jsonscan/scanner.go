@@ -32,6 +32,10 @@ type Scanner[T Text] struct {
 	pos     int
 	depth   int
 	lenient bool
+	// open is Skip's record of the arrays and objects open, one bit each
+	// (set for an object), kept from one value to the next so that a
+	// scanner allocates it once.
+	open []uint64
 }
 
 // Reset makes the scanner read in from its start; a lenient scanner reads

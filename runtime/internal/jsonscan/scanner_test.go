@@ -265,6 +265,26 @@ func TestSkip(t *testing.T) {
 	}
 }
 
+// TestSkipReuse: a scanner keeps Skip's record of what is open from one
+// value to the next, and a value reads the same after any other.
+func TestSkipReuse(t *testing.T) {
+	objects := strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300)
+	arrays := strings.Repeat("[", 400) + strings.Repeat("]", 400)
+	var s Scanner[string]
+	for _, tc := range []struct{ in, want string }{
+		{objects, ""}, {arrays, ""}, {objects, ""},
+		{strings.Repeat("[", 300) + "1" + strings.Repeat("}", 300), "want ',' or ']' in array"},
+		{strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("]", 300), "want ',' or '}' in object"},
+		{arrays, ""},
+	} {
+		s.Reset(tc.in, false)
+		err := s.Skip()
+		if tc.want == "" && (err != nil || !s.AtEnd()) || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("Skip(%.20s...) = %v at %d, want %q", tc.in, err, s.Pos(), tc.want)
+		}
+	}
+}
+
 // FuzzSkip checks Skip against encoding/json: a lenient scanner skips
 // exactly the texts json.Valid accepts (within encoding/json's nesting
 // limit), ending at the end of the value; a strict one a subset, refusing

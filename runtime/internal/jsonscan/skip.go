@@ -7,140 +7,141 @@ package jsonscan
 //
 // Skip is for a reader that passes over a value without building anything
 // from it, so the limits on what readers build do not apply: a value may
-// nest as deep as its text is long (Skip keeps its own count of the arrays
-// and objects open, one bit each, rather than recursing or calling Enter,
-// so MaxDepth does not bound it), and a number's exponent is checked for
-// its grammar, not against MaxExponent. It reads in one pass and allocates
-// only for values nested more than 256 deep (one bit a level).
+// nest as deep as its text is long (Skip keeps its own record of the
+// arrays and objects open, one bit each, rather than recursing or calling
+// Enter, so MaxDepth does not bound it), and a number's exponent is
+// checked for its grammar, not against MaxExponent. It reads in one pass;
+// the record of what is open is kept by the scanner from one value to the
+// next, so a scanner allocates for it only when a value nests deeper than
+// any it skipped before.
 func (s *Scanner[T]) Skip() error {
-	var st openStack
+	in := s.in
+	i := s.pos
+	open := s.open // bit d: the array or object open at depth d is an object
+	depth := 0
+	key := false // an object's key comes before the value at i
+	var err error
 	for {
-		// At a value.
-		switch c := s.Peek(); {
-		case s.AtEnd():
-			return s.Errorf("unexpected end of input")
-		case c == '{' || c == '[':
-			s.Next()
-			s.SkipSpace()
-			if c == '[' {
-				if s.Peek() == ']' {
-					s.Next()
-					break
-				}
-				st.push(false)
-				continue
+		if key {
+			if i >= len(in) || in[i] != '"' {
+				return s.errorAt(i, "want an object key")
 			}
-			if s.Peek() == '}' {
-				s.Next()
-				break
-			}
-			st.push(true)
-			if err := s.skipKey(); err != nil {
+			if end := plainEnd(in, i); end > 0 {
+				i = end
+			} else if i, err = s.slowString(i); err != nil {
 				return err
 			}
+			if i = spaceEnd(in, i); i >= len(in) || in[i] != ':' {
+				return s.errorAt(i, "want ':' after object key")
+			}
+			i = spaceEnd(in, i+1)
+			key = false
+		}
+		// At a value.
+		if i >= len(in) {
+			return s.errorAt(i, "unexpected end of input")
+		}
+		switch c := in[i]; {
+		case c == '{' || c == '[':
+			i = spaceEnd(in, i+1)
+			if i < len(in) && in[i] == c+2 { // ']' or '}'
+				i++
+				break
+			}
+			if depth>>6 == len(open) {
+				open = append(open, 0)
+				s.open = open
+			}
+			if key = c == '{'; key {
+				open[depth>>6] |= 1 << (depth & 63)
+			} else {
+				open[depth>>6] &^= 1 << (depth & 63)
+			}
+			depth++
 			continue
 		case c == '"':
-			if _, err := s.String(); err != nil {
+			if end := plainEnd(in, i); end > 0 {
+				i = end
+			} else if i, err = s.slowString(i); err != nil {
 				return err
 			}
 		case c == '-' || '0' <= c && c <= '9':
+			s.pos = i
 			if _, _, _, _, err := s.number(); err != nil {
 				return err
 			}
+			i = s.pos
 		default:
+			s.pos = i
 			if err := s.Literal(); err != nil {
 				return err
 			}
+			i = s.pos
 		}
 		// After a value: close what it ends, up to the next value.
-		for next := false; !next; {
-			if st.depth == 0 {
+		for {
+			if depth == 0 {
+				s.pos = i
 				return nil
 			}
-			s.SkipSpace()
-			obj := st.top()
-			switch c := s.Peek(); {
-			case s.AtEnd():
-				return s.Errorf("unexpected end of input in %s", kind(obj))
-			case c == ',':
-				s.Next()
-				s.SkipSpace()
+			i = spaceEnd(in, i)
+			obj := open[(depth-1)>>6]&(1<<((depth-1)&63)) != 0
+			if i >= len(in) {
 				if obj {
-					if err := s.skipKey(); err != nil {
-						return err
-					}
+					return s.errorAt(i, "unexpected end of input in object")
 				}
-				next = true
-			case obj && c == '}' || !obj && c == ']':
-				s.Next()
-				st.pop()
-			case obj:
-				return s.Errorf("want ',' or '}' in object")
-			default:
-				return s.Errorf("want ',' or ']' in array")
+				return s.errorAt(i, "unexpected end of input in array")
 			}
+			if c := in[i]; c == ',' {
+				i = spaceEnd(in, i+1)
+				key = obj
+				break
+			} else if obj && c == '}' || !obj && c == ']' {
+				i++
+				depth--
+				continue
+			}
+			if obj {
+				return s.errorAt(i, "want ',' or '}' in object")
+			}
+			return s.errorAt(i, "want ',' or ']' in array")
 		}
 	}
 }
 
-// skipKey moves past an object key, its ':' and the white space up to its
-// value.
-func (s *Scanner[T]) skipKey() error {
-	if s.Peek() != '"' {
-		return s.Errorf("want an object key")
-	}
-	if _, err := s.String(); err != nil {
-		return err
-	}
-	s.SkipSpace()
-	if s.Peek() != ':' {
-		return s.Errorf("want ':' after object key")
-	}
-	s.Next()
-	s.SkipSpace()
-	return nil
+// slowString moves past the string at in[i] with String, for a string
+// that plainEnd does not end.
+func (s *Scanner[T]) slowString(i int) (int, error) {
+	s.pos = i
+	_, err := s.String()
+	return s.pos, err
 }
 
-func kind(obj bool) string {
-	if obj {
-		return "object"
+// plainEnd returns the offset after the string at in[i] when it is
+// printable ASCII without escapes, else 0.
+func plainEnd[T Text](in T, i int) int {
+	for i++; i < len(in); i++ {
+		switch c := in[i]; {
+		case c == '"':
+			return i + 1
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return 0
+		}
 	}
-	return "array"
+	return 0
 }
 
-// openStack is what Skip keeps of the arrays and objects open: one bit
-// each, set for an object. The first 256 levels need no allocation.
-type openStack struct {
-	depth int
-	first [4]uint64
-	more  []uint64
+// errorAt leaves the scanner at offset i with an error there.
+func (s *Scanner[T]) errorAt(i int, msg string) error {
+	s.pos = i
+	return s.Errorf("%s", msg)
 }
 
-func (st *openStack) push(obj bool) {
-	w, b := st.depth/64, uint(st.depth%64)
-	if w >= len(st.first) && w-len(st.first) == len(st.more) {
-		st.more = append(st.more, 0)
+// spaceEnd returns the offset of the first byte at or after i that is not
+// JSON white space.
+func spaceEnd[T Text](in T, i int) int {
+	for i < len(in) && in[i] <= ' ' && (in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r') {
+		i++
 	}
-	word := st.word(w)
-	if obj {
-		*word |= 1 << b
-	} else {
-		*word &^= 1 << b
-	}
-	st.depth++
-}
-
-func (st *openStack) pop() { st.depth-- }
-
-// top reports whether the innermost open value is an object.
-func (st *openStack) top() bool {
-	d := st.depth - 1
-	return *st.word(d / 64)&(1<<uint(d%64)) != 0
-}
-
-func (st *openStack) word(w int) *uint64 {
-	if w < len(st.first) {
-		return &st.first[w]
-	}
-	return &st.more[w-len(st.first)]
+	return i
 }
