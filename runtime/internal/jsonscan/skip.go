@@ -18,7 +18,8 @@ func (s *Scanner[T]) Skip() error {
 	in := s.in
 	i := s.pos
 	open := s.open // bit d: the array or object open at depth d is an object
-	depth := 0
+	depth := uint(0)
+	obj := false // the innermost open value is an object
 	key := false // an object's key comes before the value at i
 	var err error
 	for {
@@ -48,11 +49,12 @@ func (s *Scanner[T]) Skip() error {
 				i++
 				break
 			}
-			if depth>>6 == len(open) {
+			if depth>>6 == uint(len(open)) {
 				open = append(open, 0)
 				s.open = open
 			}
-			if key = c == '{'; key {
+			obj = c == '{'
+			if key = obj; obj {
 				open[depth>>6] |= 1 << (depth & 63)
 			} else {
 				open[depth>>6] &^= 1 << (depth & 63)
@@ -85,7 +87,6 @@ func (s *Scanner[T]) Skip() error {
 				return nil
 			}
 			i = spaceEnd(in, i)
-			obj := open[(depth-1)>>6]&(1<<((depth-1)&63)) != 0
 			if i >= len(in) {
 				if obj {
 					return s.errorAt(i, "unexpected end of input in object")
@@ -98,7 +99,9 @@ func (s *Scanner[T]) Skip() error {
 				break
 			} else if obj && c == '}' || !obj && c == ']' {
 				i++
-				depth--
+				if depth--; depth > 0 {
+					obj = open[(depth-1)>>6]&(1<<((depth-1)&63)) != 0
+				}
 				continue
 			}
 			if obj {
@@ -120,16 +123,22 @@ func (s *Scanner[T]) slowString(i int) (int, error) {
 // plainEnd returns the offset after the string at in[i] when it is
 // printable ASCII without escapes, else 0.
 func plainEnd[T Text](in T, i int) int {
-	for i++; i < len(in); i++ {
-		switch c := in[i]; {
-		case c == '"':
-			return i + 1
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			return 0
-		}
+	for i++; i < len(in) && plainByte[in[i]]; i++ {
+	}
+	if i < len(in) && in[i] == '"' {
+		return i + 1
 	}
 	return 0
 }
+
+// plainByte is set for the bytes plainEnd passes over: printable ASCII
+// but '"' and '\\'.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // errorAt leaves the scanner at offset i with an error there.
 func (s *Scanner[T]) errorAt(i int, msg string) error {
