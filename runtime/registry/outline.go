@@ -48,8 +48,8 @@ var errOutline = errors.New("publish body is not JSON the outline can read")
 // OutlinePublish reads the toolset's name from a publish request body and
 // measures its tools' payload and result schemas against the limits, in
 // one pass over the bytes and without decoding them. It returns an error
-// only when the body is not well-formed enough to outline; the strict
-// decoder then refuses it.
+// only when the body is not one JSON object (its grammar is checked
+// whole, at any depth); the strict decoder then refuses it and says why.
 func OutlinePublish(data []byte, limits SchemaLimits) (*PublishOutline, error) {
 	o := &outliner{limits: limits}
 	o.s.Reset(data, true)
