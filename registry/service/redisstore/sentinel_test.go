@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,6 +95,17 @@ func sentinelGroup(t *testing.T, n int, args ...string) (primary *proc, primaryA
 		replicas = append(replicas, redisProc(t, a, filepath.Join(dir, fmt.Sprintf("replica%d", i)), append([]string{"--replicaof", rh, rp}, args...)...))
 		replicaAddrs = append(replicaAddrs, a)
 	}
+	// A failed test shows what the sentinels did: the failovers they
+	// started, aborted and ended, and the replicas they reconfigured.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		for i := range 3 {
+			text, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("sentinel%d", i), "sentinel.log"))
+			t.Logf("sentinel %d's log:\n%s", i, text)
+		}
+	})
 	for i := range 3 {
 		a := freeAddr(t)
 		sentinelProc(t, a, filepath.Join(dir, fmt.Sprintf("sentinel%d", i)), primaryAddr)
@@ -105,6 +117,20 @@ func sentinelGroup(t *testing.T, n int, args ...string) (primary *proc, primaryA
 		text, _ := info.Info(context.Background(), "replication").Result()
 		return contains(text, fmt.Sprintf("connected_slaves:%d", n)) && strings.Count(text, "state=online") == n
 	})
+	// A group in service: each sentinel knows the other two and every
+	// replica. Sentinels learn them from the primary some seconds after
+	// they start; a primary lost before then is failed over by sentinels
+	// that cannot agree, some more than once, and a failover they give up
+	// can hand the primary's role back to the old primary when it is
+	// restarted, with changes acknowledged since on the replicas only.
+	for _, addr := range sentinels {
+		sc := redis.NewSentinelClient(&redis.Options{Addr: addr})
+		waitFor(t, "sentinel "+addr+" to know the other sentinels and the replicas", func() bool {
+			m, err := sc.Master(context.Background(), "reg").Result()
+			return err == nil && m["num-other-sentinels"] == "2" && m["num-slaves"] == strconv.Itoa(n)
+		})
+		_ = sc.Close()
+	}
 	return primary, primaryAddr, replicas, replicaAddrs, sentinels
 }
 
