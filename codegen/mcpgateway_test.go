@@ -38,6 +38,10 @@ func TestMCPGatewayEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	script, err := filepath.Abs(filepath.Join("..", "testdata", "mcpclients", "gateway-client.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	mod := gomodtest.New(t, "..", "example.com/gatewaye2e")
 	for _, kv := range gomodtest.Env()[len(os.Environ()):] {
 		k, v, _ := strings.Cut(kv, "=")
@@ -63,8 +67,11 @@ func TestMCPGatewayEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod.Go(t, "vet", "./...")
+	t.Setenv("GATEWAY_CLIENT_SCRIPT", script) // the TypeScript SDK's client, for the test below
 	out := mod.Go(t, "test", "-race", "-count=1", "-v", "./e2e/")
-	if !strings.Contains(out, "--- PASS: TestGeneratedGateway") {
-		t.Errorf("no passing run of the generated gateway in:\n%s", out)
+	for _, test := range []string{"TestGeneratedGateway", "TestGeneratedGatewayTypeScriptClient"} {
+		if !strings.Contains(out, "--- PASS: "+test+" ") && !strings.Contains(out, "--- SKIP: "+test+" ") {
+			t.Errorf("no passing run of %s in:\n%s", test, out)
+		}
 	}
 }

@@ -80,13 +80,13 @@ func writeConfig(t *testing.T, config string) string {
 }
 
 // TestMCPGatewayTypeScriptClient drives the gateway, in front of four npm
-// servers, with the TypeScript SDK's client (testdata/gateway-client.cjs):
+// servers, with the TypeScript SDK's client (testdata/mcpclients/gateway-client.cjs):
 // list, search, list_changed, list again, call.
 func TestMCPGatewayTypeScriptClient(t *testing.T) {
 	modules := mcpClients(t)
 	config := writeConfig(t, realServersConfig(t, nil))
 	bin := buildGateway(t)
-	cmd := exec.Command("node", "testdata/gateway-client.cjs", modules, bin, config,
+	cmd := exec.Command("node", "../../testdata/mcpclients/gateway-client.cjs", modules, bin, config,
 		"create entities in the knowledge graph", "memory_create_entities",
 		`{"entities":[{"name":"Grace","entityType":"person","observations":["wrote a compiler"]}]}`)
 	var stdout, stderr bytes.Buffer

@@ -1,14 +1,17 @@
-// gateway-client.cjs drives "goa-discovery mcp gateway" with the
-// TypeScript SDK's client over stdio: it lists the tools, searches, waits
-// for notifications/tools/list_changed, lists again and calls the found
-// tool. It prints one JSON object of what it saw on stdout and exits 1 on
-// any failure.
+// gateway-client.cjs drives an MCP discovery gateway with the TypeScript
+// SDK's client: it lists the tools, searches, waits for
+// notifications/tools/list_changed, lists again and calls the found tool.
+// GATEWAY is either the goa-discovery program, started over stdio as
+// "goa-discovery mcp gateway --config CONFIG", or the URL of a gateway
+// served over streamable HTTP (CONFIG is then "-"). It prints one JSON
+// object of what it saw on stdout and exits 1 on any failure.
 //
 //   node gateway-client.cjs SDK_NODE_MODULES GATEWAY CONFIG QUERY TOOL ARGS_JSON
 const [modules, gateway, config, query, tool, argsJSON] = process.argv.slice(2);
 const load = (m) => require(require.resolve(m, { paths: [modules] }));
 const { Client } = load("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = load("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } = load("@modelcontextprotocol/sdk/client/streamableHttp.js");
 const { ToolListChangedNotificationSchema } = load("@modelcontextprotocol/sdk/types.js");
 
 async function main() {
@@ -16,7 +19,10 @@ async function main() {
   let changed;
   const listChanged = new Promise((resolve) => { changed = resolve; });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
-  await client.connect(new StdioClientTransport({ command: gateway, args: ["mcp", "gateway", "--config", config], stderr: "inherit" }));
+  const transport = /^https?:\/\//.test(gateway)
+    ? new StreamableHTTPClientTransport(new URL(gateway))
+    : new StdioClientTransport({ command: gateway, args: ["mcp", "gateway", "--config", config], stderr: "inherit" });
+  await client.connect(transport);
   const names = async () => (await client.listTools()).tools.map((t) => t.name).sort();
   const seen = { first: await names() };
   const search = await client.callTool({ name: "tool_search", arguments: { query } });
