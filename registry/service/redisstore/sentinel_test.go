@@ -64,8 +64,15 @@ func sentinelProc(t *testing.T, addr, dir, primary string) *proc {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A Redis that does not answer for a second is down. A sentinel whose
+	// election fails tries again after twice failover-timeout: at 10 s, a
+	// promotion that another sentinel won meanwhile has long reached it,
+	// so two sentinels do not promote two replicas in turn (at 3 s, in a
+	// CI run, one sentinel promoted a replica, another promoted the other
+	// replica in a later epoch, and the first new primary was made a
+	// replica of the second).
 	conf := filepath.Join(dir, "sentinel.conf")
-	text := fmt.Sprintf("bind %s\nport %s\ndir %s\nlogfile %s\nsentinel monitor reg %s %s 2\nsentinel down-after-milliseconds reg 500\nsentinel failover-timeout reg 3000\nsentinel parallel-syncs reg 1\n",
+	text := fmt.Sprintf("bind %s\nport %s\ndir %s\nlogfile %s\nsentinel monitor reg %s %s 2\nsentinel down-after-milliseconds reg 1000\nsentinel failover-timeout reg 10000\nsentinel parallel-syncs reg 1\n",
 		host, port, dir, filepath.Join(dir, "sentinel.log"), ph, pp)
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
