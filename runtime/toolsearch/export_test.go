@@ -19,8 +19,9 @@ func CheckAgainstReference(t *testing.T, ix *Index, queries []string, limits []i
 	checkAgainstReference(t, ix, queries, limits)
 }
 
-// PruneAlways makes every search compute a floor until t ends.
-func PruneAlways(t testing.TB) { pruneAlways(t) }
+// PruneAlways makes every search of ix compute a floor, however few
+// postings its terms have ([pruneAlways]).
+func PruneAlways(ix *Index) { pruneAlways(ix) }
 
 // LongTests and RaceDetector report how the tests were built: with the long
 // build tag, and with the race detector.

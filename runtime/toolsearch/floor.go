@@ -38,15 +38,15 @@ import (
 // monotone in each operand, so a sum of scores each at most its term's
 // bound, in the same order, is at most the sum of the bounds.
 
-// pruneFrom is the number of postings of a query's finding terms from which
-// the search computes a floor: below it, computing one costs more than it
-// saves. Tests set it to zero.
-var pruneFrom = 8192
+// defaultPruneFrom is the number of postings of a query's finding terms
+// from which the search computes a floor ([Index.pruneFrom]): below it,
+// computing one costs more than it saves.
+const defaultPruneFrom = 8192
 
 // denseFrom and denseWords: a query's finding terms with fewer postings than
-// pruneFrom still get a floor when they have denseFrom postings or more and
-// denseWords a word of 64 groups on average (tools alike in content, numbered
-// together), which the words' bounds skip whole.
+// [Index.pruneFrom] still get a floor when they have denseFrom postings or
+// more and denseWords a word of 64 groups on average (tools alike in
+// content, numbered together), which the words' bounds skip whole.
 const (
 	denseFrom  = 512
 	denseWords = 8
@@ -78,17 +78,17 @@ func (s *termBounds) bound(w float32) float32 {
 }
 
 // floor returns a score that at least limit tools ranked by group reach, or
-// -Inf when the finding terms have fewer than [pruneFrom] postings and are
-// not dense ([denseFrom]), or none is found. With a floor, st.bound holds
-// the bounds of the words ([Index.boundWords]) until accumulating clears
-// them.
+// -Inf when the finding terms have fewer than [Index.pruneFrom] postings
+// and are not dense ([denseFrom]), or none is found. With a floor, st.bound
+// holds the bounds of the words ([Index.boundWords]) until accumulating
+// clears them.
 func (ix *Index) floor(st *searchState, limit int) float32 {
 	postings, words := 0, 0
 	for _, q := range st.finders {
 		sc := ix.scoredTerm(q.term)
 		postings, words = postings+len(sc.groups), words+len(sc.words)
 	}
-	if postings < pruneFrom && (postings < denseFrom || postings < denseWords*words) {
+	if postings < ix.pruneFrom && (postings < denseFrom || postings < denseWords*words) {
 		return float32(math.Inf(-1))
 	}
 	bound := ix.boundWords(st)

@@ -43,20 +43,18 @@ func TestBound(t *testing.T) {
 	}
 }
 
-// pruneAlways makes searches compute a floor however few postings their
-// terms have, until the test ends.
-func pruneAlways(t testing.TB) {
-	saved := pruneFrom
-	pruneFrom = 0
-	t.Cleanup(func() { pruneFrom = saved })
+// pruneAlways makes the searches of ix compute a floor however few postings
+// their terms have, and returns ix.
+func pruneAlways(ix *Index) *Index {
+	ix.pruneFrom = 0
+	return ix
 }
 
 // TestSearchMatchesReferenceRandomPruned is TestSearchMatchesReferenceRandom
 // with a floor computed for every search.
 func TestSearchMatchesReferenceRandomPruned(t *testing.T) {
-	pruneAlways(t)
 	for seed := range uint64(300) {
-		checkRandomCatalog(t, seed)
+		checkRandomCatalog(t, seed, true)
 		if t.Failed() {
 			t.Fatalf("seed %d", seed)
 		}
@@ -84,9 +82,8 @@ func variedCatalog(docs []Document, n int) []Document {
 // that the floor leaves terms out for some requests and skips words for
 // some, which is what makes search faster.
 func TestFloorBoundsRanking(t *testing.T) {
-	pruneAlways(t)
 	docs, dev := loadDevSet(t)
-	ix := mustIndex(t, variedCatalog(docs, 10_000))
+	ix := pruneAlways(mustIndex(t, variedCatalog(docs, 10_000)))
 	ref := newReference(ix)
 	ref.noFill = true // the floor and bounds are those of the rarer words' ranking
 	const limit = 5
@@ -156,7 +153,6 @@ func TestFloorBoundsRanking(t *testing.T) {
 // to 100,000 tools with copies that differ outside their names (left out
 // with -short and with the race detector).
 func TestSearchMatchesReferencePruned(t *testing.T) {
-	pruneAlways(t)
 	docs, dev := loadDevSet(t)
 	queries := make([]string, len(dev))
 	for i, q := range dev {
@@ -176,7 +172,7 @@ func TestSearchMatchesReferencePruned(t *testing.T) {
 				t.Skip("100,000 tools: a long test, run with -tags long and without the race detector")
 			}
 			catalog := c.catalog()
-			checkAgainstReference(t, mustIndex(t, catalog), queries, c.limits)
+			checkAgainstReference(t, pruneAlways(mustIndex(t, catalog)), queries, c.limits)
 		})
 	}
 }

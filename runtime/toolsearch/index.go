@@ -72,6 +72,11 @@ type Index struct {
 	foldingNames sync.Once
 	folded       foldedNames
 
+	// pruneFrom is the number of postings of a query's finding terms from
+	// which a search computes a floor ([Index.floor]): defaultPruneFrom,
+	// or zero in tests that compute one for every search.
+	pruneFrom int
+
 	states      sync.Pool // of *searchState
 	scratchPool sync.Pool // of *groupScratch
 }
@@ -275,9 +280,10 @@ func (ix *Index) scoredTerm(t int32) *scoredTerm {
 // newNamedIndex returns an index for n tools, ready for their names.
 func newNamedIndex(n int) *Index {
 	return &Index{
-		names:  make([]string, n),
-		byName: newDictionary(n),
-		named:  make([]toolName, 0, n),
+		names:     make([]string, n),
+		byName:    newDictionary(n),
+		named:     make([]toolName, 0, n),
+		pruneFrom: defaultPruneFrom,
 	}
 }
 

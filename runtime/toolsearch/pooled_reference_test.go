@@ -28,12 +28,12 @@ func TestSearchMatchesReferencePooled(t *testing.T) {
 			if c.size > 10_000 && (!toolsearch.LongTests || toolsearch.RaceDetector) {
 				t.Skip("100,000 tools: a long test, run with -tags long and without the race detector")
 			}
-			if c.pruned {
-				toolsearch.PruneAlways(t)
-			}
 			ix, err := toolsearch.NewIndexFromDocuments(benchcatalog.Pooled(docs, c.size))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.pruned {
+				toolsearch.PruneAlways(ix)
 			}
 			toolsearch.CheckAgainstReference(t, ix, queries, c.limits)
 		})
