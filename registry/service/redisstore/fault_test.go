@@ -44,15 +44,13 @@ type storm struct {
 
 	mu sync.Mutex
 	// attempts: per toolset, the tokens of its publishes in order, and
-	// their revisions; acked: the index of the last acknowledged one;
-	// failed: the indexes of those that failed (and may have been made).
+	// their revisions; acked: the index of the last acknowledged one.
 	attempts map[string][]registry.Token
 	revs     map[string][]string
 	acked    map[string]int
 	ackedAt  map[string]time.Time
-	failed   map[string][]int
-	// replaced counts the calls not admitted because a publish of their
-	// toolset whose answer was lost had replaced the token they carried.
+	// replaced counts the calls not admitted because a later publish of
+	// their toolset had replaced the token they carried ([storm.replacedUnseen]).
 	replaced atomic.Int64
 	// results: acknowledged calls by ID.
 	results map[string]*registry.CallResult
@@ -65,7 +63,7 @@ type storm struct {
 func newStorm(t *testing.T, nodes []string, p *provider, retries int) *storm {
 	return &storm{t: t, nodes: nodes, provider: p, retries: retries,
 		attempts: make(map[string][]registry.Token), revs: make(map[string][]string),
-		acked: make(map[string]int), ackedAt: make(map[string]time.Time), failed: make(map[string][]int),
+		acked: make(map[string]int), ackedAt: make(map[string]time.Time),
 		results: make(map[string]*registry.CallResult), calls: make(map[string]*registry.CallRequest),
 		clients: make(map[int]*registry.Client)}
 }
@@ -129,8 +127,6 @@ func (s *storm) work(w, maxOps int, deadline time.Time) {
 			if err == nil {
 				s.acked[name], s.ackedAt[name] = idx, time.Now()
 				current = res.Registration.Token
-			} else {
-				s.failed[name] = append(s.failed[name], idx)
 			}
 			s.mu.Unlock()
 			s.record(err)
@@ -140,7 +136,8 @@ func (s *storm) work(w, maxOps int, deadline time.Time) {
 		}
 		// A consumer calls under the token it resolved: a publish whose
 		// answer was lost may have replaced the one this client last saw
-		// acknowledged.
+		// acknowledged, and a node may answer an acknowledged publish's
+		// predecessor within the staleness bound.
 		began := time.Now()
 		cat, err := c.ResolveToolsets(ctx, []registry.ToolsetRef{{Name: name}})
 		if s.record(err) {
@@ -172,8 +169,12 @@ func (s *storm) record(err error) bool {
 }
 
 // replacedUnseen reports whether err is a call of toolset under token
-// not admitted because a later publish of the toolset, whose answer the
-// client lost, replaced it: the error names that publish's revision.
+// not admitted because a later publish of the toolset replaced it, and the
+// error names that publish's revision: a publish whose answer the client
+// lost, or one acknowledged that the resolution the client made since did
+// not answer yet (a node that did not make the publish may answer from its
+// cache within the store's staleness bound; checkFresh records a
+// resolution beyond it).
 func (s *storm) replacedUnseen(toolset string, token registry.Token, err error) bool {
 	if !errors.Is(err, registry.ErrCallNotAdmitted) {
 		return false
@@ -181,12 +182,52 @@ func (s *storm) replacedUnseen(toolset string, token registry.Token, err error) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	idx := slices.Index(s.attempts[toolset], token)
-	for _, f := range s.failed[toolset] {
-		if f > idx && strings.Contains(err.Error(), fmt.Sprintf("(revision %q)", s.revs[toolset][f])) {
+	if idx < 0 {
+		return false
+	}
+	for _, rev := range s.revs[toolset][idx+1:] {
+		if strings.Contains(err.Error(), fmt.Sprintf("(revision %q)", rev)) {
 			return true
 		}
 	}
 	return false
+}
+
+// TestReplacedUnseen checks which refusals of a call the storm counts as
+// true answers: a call under a token that a later publish of the toolset
+// replaced, its answer lost or acknowledged, when the refusal names that
+// publish's revision; nothing else.
+func TestReplacedUnseen(t *testing.T) {
+	fp := tools.Fingerprint("fp")
+	s := newStorm(t, nil, nil, 0)
+	for _, rev := range []string{"r0", "r5", "r10"} {
+		s.attempts["w0"] = append(s.attempts["w0"], registry.NewToken(fp, rev))
+		s.revs["w0"] = append(s.revs["w0"], rev)
+	}
+	refused := func(rev string) error {
+		return registry.Errorf(registry.CodeCallNotAdmitted, "call %q: token t is not the current registration of toolset %q (revision %q); resolve the toolset again", "w0-1", "w0", rev)
+	}
+	for _, c := range []struct {
+		name  string
+		token registry.Token
+		err   error
+		want  bool
+	}{
+		{"a later publish named", registry.NewToken(fp, "r0"), refused("r10"), true},
+		{"the next publish named", registry.NewToken(fp, "r5"), refused("r10"), true},
+		{"the token's own revision named", registry.NewToken(fp, "r10"), refused("r10"), false},
+		{"an earlier revision named", registry.NewToken(fp, "r5"), refused("r0"), false},
+		{"a revision never published", registry.NewToken(fp, "r0"), refused("r15"), false},
+		{"a token never published", registry.NewToken(fp, "r99"), refused("r10"), false},
+		{"another error", registry.NewToken(fp, "r0"), registry.Errorf(registry.CodeOverloaded, "(revision %q)", "r10"), false},
+		{"no error", registry.NewToken(fp, "r0"), nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := s.replacedUnseen("w0", c.token, c.err); got != c.want {
+				t.Errorf("replacedUnseen(%v) = %v, want %v", c.err, got, c.want)
+			}
+		})
+	}
 }
 
 // checkFresh records a resolution of toolset, begun at began, that
@@ -344,9 +385,10 @@ func TestFaultNodeKilledMidStorm(t *testing.T) {
 // it is back the storm goes on, and nothing acknowledged is lost. A call
 // whose provider answered while Redis went down is told its outcome is
 // unknown (its result could not be recorded). The one other answer a
-// client may get is a true one: a call not admitted because
-// its token was replaced by the client's own publish, made though its
-// answer was lost when Redis went down.
+// client may get is a true one: a call not admitted because its token was
+// replaced by the client's own later publish, made though its answer was
+// lost when Redis went down, or not yet seen by the node that answered the
+// resolution (within the staleness bound).
 func TestFaultRedisRestartedMidStorm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the cluster fault suite runs registry and Redis processes")
@@ -369,7 +411,7 @@ func TestFaultRedisRestartedMidStorm(t *testing.T) {
 	rp.run()
 	backAt := s.ops.Load()
 	<-done
-	t.Logf("%d operations, Redis back after %d; %d calls acknowledged, %d requests failed, %d calls not admitted under a token a lost publish replaced",
+	t.Logf("%d operations, Redis back after %d; %d calls acknowledged, %d requests failed, %d calls not admitted under a token a later publish replaced",
 		s.ops.Load(), backAt, len(s.results), len(s.errs), s.replaced.Load())
 	if backAt >= s.ops.Load() {
 		t.Fatal("the storm ended before Redis came back; nothing was tested")
